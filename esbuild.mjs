@@ -1,0 +1,83 @@
+// Bundles the extension (client, server, CLI, webview) into dist/ and the tests and benchmarks into out/.
+// Usage: node esbuild.mjs [--production] [--watch] [--no-tests]
+import * as esbuild from 'esbuild';
+import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const withTests = !production && !process.argv.includes('--no-tests');
+
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const nodeCommon = { ...common, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
+
+function findFiles(dir, suffix) {
+  let found = [];
+  let entries;
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return found;
+  }
+  for (const name of entries) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) found = found.concat(findFiles(path, suffix));
+    else if (name.endsWith(suffix)) found.push(path);
+  }
+  return found;
+}
+
+const builds = [
+  { ...nodeCommon, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
+  { ...nodeCommon, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...nodeCommon, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...common,
+    platform: 'browser',
+    target: 'chrome120',
+    format: 'iife',
+    entryPoints: ['client/webview/main.ts'],
+    outfile: 'dist/media/preview.js',
+  },
+];
+
+if (withTests) {
+  const testEntries = [
+    ...findFiles('test', '.test.ts'),
+    ...findFiles('test/e2e/suite', '.ts'),
+    ...findFiles('bench', '.ts'),
+  ];
+  if (testEntries.length > 0) {
+    builds.push({
+      ...nodeCommon,
+      entryPoints: testEntries,
+      outdir: 'out',
+      outbase: '.',
+      external: ['vscode', 'mocha', 'playwright-core'],
+    });
+  }
+}
+
+function copyMedia() {
+  mkdirSync('dist/media', { recursive: true });
+  cpSync('client/webview/preview.css', 'dist/media/preview.css');
+}
+
+if (watch) {
+  for (const options of builds) {
+    const context = await esbuild.context(options);
+    await context.watch();
+  }
+  copyMedia();
+  console.log('esbuild: watching for changes');
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+  copyMedia();
+}

@@ -1,0 +1,62 @@
+import type {
+  CompletionEntry, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, Span, Target, TextEditSpan, WorkspaceTools,
+} from './types';
+import type { GraphData, LineRange } from '../protocol';
+
+/** The text of one document version, as the server, the CLI and the tests hand it to a service. */
+export interface DocumentInput {
+  uri: string;
+  version: number;
+  text: string;
+}
+
+export interface Settings {
+  /** At most this many problems are reported per document; a notice says when more were found. */
+  maxProblems: number;
+  /** Report keys the trace format does not define (as hints). */
+  unknownKeyHints: boolean;
+  preview: {
+    /** At most this many graph nodes are sent to the preview; a notice says when more exist. */
+    maxNodes: number;
+    /** Node text is cut at this many characters in the preview. */
+    maxTextLength: number;
+  };
+}
+
+export const defaultSettings: Settings = {
+  maxProblems: 1000,
+  unknownKeyHints: true,
+  preview: { maxNodes: 200_000, maxTextLength: 4000 },
+};
+
+export interface ServiceContext {
+  settings: Settings;
+  /** Tool names called by the workspace's trace files (for `tool:name` in rules). */
+  workspaceTools?: WorkspaceTools;
+}
+
+export interface GraphOptions {
+  traceIndex?: number;
+  cursorOffset?: number;
+  toRange(span: Span): LineRange;
+}
+
+/**
+ * One language's features over a parsed model. `parse` runs once per document version (the caller caches
+ * the model); every other function is pure and works from the model's indexes.
+ */
+export interface LanguageService<Model> {
+  parse(doc: DocumentInput): Model;
+  validate(model: Model, context: ServiceContext): Problem[];
+  hover(model: Model, offset: number, context: ServiceContext): HoverResult | null;
+  definition(model: Model, offset: number): Target[];
+  references(model: Model, offset: number, includeDeclaration: boolean): Target[];
+  highlights(model: Model, offset: number): Highlight[];
+  symbols(model: Model): OutlineItem[];
+  folding(model: Model): FoldingSpan[];
+  completion(model: Model, offset: number, context: ServiceContext): CompletionEntry[];
+  /** The span to rename at offset, or null when nothing there can be renamed. */
+  prepareRename?(model: Model, offset: number): Span | null;
+  rename?(model: Model, offset: number, newName: string): TextEditSpan[] | null;
+  graph?(model: Model, options: GraphOptions, context: ServiceContext): GraphData;
+}

@@ -1,0 +1,101 @@
+/**
+ * Editor-neutral result types shared by every language service.
+ * Positions are UTF-16 offsets into the document text (the unit of JS strings and of LSP);
+ * the server converts them to line/character at the protocol boundary.
+ */
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+
+export interface RelatedInfo {
+  span: Span;
+  message: string;
+}
+
+export interface Problem {
+  span: Span;
+  severity: Severity;
+  /** Stable, documented identifier such as `trace/unknown-call-id` or `gr/unknown-type`. */
+  code: string;
+  message: string;
+  related?: RelatedInfo[];
+  /** Rendered faded (e.g. unused code). */
+  unnecessary?: boolean;
+}
+
+export interface HoverResult {
+  span: Span;
+  markdown: string;
+}
+
+/** A target location; `uri` is absent when it is in the same document. */
+export interface Target {
+  uri?: string;
+  span: Span;
+  /** The part to select on arrival (e.g. the name inside a declaration). */
+  selection?: Span;
+}
+
+export type HighlightKind = 'read' | 'write' | 'text';
+
+export interface Highlight {
+  span: Span;
+  kind: HighlightKind;
+}
+
+export type OutlineKind =
+  | 'event' | 'message' | 'call' | 'output' | 'tools' | 'trace' | 'metadata'
+  | 'rule' | 'predicate' | 'constant' | 'import' | 'function' | 'variable';
+
+export interface OutlineItem {
+  name: string;
+  detail?: string;
+  kind: OutlineKind;
+  span: Span;
+  selection: Span;
+  children?: OutlineItem[];
+}
+
+export interface FoldingSpan {
+  start: number;
+  end: number;
+}
+
+export type CompletionKind =
+  | 'property' | 'value' | 'keyword' | 'snippet' | 'type' | 'field' | 'function'
+  | 'variable' | 'constant' | 'module' | 'reference' | 'enum';
+
+export interface CompletionEntry {
+  label: string;
+  kind: CompletionKind;
+  detail?: string;
+  documentation?: string;
+  /** Text to insert; defaults to label. With `snippet`, uses LSP snippet syntax ($1, ${1:x}). */
+  insertText?: string;
+  snippet?: boolean;
+  /** The text the insertion replaces; defaults to the word at the cursor. */
+  replace?: Span;
+  sortText?: string;
+  filterText?: string;
+}
+
+export interface TextEditSpan {
+  span: Span;
+  newText: string;
+}
+
+/** Anything that can tell which trace files in the workspace call a tool (used by rule hover/completion). */
+export interface ToolUsage {
+  name: string;
+  files: { uri: string; count: number }[];
+}
+
+export interface WorkspaceTools {
+  tools(): ToolUsage[];
+  /** True when the index stopped at its file limit (a notice is shown). */
+  truncated: boolean;
+}

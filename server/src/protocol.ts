@@ -1,0 +1,146 @@
+/**
+ * Custom messages between the client, the language server and the preview webview.
+ * The only module all three import; it holds data shapes and method names, no code with side effects.
+ */
+
+export interface LinePosition {
+  line: number;
+  character: number;
+}
+
+export interface LineRange {
+  start: LinePosition;
+  end: LinePosition;
+}
+
+export type GraphNodeKind =
+  | 'user' | 'system' | 'assistant' | 'message' | 'call' | 'output' | 'tools' | 'metadata' | 'entry' | 'invalid';
+
+export interface GraphNodeProblem {
+  severity: 'error' | 'warning' | 'information' | 'hint';
+  code: string;
+  message: string;
+}
+
+export interface GraphNode {
+  /** Index of the node in `GraphData.nodes`. */
+  id: number;
+  kind: GraphNodeKind;
+  /** Zero-based index of the event in its trace (calls share their message's index). */
+  eventIndex: number;
+  /** For a call: the node id of the message that holds it. */
+  parent?: number;
+  role?: string;
+  toolName?: string;
+  /** Call id for calls; answered call id for outputs. */
+  callId?: string;
+  /** Short heading, e.g. `#3 assistant` or `get_inbox(n=10)`. */
+  title: string;
+  /** One-line summary of the content. */
+  summary: string;
+  /** Content for the expanded view, cut at `GraphData.limits.maxTextLength`. */
+  text: string;
+  /** Length of the full content; larger than text.length when it was cut. */
+  textLength: number;
+  range: LineRange;
+  /** Where to put the cursor when the node is clicked (e.g. the call's id). */
+  selection: LineRange;
+  problems: GraphNodeProblem[];
+  /** agentguard entries. */
+  status?: string;
+  durationMs?: number;
+  retries?: number;
+  cost?: number | null;
+  /** Layout, computed by the server: lane (0 = messages, 1 = calls, 2 = outputs), top and height in px. */
+  lane: number;
+  y: number;
+  height: number;
+}
+
+export type GraphEdgeKind = 'sequence' | 'output' | 'implicit-output' | 'dangling';
+
+export interface GraphEdge {
+  from: number;
+  /** -1 for a dangling reference (an output whose call does not exist). */
+  to: number;
+  kind: GraphEdgeKind;
+}
+
+export interface TraceChoice {
+  index: number;
+  label: string;
+}
+
+export interface GraphData {
+  uri: string;
+  /** Document version the graph was computed from (-1 when read from disk). */
+  version: number;
+  format: 'trace' | 'dataset' | 'agentguard';
+  /** For datasets: which trace is shown, and the traces to choose from. */
+  traceIndex: number;
+  traces: TraceChoice[];
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  height: number;
+  limits: {
+    maxTextLength: number;
+    maxNodes: number;
+    /** Set when the node limit was hit: how many nodes the trace has in all. */
+    truncatedFrom?: number;
+  };
+  /** Set when the document could not be turned into a graph (e.g. not JSON at all). */
+  error?: string;
+}
+
+export namespace GraphRequest {
+  export const method = 'agentTraces/graph';
+  export interface Params {
+    uri: string;
+    /** Dataset files: which trace (line) to draw; defaults to the one under `cursorLine` or the first. */
+    traceIndex?: number;
+    cursorLine?: number;
+  }
+  export type Result = GraphData;
+}
+
+/** Sent by the server when a document's model changed, so that an open preview can ask again. */
+export namespace ModelChangedNotification {
+  export const method = 'agentTraces/modelChanged';
+  export interface Params {
+    uri: string;
+    version: number;
+  }
+}
+
+/** Layout constants shared by the server's layout and the webview's drawing. */
+export const GraphLayout = {
+  headerHeight: 26,
+  lineHeight: 18,
+  callHeight: 30,
+  gap: 12,
+  laneWidth: 340,
+  laneGap: 60,
+  padding: 16,
+} as const;
+
+/** Messages the webview sends to the extension host. */
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'reveal'; range: LineRange; selection: LineRange }
+  | { type: 'selectTrace'; traceIndex: number }
+  | { type: 'rendered'; nodeCount: number; domNodeCount: number; version: number; firstPaintMs: number };
+
+/** Messages the extension host sends to the webview. */
+export type HostToWebview =
+  | { type: 'graph'; data: GraphData }
+  | { type: 'cursor'; line: number }
+  | { type: 'notice'; text: string };
+
+/** Facts about the running server, for diagnostics and for the extension-host tests (which restart it). */
+export namespace ServerInfoRequest {
+  export const method = 'agentTraces/serverInfo';
+  export interface Result {
+    pid: number;
+    version: string;
+  }
+}
