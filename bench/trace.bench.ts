@@ -1,0 +1,239 @@
+// Trace language service benchmark: diagnostics time against JSON.parse of the same text, heap over file size,
+// and definition/hover latency on random tool_call_id offsets.
+// Run: node esbuild.mjs && node --expose-gc out/bench/trace.bench.js [sizesInMB...]
+import { parseTrace } from '../server/src/trace/model';
+import { validateTrace } from '../server/src/trace/validate';
+import { traceDefinition } from '../server/src/trace/definition';
+import { traceHover } from '../server/src/trace/hover';
+import { defaultSettings, type ServiceContext } from '../server/src/common/service';
+
+const context: ServiceContext = { settings: defaultSettings };
+
+/** Deterministic pseudo-random numbers, so every run measures the same text. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const words = ('the inbox meeting report deploy server error warning file line function value result user ' +
+  'request response token cache build test passed failed retry timeout network database query index').split(' ');
+
+function sentence(next: () => number, wordCount: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < wordCount; i++) out.push(words[Math.floor(next() * words.length)]);
+  return out.join(' ');
+}
+
+/** A tool output of a few KB: numbered lines with quotes, tabs and unicode, as real command outputs have. */
+function toolOutput(next: () => number): string {
+  const lines: string[] = [];
+  const count = 20 + Math.floor(next() * 60);
+  for (let i = 1; i <= count; i++) {
+    lines.push(`${i}:\t${sentence(next, 6 + Math.floor(next() * 6))} "quoted" — ok`);
+  }
+  return lines.join('\n');
+}
+
+/** Characters an event takes as an element of the pretty-printed array (one more level of indentation). */
+function printedSize(event: unknown): number {
+  const printed = JSON.stringify(event, null, 2);
+  let lines = 1;
+  for (let i = printed.indexOf('\n'); i !== -1; i = printed.indexOf('\n', i + 1)) lines++;
+  return printed.length + 2 * lines + 2;
+}
+
+/** A pretty-printed trace of about `targetBytes` characters, with its tool_call_id value offsets. */
+export function generateTrace(targetBytes: number, seed = 1): string {
+  const next = random(seed);
+  const events: unknown[] = [];
+  let size = 0;
+  let callNumber = 0;
+  const tools = ['get_inbox', 'send_email', 'read_file', 'run_python', 'search_web'];
+  events.push({ role: 'system', content: 'You are a helpful assistant with tools.' });
+  events.push({ role: 'user', content: sentence(next, 20) });
+  while (size < targetBytes) {
+    const callCount = 1 + Math.floor(next() * 2);
+    const calls = [];
+    for (let c = 0; c < callCount; c++) {
+      const id = `call_${(callNumber++).toString(36)}_${Math.floor(next() * 1e9).toString(36)}`;
+      const name = tools[Math.floor(next() * tools.length)];
+      const argumentsObject = { path: `/src/${words[c % words.length]}.py`, n: Math.floor(next() * 100), query: sentence(next, 5) };
+      calls.push({
+        id,
+        type: 'function',
+        function: { name, arguments: next() < 0.5 ? argumentsObject : JSON.stringify(argumentsObject) },
+      });
+    }
+    const assistant = { role: 'assistant', content: sentence(next, 15), tool_calls: calls };
+    events.push(assistant);
+    size += printedSize(assistant);
+    for (const call of calls) {
+      const output = { role: 'tool', tool_call_id: call.id, content: toolOutput(next) };
+      events.push(output);
+      size += printedSize(output);
+    }
+    if (next() < 0.2) events.push({ role: 'user', content: sentence(next, 12) });
+  }
+  events.push({ role: 'assistant', content: 'Done.' });
+  return JSON.stringify(events, null, 2);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function heapAfterGc(): number {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+function time(run: () => unknown): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
+/**
+ * CPU milliseconds of a run. The machine may be shared: wall time then measures the neighbours as much as the code,
+ * while CPU time of this process does not (it includes V8's helper threads, e.g. for GC).
+ */
+function cpuTime(run: () => unknown): number {
+  const start = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+interface Row {
+  size: string;
+  jsonParseMs: number;
+  diagnosticsMs: number;
+  ratio: number;
+  wallRatio: number;
+  heapRatio: number;
+  problems: number;
+}
+
+function measure(megabytes: number): { row: Row; text: string } {
+  const text = generateTrace(megabytes * 1024 * 1024);
+  const runs = megabytes >= 50 ? 5 : 7;
+  const parseTimes: number[] = [];
+  const diagnosticTimes: number[] = [];
+  const parseWall: number[] = [];
+  const diagnosticWall: number[] = [];
+  let problems = 0;
+  // Small texts are repeated within one measurement so that it lasts long enough for the clocks to resolve it.
+  const repeat = Math.max(1, Math.round(32 / megabytes));
+  for (let i = 0; i < runs; i++) {
+    gc?.();
+    let wall = performance.now();
+    parseTimes.push(cpuTime(() => {
+      for (let r = 0; r < repeat; r++) JSON.parse(text);
+    }) / repeat);
+    parseWall.push((performance.now() - wall) / repeat);
+    gc?.();
+    wall = performance.now();
+    diagnosticTimes.push(cpuTime(() => {
+      for (let r = 0; r < repeat; r++) problems = validateTrace(parseTrace(text), context).length;
+    }) / repeat);
+    diagnosticWall.push((performance.now() - wall) / repeat);
+  }
+  // Peak heap: the model (kept alive) plus validation's transient objects, sampled right after validation.
+  const before = heapAfterGc();
+  const model = parseTrace(text);
+  validateTrace(model, context);
+  const peak = process.memoryUsage().heapUsed - before;
+  const retained = heapAfterGc() - before;
+  void model.events.length;
+  const jsonParseMs = median(parseTimes);
+  const diagnosticsMs = median(diagnosticTimes);
+  return {
+    row: {
+      size: `${(text.length / 1024 / 1024).toFixed(1)} MB`,
+      jsonParseMs,
+      diagnosticsMs,
+      ratio: diagnosticsMs / jsonParseMs,
+      wallRatio: median(diagnosticWall) / median(parseWall),
+      heapRatio: Math.max(peak, retained) / text.length,
+      problems,
+    },
+    text,
+  };
+}
+
+function latency(text: string): { definition: number[]; hover: number[]; hits: number; slowest: string } {
+  const model = parseTrace(text);
+  const offsets: number[] = [];
+  let at = text.indexOf('"tool_call_id": "');
+  while (at !== -1) {
+    offsets.push(at + '"tool_call_id": "'.length + 2);
+    at = text.indexOf('"tool_call_id": "', at + 1);
+  }
+  const next = random(7);
+  const definition: number[] = [];
+  const hover: number[] = [];
+  let hits = 0;
+  // Warm up the code paths first, as an editor session has.
+  for (let i = 0; i < 300; i++) {
+    const offset = offsets[Math.floor(next() * offsets.length)];
+    traceDefinition(model, offset);
+    traceHover(model, offset, context);
+  }
+  let slowest = '';
+  let slowestTime = 0;
+  for (let i = 0; i < 2000; i++) {
+    const offset = offsets[Math.floor(next() * offsets.length)];
+    let targets = 0;
+    definition.push(time(() => { targets = traceDefinition(model, offset).length; }));
+    if (targets > 0) hits++;
+    const took = time(() => traceHover(model, offset, context));
+    hover.push(took);
+    if (took > slowestTime) {
+      slowestTime = took;
+      slowest = `${took.toFixed(2)} ms at offset ${offset}`;
+    }
+  }
+  return { definition, hover, hits, slowest };
+}
+
+function main(): void {
+  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const megabytes = sizes.length > 0 ? sizes : [1, 10, 50];
+  if (!gc) console.log('note: run with node --expose-gc for heap figures');
+  console.log('CPU time of this process, median of several runs (wall-clock ratio in the last column)');
+  console.log('size      JSON.parse  diagnostics  ratio (≤3)  heap/size (≤4)  problems  wall ratio');
+  let largest = '';
+  // Warm up the parser and the validator on a small trace so the first size is not measured cold.
+  const warm = generateTrace(2 * 1024 * 1024, 99);
+  for (let i = 0; i < 5; i++) {
+    JSON.parse(warm);
+    validateTrace(parseTrace(warm), context);
+  }
+  for (const mb of megabytes) {
+    const { row, text } = measure(mb);
+    console.log(
+      `${row.size.padEnd(9)} ${row.jsonParseMs.toFixed(1).padStart(7)} ms ${row.diagnosticsMs.toFixed(1).padStart(9)} ms` +
+      ` ${row.ratio.toFixed(2).padStart(8)}x ${row.heapRatio.toFixed(2).padStart(12)}x ${String(row.problems).padStart(9)}` +
+      ` ${row.wallRatio.toFixed(2).padStart(10)}x`,
+    );
+    largest = text;
+  }
+  const { definition, hover, hits, slowest } = latency(largest);
+  console.log(`\nlatency on the largest trace (${(largest.length / 1024 / 1024).toFixed(1)} MB), 2000 random tool_call_id offsets:`);
+  console.log(`definition  p50 ${percentile(definition, 50).toFixed(3)} ms  p99 ${percentile(definition, 99).toFixed(3)} ms (≤2)  found ${hits}/2000`);
+  console.log(`hover       p50 ${percentile(hover, 50).toFixed(3)} ms  p99 ${percentile(hover, 99).toFixed(3)} ms (≤2)  slowest ${slowest}`);
+}
+
+main();

@@ -1,0 +1,121 @@
+/** What sits at an offset of a trace: the event, the call, and the innermost recorded key or value. */
+import { contains, eventAt, field, type Field, type JsonValue, type Shape, type ToolCall, type TraceEvent, type TraceModel } from './model';
+
+export interface Location {
+  event?: TraceEvent;
+  call?: ToolCall;
+  /** Shape of the innermost recorded object holding the offset. */
+  shape: Shape;
+  object?: JsonValue;
+  field?: Field;
+  /** Whether the offset is on the field's key or inside its value. */
+  on?: 'key' | 'value';
+  /** For values that are recorded arrays: the item holding the offset. */
+  item?: JsonValue;
+  itemIndex?: number;
+}
+
+export function locate(model: TraceModel, offset: number): Location | undefined {
+  const event = eventAt(model, offset);
+  if (!event) {
+    const root = model.root;
+    if (root?.kind === 'object' && contains(root, offset)) return descend({ shape: 'root', object: root }, root, offset, undefined);
+    return undefined;
+  }
+  if (event.value.kind !== 'object') return { event, shape: 'event' };
+  const location: Location = { event, shape: 'event', object: event.value };
+  if (event.kind === 'call') location.call = event.calls[0];
+  return descend(location, event.value, offset, event);
+}
+
+function descend(location: Location, object: JsonValue, offset: number, event: TraceEvent | undefined): Location {
+  for (; ;) {
+    const f = fieldAt(object.fields, offset);
+    if (!f) return location;
+    location.field = f;
+    if (offset <= f.keyEnd && offset >= f.keyStart) {
+      location.on = 'key';
+      return location;
+    }
+    location.on = 'value';
+    const v = f.value;
+    if (!v) return location;
+    if (v.fields && v.shape) {
+      object = v;
+      location.shape = v.shape;
+      location.object = v;
+      location.field = undefined;
+      location.on = undefined;
+      continue;
+    }
+    if (v.items) {
+      const index = itemIndexAt(v.items, offset);
+      if (index < 0) return location;
+      const item = v.items[index];
+      location.item = item;
+      location.itemIndex = index;
+      if (item.fields && item.shape) {
+        if (item.shape === 'call' && event) location.call = event.calls.find((c) => c.value === item);
+        object = item;
+        location.shape = item.shape;
+        location.object = item;
+        location.field = undefined;
+        location.on = undefined;
+        location.item = undefined;
+        location.itemIndex = undefined;
+        continue;
+      }
+    }
+    return location;
+  }
+}
+
+function fieldAt(fields: Field[] | undefined, offset: number): Field | undefined {
+  if (!fields) return undefined;
+  for (const f of fields) {
+    const end = f.value ? f.value.end : f.keyEnd;
+    if (offset >= f.keyStart && offset <= end) return f;
+  }
+  return undefined;
+}
+
+function itemIndexAt(items: JsonValue[], offset: number): number {
+  let lo = 0;
+  let hi = items.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (offset < items[mid].start) hi = mid - 1;
+    else if (offset > items[mid].end) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** The call whose `id` value holds the offset, or the output whose `tool_call_id` value holds it. */
+export interface Reference {
+  kind: 'call-id' | 'tool-call-id';
+  event: TraceEvent;
+  call?: ToolCall;
+  span: { start: number; end: number };
+}
+
+export function referenceAt(model: TraceModel, offset: number): Reference | undefined {
+  const event = eventAt(model, offset);
+  if (!event) return undefined;
+  const idValue = field(event.fields, 'tool_call_id')?.value;
+  if (event.kind === 'output' && idValue?.kind === 'string' && contains(idValue, offset)) {
+    return { kind: 'tool-call-id', event, span: { start: idValue.start, end: idValue.end } };
+  }
+  for (const call of event.calls) {
+    const id = call.idField?.value;
+    if (id?.kind === 'string' && contains(id, offset)) return { kind: 'call-id', event, call, span: { start: id.start, end: id.end } };
+  }
+  return undefined;
+}
+
+/** The calls a tool_call_id refers to: the one it answers, else every call with that id (e.g. made later). */
+export function callsFor(model: TraceModel, output: TraceEvent): ToolCall[] {
+  if (output.answers) return [output.answers];
+  if (output.callId === undefined) return [];
+  return model.callsById.get(output.callId) ?? [];
+}

@@ -1,0 +1,278 @@
+/**
+ * The parsed model of one agent trace: events, the tool calls inside them, syntax errors and the indexes every
+ * feature reads (call id → calls, call id → outputs, offset → event). Built once per document version.
+ */
+import type { Span } from '../common/types';
+import { decodeJsonString, parseJson, type Field, type JsonValue, type SyntaxProblem } from './parser';
+
+export type { Field, JsonValue, SyntaxProblem, ValueKind, Shape } from './parser';
+
+/**
+ * message: has a role other than "tool"; output: role "tool"; call: a top-level tool call (no role, a type);
+ * tools: an MCP `{"tools": [...]}` list; metadata: a `{"metadata": …}`-only first element; invalid: anything else.
+ */
+export type EventKind = 'message' | 'output' | 'call' | 'tools' | 'metadata' | 'invalid';
+
+export interface TraceEvent {
+  index: number;
+  kind: EventKind;
+  /** The event value (an object unless kind is invalid). */
+  value: JsonValue;
+  /** The role string, when it is one. */
+  role?: string;
+  fields: Field[];
+  /** Calls inside `tool_calls`, or the event itself for a top-level call. */
+  calls: ToolCall[];
+  /** For outputs: the tool_call_id string, when it is one. */
+  callId?: string;
+  /** For outputs: the call this output answers (by tool_call_id, or implicitly the latest call before it). */
+  answers: ToolCall | null;
+  /** True when the output has no tool_call_id and answers the latest call before it. */
+  implicit: boolean;
+}
+
+export interface ToolCall {
+  /** Position among all calls of the trace. */
+  index: number;
+  event: TraceEvent;
+  /** The call object. */
+  value: JsonValue;
+  topLevel: boolean;
+  /** The id string, when it is one. */
+  id?: string;
+  idField?: Field;
+  functionField?: Field;
+  nameField?: Field;
+  /** The function name, when it is a string. */
+  name?: string;
+  argumentsField?: Field;
+  /** Outputs that answer this call, in trace order. */
+  outputs: TraceEvent[];
+}
+
+export type TraceForm = 'array' | 'object' | 'other' | 'empty';
+
+export interface TraceModel {
+  text: string;
+  start: number;
+  end: number;
+  /** Set by the language service's parse (the JSON Lines service leaves them unset). */
+  uri?: string;
+  version?: number;
+  form: TraceForm;
+  root: JsonValue | null;
+  /** The array holding the events (the root array, or the `messages` value). */
+  eventsValue: JsonValue | null;
+  events: TraceEvent[];
+  calls: ToolCall[];
+  syntaxErrors: SyntaxProblem[];
+  /** Start/end pairs of multi-line objects and arrays. */
+  folds: number[];
+  callsById: Map<string, ToolCall[]>;
+  outputsByCallId: Map<string, TraceEvent[]>;
+}
+
+export function field(fields: Field[] | undefined, name: string): Field | undefined {
+  if (!fields) return undefined;
+  for (const f of fields) if (f.name === name) return f;
+  return undefined;
+}
+
+export function parseTrace(text: string, start = 0, end = text.length): TraceModel {
+  const parsed = parseJson(text, start, end);
+  const root = parsed.root;
+  let form: TraceForm = 'other';
+  let eventsValue: JsonValue | null = null;
+  if (!root) form = 'empty';
+  else if (root.kind === 'array') {
+    form = 'array';
+    eventsValue = root;
+  } else if (root.kind === 'object') {
+    form = 'object';
+    const messages = field(root.fields, 'messages')?.value;
+    if (messages?.kind === 'array') eventsValue = messages;
+  }
+  const model: TraceModel = {
+    text, start, end, form, root, eventsValue,
+    events: [], calls: [],
+    syntaxErrors: parsed.errors,
+    folds: parsed.folds,
+    callsById: new Map(),
+    outputsByCallId: new Map(),
+  };
+  if (eventsValue?.items) buildEvents(model, eventsValue.items);
+  return model;
+}
+
+function classify(value: JsonValue, index: number): EventKind {
+  if (value.kind !== 'object') return 'invalid';
+  const fields = value.fields ?? [];
+  const role = field(fields, 'role');
+  if (role) return role.value?.kind === 'string' && role.value.str === 'tool' ? 'output' : 'message';
+  if (field(fields, 'type')) return 'call';
+  if (field(fields, 'tools')) return 'tools';
+  if (index === 0 && fields.length > 0 && fields.every((f) => f.name === 'metadata')) return 'metadata';
+  return 'invalid';
+}
+
+function makeCall(model: TraceModel, event: TraceEvent, value: JsonValue, topLevel: boolean): ToolCall {
+  const fields = value.fields ?? [];
+  const idField = field(fields, 'id');
+  const functionField = field(fields, 'function');
+  const functionFields = functionField?.value?.fields;
+  const nameField = field(functionFields, 'name');
+  const call: ToolCall = {
+    index: model.calls.length,
+    event,
+    value,
+    topLevel,
+    id: undefined,
+    idField,
+    functionField,
+    nameField,
+    name: undefined,
+    argumentsField: field(functionFields, 'arguments'),
+    outputs: [],
+  };
+  if (idField?.value?.kind === 'string') call.id = stringValue(model.text, idField.value);
+  if (nameField?.value?.kind === 'string') call.name = stringValue(model.text, nameField.value);
+  return call;
+}
+
+function buildEvents(model: TraceModel, items: JsonValue[]): void {
+  let latestCall: ToolCall | null = null;
+  const earlierById = new Map<string, ToolCall>();
+  for (let index = 0; index < items.length; index++) {
+    const value = items[index];
+    const kind = classify(value, index);
+    const fields = value.fields ?? [];
+    const event: TraceEvent = { index, kind, value, role: undefined, fields, calls: [], callId: undefined, answers: null, implicit: false };
+    const role = field(fields, 'role')?.value;
+    if (role?.kind === 'string') event.role = stringValue(model.text, role);
+    model.events.push(event);
+
+    if (kind === 'output') {
+      const idField = field(fields, 'tool_call_id');
+      const idValue = idField?.value;
+      if (idValue?.kind === 'string') {
+        const callId = stringValue(model.text, idValue);
+        event.callId = callId;
+        const listed = model.outputsByCallId.get(callId);
+        if (listed) listed.push(event);
+        else model.outputsByCallId.set(callId, [event]);
+        const call = earlierById.get(callId);
+        if (call) {
+          event.answers = call;
+          call.outputs.push(event);
+        }
+      } else if (!idField || idValue?.kind === 'null') {
+        event.implicit = true;
+        event.answers = latestCall;
+        latestCall?.outputs.push(event);
+      }
+    }
+
+    if (kind === 'call') event.calls.push(makeCall(model, event, value, true));
+    else if (kind === 'message' || kind === 'output') {
+      const list = field(fields, 'tool_calls')?.value;
+      for (const item of list?.items ?? []) if (item.kind === 'object') event.calls.push(makeCall(model, event, item, false));
+    }
+    for (const call of event.calls) {
+      call.index = model.calls.length;
+      model.calls.push(call);
+      if (call.id !== undefined) {
+        const listed = model.callsById.get(call.id);
+        if (listed) listed.push(call);
+        else model.callsById.set(call.id, [call]);
+        earlierById.set(call.id, call);
+      }
+      latestCall = call;
+    }
+  }
+}
+
+/** The decoded value of a string node (kept short strings are returned as is). */
+export function stringValue(text: string, value: JsonValue): string {
+  if (value.str !== undefined) return value.str;
+  return decodeString(text, value, Infinity);
+}
+
+/**
+ * Decodes at most maxChars characters of a string node without copying the rest of a large string.
+ * Tolerates broken escapes (they are kept as written).
+ */
+export function decodeString(text: string, value: JsonValue, maxChars: number): string {
+  if (value.str !== undefined) return value.str.length > maxChars ? value.str.slice(0, maxChars) : value.str;
+  const from = value.start + 1;
+  let to = value.end;
+  if (to > from && text.charCodeAt(to - 1) === 0x22 && to - 1 > value.start) to--;
+  if (!value.escaped) return text.substring(from, Math.min(to, from + maxChars));
+  return decodeJsonString(text, from, to, maxChars);
+}
+
+/**
+ * Maps an offset in the decoded value of a string node back to the source offset (accounting for escapes).
+ */
+export function sourceOffsetInString(text: string, value: JsonValue, decodedOffset: number): number {
+  let i = value.start + 1;
+  const to = value.end;
+  let decoded = 0;
+  while (i < to && decoded < decodedOffset) {
+    if (text.charCodeAt(i) === 0x5c) {
+      i += text.charAt(i + 1) === 'u' ? 6 : 2;
+    } else {
+      i++;
+    }
+    decoded++;
+  }
+  return Math.min(i, Math.max(value.start + 1, to - 1));
+}
+
+/** Binary search over the sorted event spans. */
+export function eventAt(model: TraceModel, offset: number): TraceEvent | undefined {
+  const events = model.events;
+  let lo = 0;
+  let hi = events.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const value = events[mid].value;
+    if (offset < value.start) hi = mid - 1;
+    else if (offset > value.end) lo = mid + 1;
+    else return events[mid];
+  }
+  return undefined;
+}
+
+/** The event at or before an offset (for completion between events). */
+export function eventBefore(model: TraceModel, offset: number): TraceEvent | undefined {
+  const events = model.events;
+  let lo = 0;
+  let hi = events.length - 1;
+  let found: TraceEvent | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid].value.start <= offset) {
+      found = events[mid];
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+export function contains(span: { start: number; end: number }, offset: number): boolean {
+  return offset >= span.start && offset <= span.end;
+}
+
+export function keySpan(f: Field): Span {
+  return { start: f.keyStart, end: f.keyEnd };
+}
+
+export function valueSpan(v: JsonValue): Span {
+  return { start: v.start, end: v.end };
+}
+
+/** The call whose object contains the offset, within an event. */
+export function callAt(event: TraceEvent, offset: number): ToolCall | undefined {
+  for (const call of event.calls) if (contains(call.value, offset)) return call;
+  return undefined;
+}

@@ -1,0 +1,667 @@
+/**
+ * An error-tolerant JSON parser over jsonc-parser's scanner that keeps only what the trace features need.
+ * It records a light tree (spans, kinds, short strings) for the parts of a trace that have meaning (the events
+ * array, events, content chunks, tool calls, functions); everything below them is checked for syntax and folding
+ * but allocates nothing. Iterative with an explicit stack, so deep nesting cannot overflow the call stack.
+ */
+import { createScanner } from 'jsonc-parser';
+
+/** jsonc-parser's SyntaxKind values (its const enum cannot be read under isolatedModules). */
+const Token = {
+  OpenBrace: 1, CloseBrace: 2, OpenBracket: 3, CloseBracket: 4, Comma: 5, Colon: 6, Null: 7, True: 8, False: 9,
+  String: 10, Number: 11, LineComment: 12, BlockComment: 13, LineBreak: 14, Trivia: 15, Unknown: 16, EOF: 17,
+} as const;
+
+/** jsonc-parser's ScanError values. */
+const ScanError = {
+  None: 0, UnexpectedEndOfComment: 1, UnexpectedEndOfString: 2, UnexpectedEndOfNumber: 3, InvalidUnicode: 4,
+  InvalidEscapeCharacter: 5, InvalidCharacter: 6,
+} as const;
+
+export type ValueKind = 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array' | 'invalid';
+
+/** What a recorded object or array stands for in a trace. */
+export type Shape = 'root' | 'events' | 'event' | 'content' | 'chunk' | 'image' | 'calls' | 'call' | 'function' | 'other';
+
+export interface JsonValue {
+  kind: ValueKind;
+  start: number;
+  /** Exclusive. */
+  end: number;
+  /** Decoded value of a short string (see maxKeptString). */
+  str?: string;
+  /** Set on strings whose decoded value differs from the raw text between the quotes. */
+  escaped?: boolean;
+  /** For recorded objects. */
+  shape?: Shape;
+  fields?: Field[];
+  /** For recorded arrays. */
+  items?: JsonValue[];
+  /** True when the container was not closed properly (recovered). */
+  unclosed?: boolean;
+}
+
+export interface Field {
+  name: string;
+  keyStart: number;
+  keyEnd: number;
+  /** Null when the value is missing (e.g. `"role": }`). */
+  value: JsonValue | null;
+}
+
+export type SyntaxCode = 'json/syntax' | 'json/comment' | 'json/trailing-comma';
+
+export interface SyntaxProblem {
+  start: number;
+  end: number;
+  code: SyntaxCode;
+  message: string;
+}
+
+export interface ParsedJson {
+  root: JsonValue | null;
+  errors: SyntaxProblem[];
+  /** Start/end pairs of objects and arrays that span more than one line. */
+  folds: number[];
+}
+
+/** Strings up to this raw length keep their decoded value in the tree (ids, names, roles, short contents). */
+const maxKeptString = 512;
+
+const enum State {
+  ValueOrClose,
+  Value,
+  CommaOrClose,
+  KeyOrClose,
+  Key,
+  Colon,
+  FieldValue,
+  FieldCommaOrClose,
+  TopValue,
+  TopDone,
+}
+
+interface Frame {
+  isObject: boolean;
+  start: number;
+  line: number;
+  state: State;
+  shape: Shape;
+  /** Recorded containers collect their children. */
+  recorded: boolean;
+  fields?: Field[];
+  items?: JsonValue[];
+  /** The key awaiting its value (recorded containers only). */
+  pendingKey: Field | null;
+  /** Relative span of the latest key, for messages. */
+  keyStart: number;
+  keyEnd: number;
+  lastComma: number;
+}
+
+function childShape(parent: Frame | undefined, key: string | undefined, isObject: boolean): Shape {
+  if (!parent) return isObject ? 'root' : 'events';
+  switch (parent.shape) {
+    case 'root': return !isObject && key === 'messages' ? 'events' : 'other';
+    case 'events': return isObject ? 'event' : 'other';
+    case 'event':
+      if (!isObject && key === 'content') return 'content';
+      if (!isObject && key === 'tool_calls') return 'calls';
+      if (isObject && key === 'function') return 'function';
+      return 'other';
+    case 'content': return isObject ? 'chunk' : 'other';
+    case 'chunk': return isObject && (key === 'image_url' || key === 'image') ? 'image' : 'other';
+    case 'calls': return isObject ? 'call' : 'other';
+    case 'call': return isObject && key === 'function' ? 'function' : 'other';
+    default: return 'other';
+  }
+}
+
+/** Every value gets the same properties in the same order, so V8 keeps one shape for all of them. */
+function makeValue(kind: ValueKind, start: number, end: number): JsonValue {
+  return { kind, start, end, str: undefined, escaped: false, shape: undefined, fields: undefined, items: undefined, unclosed: false };
+}
+
+const closerName = (frame: Frame) => (frame.isObject ? "'}'" : "']'");
+
+/** Parses the JSON value in text[start, end). All offsets in the result are absolute offsets into text. */
+export function parseJson(text: string, start = 0, end = text.length): ParsedJson {
+  const source = start === 0 && end === text.length ? text : text.substring(start, end);
+  const lexer = new Lexer(source);
+  const errors: SyntaxProblem[] = [];
+  const folds: number[] = [];
+  const stack: Frame[] = [];
+  let top: Frame | undefined;
+  let topState: State = State.TopValue;
+  let root: JsonValue | null = null;
+  let openObjects = 0;
+  let openArrays = 0;
+  let lastLine = 0;
+
+  const error = (from: number, to: number, message: string, code: SyntaxCode = 'json/syntax') => {
+    errors.push({ start: from + start, end: to + start, code, message });
+  };
+
+  // A leading byte order mark is not JSON but editors write it; skip it silently.
+  if (source.charCodeAt(0) === 0xfeff) lexer.pos = 1;
+
+  /** Hands a finished value to the container (or the top level) it belongs to. */
+  const complete = (value: JsonValue | null) => {
+    if (!top) {
+      root = value;
+      topState = State.TopDone;
+      return;
+    }
+    if (top.isObject) {
+      if (top.recorded && top.pendingKey) {
+        top.pendingKey.value = value;
+        top.fields!.push(top.pendingKey);
+      }
+      top.pendingKey = null;
+      top.state = State.FieldCommaOrClose;
+    } else {
+      if (top.recorded && value) top.items!.push(value);
+      top.state = State.CommaOrClose;
+    }
+  };
+
+  const scalar = (kind: ValueKind, from: number, to: number, withString: boolean) => {
+    if (top && !top.recorded) {
+      complete(null);
+      return;
+    }
+    const value = makeValue(kind, from + start, to + start);
+    if (withString && to - from <= maxKeptString) {
+      const decoded = lexer.value();
+      value.str = decoded;
+      if (decoded.length !== to - from - 2) value.escaped = true;
+    } else if (withString) {
+      value.escaped = true;
+    }
+    complete(value);
+  };
+
+  const open = (isObject: boolean, offset: number) => {
+    const key = top?.isObject ? top.pendingKey?.name : undefined;
+    const shape = top && !top.recorded ? 'other' : childShape(top, key, isObject);
+    const recorded = shape !== 'other';
+    const frame: Frame = {
+      isObject,
+      start: offset,
+      line: lexer.line,
+      state: isObject ? State.KeyOrClose : State.ValueOrClose,
+      shape,
+      recorded,
+      pendingKey: null,
+      keyStart: -1,
+      keyEnd: -1,
+      lastComma: -1,
+    };
+    if (recorded) {
+      if (isObject) frame.fields = [];
+      else frame.items = [];
+    }
+    // The parent's pending key stays on the parent until the child completes.
+    if (top) stack.push(top);
+    top = frame;
+    if (isObject) openObjects++;
+    else openArrays++;
+  };
+
+  const close = (endOffset: number, line: number, unclosed: boolean) => {
+    const frame = top!;
+    if (frame.isObject) openObjects--;
+    else openArrays--;
+    if (line !== frame.line) folds.push(frame.start + start, endOffset + start);
+    top = stack.pop();
+    const parentRecords = !top || top.recorded;
+    if (!parentRecords) {
+      complete(null);
+      return;
+    }
+    const value = makeValue(frame.isObject ? 'object' : 'array', frame.start + start, endOffset + start);
+    if (frame.recorded) {
+      value.shape = frame.shape;
+      if (frame.isObject) value.fields = frame.fields;
+      else value.items = frame.items;
+    }
+    if (unclosed) value.unclosed = true;
+    complete(value);
+  };
+
+  /** A closer that does not match the innermost container: close it if an outer one matches, else skip. */
+  const mismatchedCloser = (isObjectCloser: boolean, offset: number, length: number, message: string): boolean => {
+    error(offset, offset + length, message);
+    if (isObjectCloser ? openObjects > 0 : openArrays > 0) {
+      close(offset, lexer.line, true);
+      return true; // the token is handled again by the outer container
+    }
+    return false;
+  };
+
+  const beginValue = (token: number, offset: number, length: number): void => {
+    switch (token) {
+      case Token.OpenBrace: open(true, offset); return;
+      case Token.OpenBracket: open(false, offset); return;
+      case Token.String: scalar('string', offset, offset + length, true); return;
+      case Token.Number: scalar('number', offset, offset + length, false); return;
+      case Token.True:
+      case Token.False: scalar('boolean', offset, offset + length, false); return;
+      case Token.Null: scalar('null', offset, offset + length, false); return;
+      default: scalar('invalid', offset, offset + length, false);
+    }
+  };
+
+  const isValueStart = (token: number) =>
+    token === Token.OpenBrace || token === Token.OpenBracket || token === Token.String || token === Token.Number ||
+    token === Token.True || token === Token.False || token === Token.Null || token === Token.Unknown;
+
+  let token = 0;
+  let reuse = false;
+  for (; ;) {
+    if (!reuse) token = lexer.next();
+    reuse = false;
+    const offset = lexer.offset;
+    const length = lexer.length;
+    if (token === Token.EOF) {
+      lastLine = lexer.line;
+      break;
+    }
+    if (token === Token.LineComment || token === Token.BlockComment) {
+      const unterminated = lexer.error === ScanError.UnexpectedEndOfComment;
+      error(offset, offset + length, unterminated
+        ? 'Unterminated comment: expected \'*/\' (and comments are not allowed in a trace, which is strict JSON)'
+        : 'Comments are not allowed in a trace (strict JSON)', 'json/comment');
+      continue;
+    }
+    const scanError = lexer.error;
+    if (scanError !== ScanError.None) reportTokenError(source, offset, length, scanError, token, error);
+    if (token === Token.Unknown && scanError === ScanError.None) {
+      const word = source.substring(offset, offset + length);
+      error(offset, offset + length, unknownTokenMessage(word));
+    }
+
+    if (!top) {
+      if (topState === State.TopValue) {
+        if (isValueStart(token)) beginValue(token, offset, length);
+        else error(offset, offset + length, `Value expected, found '${source.substring(offset, offset + length)}'`);
+        continue;
+      }
+      error(offset, offset + length, 'End of file expected: a trace file holds one JSON value');
+      break;
+    }
+
+    switch (top.state) {
+      case State.ValueOrClose:
+      case State.Value:
+        if (isValueStart(token)) beginValue(token, offset, length);
+        else if (token === Token.CloseBracket) {
+          if (top.state === State.Value && top.lastComma >= 0) {
+            error(top.lastComma, top.lastComma + 1, 'Trailing comma: remove it (JSON allows no comma before \']\')', 'json/trailing-comma');
+          }
+          close(offset + length, lexer.line, false);
+        } else if (token === Token.CloseBrace) {
+          reuse = mismatchedCloser(true, offset, length, "Value expected, found '}'");
+        } else if (token === Token.Comma) {
+          error(offset, offset + length, 'Value expected before this comma');
+          top.lastComma = offset;
+          top.state = State.Value;
+        } else {
+          error(offset, offset + length, `Value expected, found '${source.substring(offset, offset + length)}'`);
+        }
+        break;
+      case State.CommaOrClose:
+        if (token === Token.Comma) {
+          top.lastComma = offset;
+          top.state = State.Value;
+        } else if (token === Token.CloseBracket) {
+          close(offset + length, lexer.line, false);
+        } else if (isValueStart(token)) {
+          error(offset, offset + Math.min(length, 1), 'Expected comma');
+          beginValue(token, offset, length);
+        } else if (token === Token.CloseBrace) {
+          reuse = mismatchedCloser(true, offset, length, "Expected ',' or ']', found '}'");
+        } else {
+          error(offset, offset + length, `Expected ',' or ']', found '${source.substring(offset, offset + length)}'`);
+        }
+        break;
+      case State.KeyOrClose:
+      case State.Key:
+        if (token === Token.String || token === Token.Unknown) {
+          if (token === Token.Unknown) {
+            errors.pop();
+            error(offset, offset + length, 'Property name expected: property names are double-quoted strings');
+          }
+          if (top.recorded) {
+            const name = token === Token.String ? lexer.value() : source.substring(offset, offset + length);
+            top.pendingKey = { name, keyStart: offset + start, keyEnd: offset + length + start, value: null };
+          }
+          top.keyStart = offset;
+          top.keyEnd = offset + length;
+          top.state = State.Colon;
+        } else if (token === Token.CloseBrace) {
+          if (top.state === State.Key && top.lastComma >= 0) {
+            error(top.lastComma, top.lastComma + 1, 'Trailing comma: remove it (JSON allows no comma before \'}\')', 'json/trailing-comma');
+          }
+          close(offset + length, lexer.line, false);
+        } else if (token === Token.CloseBracket) {
+          reuse = mismatchedCloser(false, offset, length, "Property name or '}' expected, found ']'");
+        } else if (token === Token.Comma) {
+          error(offset, offset + length, 'Property name expected before this comma');
+          top.lastComma = offset;
+          top.state = State.Key;
+        } else if (token === Token.Colon) {
+          error(offset, offset + length, 'Property name expected before \':\'');
+          top.state = State.FieldValue;
+        } else {
+          error(offset, offset + Math.min(length, 1), 'Property name expected: property names are double-quoted strings');
+          beginValue(token, offset, length);
+        }
+        break;
+      case State.Colon:
+        if (token === Token.Colon) {
+          top.state = State.FieldValue;
+        } else if (token === Token.Comma) {
+          error(offset, offset + length, `Expected ':' and a value after ${source.substring(top.keyStart, top.keyEnd)}`);
+          if (top.recorded && top.pendingKey) top.fields!.push(top.pendingKey);
+          top.pendingKey = null;
+          top.lastComma = offset;
+          top.state = State.Key;
+        } else if (token === Token.CloseBrace) {
+          error(offset, offset + length, `Expected ':' and a value after ${source.substring(top.keyStart, top.keyEnd)}`);
+          if (top.recorded && top.pendingKey) top.fields!.push(top.pendingKey);
+          top.pendingKey = null;
+          close(offset + length, lexer.line, false);
+        } else if (isValueStart(token)) {
+          const keyEnd = top.keyEnd >= 0 ? top.keyEnd : offset;
+          error(keyEnd, keyEnd + 1 <= offset ? keyEnd + 1 : offset + 1, "Expected ':'");
+          beginValue(token, offset, length);
+        } else {
+          reuse = mismatchedCloser(false, offset, length, "Expected ':'");
+        }
+        break;
+      case State.FieldValue:
+        if (isValueStart(token)) beginValue(token, offset, length);
+        else if (token === Token.Comma) {
+          error(offset, offset + length, 'Value expected');
+          if (top.recorded && top.pendingKey) top.fields!.push(top.pendingKey);
+          top.pendingKey = null;
+          top.lastComma = offset;
+          top.state = State.Key;
+        } else if (token === Token.CloseBrace) {
+          error(offset, offset + length, 'Value expected');
+          if (top.recorded && top.pendingKey) top.fields!.push(top.pendingKey);
+          top.pendingKey = null;
+          close(offset + length, lexer.line, false);
+        } else if (token === Token.CloseBracket) {
+          if (top.recorded && top.pendingKey) top.fields!.push(top.pendingKey);
+          top.pendingKey = null;
+          reuse = mismatchedCloser(false, offset, length, 'Value expected');
+        } else {
+          error(offset, offset + length, 'Value expected');
+        }
+        break;
+      case State.FieldCommaOrClose:
+        if (token === Token.Comma) {
+          top.lastComma = offset;
+          top.state = State.Key;
+        } else if (token === Token.CloseBrace) {
+          close(offset + length, lexer.line, false);
+        } else if (token === Token.String) {
+          error(offset, offset + 1, 'Expected comma');
+          if (top.recorded) top.pendingKey = { name: lexer.value(), keyStart: offset + start, keyEnd: offset + length + start, value: null };
+          top.keyStart = offset;
+          top.keyEnd = offset + length;
+          top.state = State.Colon;
+        } else if (isValueStart(token)) {
+          error(offset, offset + Math.min(length, 1), 'Expected comma');
+          beginValue(token, offset, length);
+        } else if (token === Token.CloseBracket) {
+          reuse = mismatchedCloser(false, offset, length, "Expected ',' or '}', found ']'");
+        } else {
+          error(offset, offset + length, `Expected ',' or '}', found '${source.substring(offset, offset + length)}'`);
+        }
+        break;
+    }
+  }
+
+  const eof = source.length;
+  if (!top && topState === State.TopValue) {
+    error(eof, eof, 'Unexpected end of file: expected a JSON value (a trace is an array of events)');
+  } else if (top) {
+    const closers: string[] = [];
+    const all = [...stack, top];
+    for (let i = all.length - 1; i >= 0 && closers.length < 3; i--) closers.push(closerName(all[i]));
+    const more = all.length > 3 ? ` (and ${all.length - 3} more)` : '';
+    error(eof, eof, `Unexpected end of file: expected ${closers.join(' then ')}${more}`);
+    if (top.isObject && top.recorded && top.pendingKey) {
+      top.fields!.push(top.pendingKey);
+      top.pendingKey = null;
+    }
+    while (top) close(eof, lastLine, true);
+  }
+  errors.sort((a, b) => a.start - b.start);
+  return { root, errors, folds };
+}
+
+const isHexDigit = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+/**
+ * Tokens for the parser. Whitespace, punctuation and strings are read here (strings are checked but only decoded
+ * on request, which keeps large tool outputs cheap); numbers, literals, comments and junk go through jsonc-parser's
+ * scanner.
+ */
+class Lexer {
+  pos = 0;
+  offset = 0;
+  length = 0;
+  error: number = ScanError.None;
+  line = 0;
+  private escaped = false;
+  private readonly scanner;
+  private readonly len: number;
+
+  constructor(private readonly source: string) {
+    this.scanner = createScanner(source, false);
+    this.len = source.length;
+  }
+
+  next(): number {
+    const source = this.source;
+    const len = this.len;
+    let pos = this.pos;
+    let c = source.charCodeAt(pos);
+    while (c === 32 || c === 10 || c === 13 || c === 9) {
+      if (c === 10 || (c === 13 && source.charCodeAt(pos + 1) !== 10)) this.line++;
+      c = source.charCodeAt(++pos);
+    }
+    this.offset = pos;
+    this.error = ScanError.None;
+    if (pos >= len) {
+      this.pos = len;
+      this.offset = len;
+      this.length = 0;
+      return Token.EOF;
+    }
+    let token: number;
+    switch (c) {
+      case 123: token = Token.OpenBrace; break;
+      case 125: token = Token.CloseBrace; break;
+      case 91: token = Token.OpenBracket; break;
+      case 93: token = Token.CloseBracket; break;
+      case 58: token = Token.Colon; break;
+      case 44: token = Token.Comma; break;
+      case 34: return this.string(pos);
+      default: {
+        const scanner = this.scanner;
+        scanner.setPosition(pos);
+        token = scanner.scan();
+        this.error = scanner.getTokenError();
+        this.length = scanner.getTokenLength();
+        this.pos = pos + this.length;
+        if (token === Token.BlockComment) {
+          const comment = source.substring(pos, this.pos);
+          for (let i = comment.indexOf('\n'); i !== -1; i = comment.indexOf('\n', i + 1)) this.line++;
+        }
+        return token;
+      }
+    }
+    this.length = 1;
+    this.pos = pos + 1;
+    return token;
+  }
+
+  private string(start: number): number {
+    const source = this.source;
+    const len = this.len;
+    let i = start + 1;
+    let escaped = false;
+    let error: number = ScanError.None;
+    for (; ;) {
+      let c = source.charCodeAt(i);
+      // Ordinary characters: everything but '"', '\\' and control characters (NaN at the end stops it too).
+      while ((c >= 35 && c !== 92) || c === 32 || c === 33) c = source.charCodeAt(++i);
+      if (i >= len) {
+        error = ScanError.UnexpectedEndOfString;
+        break;
+      }
+      if (c === 34) {
+        i++;
+        break;
+      }
+      if (c === 92) {
+        escaped = true;
+        const e = source.charCodeAt(i + 1);
+        if (e === 117) {
+          if (!(isHexDigit(source.charCodeAt(i + 2)) && isHexDigit(source.charCodeAt(i + 3)) &&
+            isHexDigit(source.charCodeAt(i + 4)) && isHexDigit(source.charCodeAt(i + 5)))) error = ScanError.InvalidUnicode;
+          i += 2;
+          continue;
+        }
+        if (e === 10 || e === 13 || i + 1 >= len) {
+          i++;
+          continue; // the line end is reported as an unterminated string next round
+        }
+        if (!(e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)) {
+          error = ScanError.InvalidEscapeCharacter;
+        }
+        i += 2;
+        continue;
+      }
+      if (c < 32) {
+        if (c === 10 || c === 13) {
+          error = ScanError.UnexpectedEndOfString;
+          break;
+        }
+        error = ScanError.InvalidCharacter;
+      }
+      i++;
+    }
+    this.escaped = escaped;
+    this.error = error;
+    this.length = i - start;
+    this.pos = i;
+    return Token.String;
+  }
+
+  /** The decoded value of the current token (strings), or its text. */
+  value(): string {
+    const from = this.offset;
+    const to = this.offset + this.length;
+    if (this.source.charCodeAt(from) !== 34) return this.source.substring(from, to);
+    const closed = to - from >= 2 && this.source.charCodeAt(to - 1) === 34 && this.error !== ScanError.UnexpectedEndOfString;
+    const innerEnd = closed ? to - 1 : to;
+    if (!this.escaped) return this.source.substring(from + 1, innerEnd);
+    if (this.error === ScanError.None) return JSON.parse(this.source.substring(from, to)) as string;
+    return decodeJsonString(this.source, from + 1, innerEnd, Infinity);
+  }
+}
+
+/** Decodes the text between a string's quotes (at most maxChars characters), keeping broken escapes as written. */
+export function decodeJsonString(text: string, from: number, to: number, maxChars: number): string {
+  let out = '';
+  let i = from;
+  while (i < to && out.length < maxChars) {
+    const slash = text.indexOf('\\', i);
+    const stop = slash === -1 || slash >= to ? to : slash;
+    if (stop > i) {
+      out += text.substring(i, Math.min(stop, i + (maxChars - out.length)));
+      i = stop;
+      continue;
+    }
+    const next = text.charAt(i + 1);
+    switch (next) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'u': {
+        const hex = text.substring(i + 2, i + 6);
+        if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 6;
+          continue;
+        }
+        out += '\\u';
+        break;
+      }
+      default: out += next;
+    }
+    i += 2;
+  }
+  return out;
+}
+
+function unknownTokenMessage(word: string): string {
+  const shown = word.length > 40 ? `${word.slice(0, 40)}…` : word;
+  if (/^(True|False|None|TRUE|FALSE|NULL|Null|undefined|NaN|-?Infinity)$/.test(word)) {
+    return `Value expected, found '${shown}': JSON literals are true, false and null (numbers cannot be NaN or Infinity)`;
+  }
+  if (word.startsWith("'")) return `Value expected, found '${shown}': JSON strings use double quotes`;
+  return `Value expected, found '${shown}'`;
+}
+
+/** A string with a scan error can hold several problems: re-read it to report each one where it is. */
+function reportTokenError(
+  source: string, offset: number, length: number, scanError: number, token: number,
+  error: (from: number, to: number, message: string) => void,
+): void {
+  if (token === Token.Number) {
+    error(offset, offset + length, 'Invalid number: a digit is expected after \'.\' or the exponent');
+    return;
+  }
+  if (token !== Token.String) return;
+  const endOffset = offset + length;
+  for (let i = offset + 1; i < endOffset; i++) {
+    const ch = source.charCodeAt(i);
+    if (ch === 0x22) return; // the closing quote
+    if (ch === 0x5c) {
+      const next = source.charCodeAt(i + 1);
+      if (i + 1 >= endOffset) break;
+      if (next === 0x75) {
+        let digits = 0;
+        while (digits < 4 && /[0-9a-fA-F]/.test(source.charAt(i + 2 + digits))) digits++;
+        if (digits < 4) {
+          error(i, i + 2 + digits, 'Invalid unicode escape: \\u needs four hex digits');
+        }
+        i += 1 + digits;
+        continue;
+      }
+      if (!(next === 0x22 || next === 0x5c || next === 0x2f || next === 0x62 || next === 0x66 || next === 0x6e ||
+        next === 0x72 || next === 0x74)) {
+        error(i, i + 2, `Invalid escape sequence '\\${source.charAt(i + 1)}' in string: valid escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX`);
+      }
+      i++;
+      continue;
+    }
+    if (ch < 0x20) {
+      const code = ch.toString(16).toUpperCase().padStart(4, '0');
+      const named: Record<number, string> = { 9: '\\t', 8: '\\b', 12: '\\f' };
+      error(i, i + 1, `Control character U+${code} in a string: write it as ${named[ch] ?? `\\u${code}`}`);
+    }
+  }
+  if (scanError === ScanError.UnexpectedEndOfString) {
+    error(offset, endOffset, 'Unterminated string: expected a closing \'"\' before the end of the line');
+  }
+}

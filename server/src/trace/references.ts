@@ -1,0 +1,41 @@
+import type { Target } from '../common/types';
+import { valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';
+import { callsFor, referenceAt } from './locate';
+import { outputLinkSpan } from './definition';
+
+export interface LinkGroup {
+  calls: ToolCall[];
+  outputs: TraceEvent[];
+}
+
+/** The calls and outputs linked to the id under the offset, from either side. */
+export function linkGroupAt(model: TraceModel, offset: number): LinkGroup | undefined {
+  const ref = referenceAt(model, offset);
+  if (!ref) return undefined;
+  let calls: ToolCall[];
+  let id: string | undefined;
+  if (ref.kind === 'tool-call-id') {
+    calls = callsFor(model, ref.event);
+    id = ref.event.callId;
+  } else {
+    calls = ref.call ? [ref.call] : [];
+    id = ref.call?.id;
+  }
+  const outputs = new Set<TraceEvent>();
+  for (const call of calls) for (const output of call.outputs) outputs.add(output);
+  if (id !== undefined) for (const output of model.outputsByCallId.get(id) ?? []) outputs.add(output);
+  if (ref.kind === 'tool-call-id') outputs.add(ref.event);
+  const sorted = [...outputs].sort((a, b) => a.index - b.index);
+  return { calls, outputs: sorted };
+}
+
+export function traceReferences(model: TraceModel, offset: number, includeDeclaration: boolean): Target[] {
+  const group = linkGroupAt(model, offset);
+  if (!group) return [];
+  const targets: Target[] = [];
+  if (includeDeclaration) {
+    for (const call of group.calls) targets.push({ span: call.idField?.value ? valueSpan(call.idField.value) : valueSpan(call.value) });
+  }
+  for (const output of group.outputs) targets.push({ span: outputLinkSpan(output) });
+  return targets;
+}

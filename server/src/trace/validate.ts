@@ -1,0 +1,325 @@
+import type { ServiceContext } from '../common/service';
+import type { Problem, Severity, Span } from '../common/types';
+import { parseJson } from './parser';
+import {
+  decodeString, field, keySpan, sourceOffsetInString, valueSpan,
+  type Field, type JsonValue, type ToolCall, type TraceEvent, type TraceModel,
+} from './model';
+import {
+  callKeys, chunkKeys, eventKeys, functionKeys, imageKeys, knownChunkTypes, rootObjectKeys, toolsEventKeys,
+  topLevelCallKeys,
+} from './schema';
+import { callLabel, describeKind } from './text';
+
+/** Every problem of a trace, syntax first-class, capped at settings.maxProblems with a notice. */
+export function validateTrace(model: TraceModel, context: ServiceContext): Problem[] {
+  const problems = collectProblems(model, context);
+  const max = Math.max(1, context.settings.maxProblems);
+  if (problems.length <= max) return problems;
+  const shown = problems.slice(0, max);
+  shown.unshift({
+    span: { start: model.start, end: model.start },
+    severity: 'information',
+    code: 'trace/too-many-problems',
+    message: `Showing the first ${max} of ${problems.length} problems (setting agentTraces.maxProblems)`,
+  });
+  return shown;
+}
+
+/** All problems, sorted by position, uncapped. */
+export function collectProblems(model: TraceModel, context: ServiceContext): Problem[] {
+  const problems: Problem[] = [];
+  for (const e of model.syntaxErrors) {
+    problems.push({ span: { start: e.start, end: e.end }, severity: 'error', code: e.code, message: e.message });
+  }
+  const add = (span: Span, severity: Severity, code: string, message: string, related?: Problem['related']) => {
+    const problem: Problem = { span, severity, code, message };
+    if (related) problem.related = related;
+    problems.push(problem);
+  };
+  const hints = context.settings.unknownKeyHints;
+  const unknownKeys = (fields: Field[], known: Set<string>, where: string) => {
+    if (!hints) return;
+    for (const f of fields) {
+      if (!known.has(f.name)) add(keySpan(f), 'hint', 'trace/unknown-key', `Unknown key "${f.name}" in ${where}; the trace format does not define it`);
+    }
+  };
+
+  checkTopLevel(model, add, unknownKeys);
+  for (const event of model.events) checkEvent(model, event, add, unknownKeys);
+  checkLinks(model, add);
+  problems.sort((a, b) => a.span.start - b.span.start);
+  return problems;
+}
+
+type Add = (span: Span, severity: Severity, code: string, message: string, related?: Problem['related']) => void;
+type UnknownKeys = (fields: Field[], known: Set<string>, where: string) => void;
+
+function checkTopLevel(model: TraceModel, add: Add, unknownKeys: UnknownKeys): void {
+  const root = model.root;
+  if (!root || root.kind === 'array' || root.kind === 'invalid') return;
+  if (root.kind !== 'object') {
+    add(valueSpan(root), 'error', 'trace/top-level',
+      `A trace must be a JSON array of events (or an object with a "messages" array), not ${describeKind(root.kind)}`);
+    return;
+  }
+  const messages = field(root.fields, 'messages');
+  if (!messages) {
+    add({ start: root.start, end: root.start + 1 }, 'error', 'trace/top-level',
+      'This object has no "messages": a trace is a JSON array of events, or an object with a "messages" array');
+  } else if (messages.value && messages.value.kind !== 'array') {
+    add(valueSpan(messages.value), 'error', 'trace/top-level',
+      `"messages" must be an array of events, not ${describeKind(messages.value.kind)}`);
+  }
+  unknownKeys(root.fields ?? [], rootObjectKeys, 'the trace object');
+}
+
+function checkEvent(model: TraceModel, event: TraceEvent, add: Add, unknownKeys: UnknownKeys): void {
+  const value = event.value;
+  const name = `event #${event.index}`;
+  if (value.kind !== 'object') {
+    if (value.kind !== 'invalid') {
+      add(valueSpan(value), 'error', 'trace/event-not-object',
+        `Event #${event.index} is ${describeKind(value.kind)}; every event must be a JSON object such as {"role": "user", "content": "…"}`);
+    }
+    return;
+  }
+  const brace = { start: value.start, end: value.start + 1 };
+  const fields = event.fields;
+  switch (event.kind) {
+    case 'invalid': {
+      const onlyMetadata = fields.length > 0 && fields.every((f) => f.name === 'metadata');
+      add(brace, 'error', 'trace/missing-role', onlyMetadata
+        ? `Event #${event.index} holds only "metadata"; that is allowed only as the first element. Other events need a "role"`
+        : `Event #${event.index} has no "role": add "role": "user", "assistant", "system" or "tool" (or "type": "function" for a tool call)`);
+      unknownKeys(fields, eventKeys, name);
+      return;
+    }
+    case 'metadata':
+      return;
+    case 'tools': {
+      const tools = field(fields, 'tools')?.value;
+      if (tools && tools.kind !== 'array') {
+        add(valueSpan(tools), 'error', 'trace/content-type', `"tools" must be a list of tool descriptions, not ${describeKind(tools.kind)}`);
+      }
+      unknownKeys(fields, toolsEventKeys, name);
+      return;
+    }
+    case 'call':
+      checkCall(model, event.calls[0], add, unknownKeys);
+      return;
+    default:
+      break;
+  }
+  const role = field(fields, 'role')!;
+  if (role.value && role.value.kind !== 'string') {
+    add(valueSpan(role.value), 'error', 'trace/role-type',
+      `"role" must be a string such as "user", "assistant", "system" or "tool", not ${describeKind(role.value.kind)}`);
+  }
+  const isOutput = event.kind === 'output';
+  const content = field(fields, 'content')?.value;
+  if (content) checkContent(model, content, isOutput, add, unknownKeys);
+
+  const toolCalls = field(fields, 'tool_calls')?.value;
+  if (toolCalls && toolCalls.kind !== 'array' && toolCalls.kind !== 'null' && toolCalls.kind !== 'invalid') {
+    add(valueSpan(toolCalls), 'error', 'trace/tool-calls-type', `"tool_calls" must be a list of tool calls (or null), not ${describeKind(toolCalls.kind)}`);
+  }
+  if (toolCalls?.items) {
+    toolCalls.items.forEach((item, i) => {
+      if (item.kind !== 'object' && item.kind !== 'invalid') {
+        add(valueSpan(item), 'error', 'trace/tool-calls-type',
+          `tool_calls[${i}] is ${describeKind(item.kind)}; each tool call must be an object {"id", "type": "function", "function": {…}}`);
+      }
+    });
+  }
+  for (const call of event.calls) checkCall(model, call, add, unknownKeys);
+
+  const toolCallId = field(fields, 'tool_call_id')?.value;
+  if (toolCallId && toolCallId.kind !== 'string' && toolCallId.kind !== 'null' && toolCallId.kind !== 'invalid') {
+    add(valueSpan(toolCallId), 'error', 'trace/tool-call-id-type', `"tool_call_id" must be a string naming an earlier tool call's "id", not ${describeKind(toolCallId.kind)}`);
+  }
+  unknownKeys(fields, eventKeys, name);
+}
+
+function checkContent(model: TraceModel, content: JsonValue, isOutput: boolean, add: Add, unknownKeys: UnknownKeys): void {
+  const kind = content.kind;
+  if (kind === 'string' || kind === 'null' || kind === 'invalid' || (isOutput && kind === 'object')) return;
+  if (kind !== 'array') {
+    add(valueSpan(content), 'error', 'trace/content-type', isOutput
+      ? `A tool output's "content" must be a string, a list of chunks or an object, not ${describeKind(kind)}`
+      : `"content" must be a string, null or a list of chunks like {"type": "text", "text": "…"}, not ${describeKind(kind)}`);
+    return;
+  }
+  (content.items ?? []).forEach((chunk, i) => checkChunk(model, chunk, i, add, unknownKeys));
+}
+
+function checkChunk(model: TraceModel, chunk: JsonValue, i: number, add: Add, unknownKeys: UnknownKeys): void {
+  if (chunk.kind === 'invalid') return;
+  if (chunk.kind !== 'object') {
+    add(valueSpan(chunk), 'error', 'trace/chunk-invalid',
+      `content[${i}] is ${describeKind(chunk.kind)}; a content chunk must be an object like {"type": "text", "text": "…"}`);
+    return;
+  }
+  const fields = chunk.fields ?? [];
+  const type = field(fields, 'type');
+  const brace = { start: chunk.start, end: chunk.start + 1 };
+  unknownKeys(fields, chunkKeys, 'a content chunk');
+  if (!type) {
+    add(brace, 'error', 'trace/chunk-invalid', 'This content chunk has no "type": use "text" (with "text") or "image_url" (with "image_url": {"url": …})');
+    return;
+  }
+  if (!type.value || type.value.kind !== 'string') {
+    if (type.value && type.value.kind !== 'invalid') {
+      add(valueSpan(type.value), 'error', 'trace/chunk-invalid', `A chunk's "type" must be a string such as "text" or "image_url", not ${describeKind(type.value.kind)}`);
+    }
+    return;
+  }
+  const typeName = decodeString(model.text, type.value, 100);
+  if (typeName === 'text') {
+    const text = field(fields, 'text');
+    if (!text) add(valueSpan(type.value), 'error', 'trace/chunk-invalid', 'A "text" chunk needs a string "text"');
+    else if (text.value && text.value.kind !== 'string' && text.value.kind !== 'invalid') {
+      add(valueSpan(text.value), 'error', 'trace/chunk-invalid', `A text chunk's "text" must be a string, not ${describeKind(text.value.kind)}`);
+    }
+  } else if (typeName === 'image_url' || typeName === 'image') {
+    const image = field(fields, 'image_url') ?? field(fields, 'image');
+    if (!image) {
+      add(valueSpan(type.value), 'error', 'trace/chunk-invalid', `An "${typeName}" chunk needs "image_url": {"url": "…"} (or the URL as a string)`);
+      return;
+    }
+    const v = image.value;
+    if (!v || v.kind === 'string' || v.kind === 'invalid') return;
+    if (v.kind === 'object') {
+      unknownKeys(v.fields ?? [], imageKeys, `"${image.name}"`);
+      const url = field(v.fields, 'url');
+      if (!url) add(keySpan(image), 'error', 'trace/chunk-invalid', `"${image.name}" needs a string "url" (an https: or data: URL)`);
+      else if (url.value && url.value.kind !== 'string' && url.value.kind !== 'invalid') {
+        add(valueSpan(url.value), 'error', 'trace/chunk-invalid', `"url" must be a string, not ${describeKind(url.value.kind)}`);
+      }
+      return;
+    }
+    add(valueSpan(v), 'error', 'trace/chunk-invalid', `"${image.name}" must be {"url": "…"} or a URL string, not ${describeKind(v.kind)}`);
+  } else if (!knownChunkTypes.has(typeName)) {
+    add(valueSpan(type.value), 'warning', 'trace/chunk-invalid', `Unknown chunk type "${typeName}": the trace format knows "text" and "image_url"`);
+  }
+}
+
+function checkCall(model: TraceModel, call: ToolCall, add: Add, unknownKeys: UnknownKeys): void {
+  const fields = call.value.fields ?? [];
+  const brace = { start: call.value.start, end: call.value.start + 1 };
+  const type = field(fields, 'type');
+  if (!type) {
+    add(brace, 'error', 'trace/call-missing-type', 'This tool call has no "type": add "type": "function"');
+  } else if (type.value && type.value.kind !== 'string' && type.value.kind !== 'invalid') {
+    add(valueSpan(type.value), 'error', 'trace/call-missing-type', `A tool call's "type" must be the string "function", not ${describeKind(type.value.kind)}`);
+  }
+  const id = call.idField?.value;
+  if (id && id.kind !== 'string' && id.kind !== 'null' && id.kind !== 'invalid') {
+    add(valueSpan(id), 'error', 'trace/tool-call-id-type', `A tool call's "id" must be a string, not ${describeKind(id.kind)}`);
+  }
+  unknownKeys(fields, call.topLevel ? topLevelCallKeys : callKeys, 'this tool call');
+
+  const fn = call.functionField;
+  if (!fn) {
+    add(brace, 'error', 'trace/call-missing-function', 'This tool call has no "function": add "function": {"name": "…", "arguments": {…}}');
+    return;
+  }
+  const fnValue = fn.value;
+  if (!fnValue || fnValue.kind === 'invalid') return;
+  if (fnValue.kind !== 'object') {
+    add(valueSpan(fnValue), 'error', 'trace/call-missing-function', `"function" must be an object {"name": "…", "arguments": {…}}, not ${describeKind(fnValue.kind)}`);
+    return;
+  }
+  const fnFields = fnValue.fields ?? [];
+  unknownKeys(fnFields, functionKeys, '"function"');
+  const name = call.nameField;
+  if (!name) {
+    add(keySpan(fn), 'error', 'trace/function-name', '"function" has no "name": add the name of the tool called');
+  } else if (name.value && name.value.kind !== 'string' && name.value.kind !== 'invalid') {
+    add(valueSpan(name.value), 'error', 'trace/function-name', `The function "name" must be a string, not ${describeKind(name.value.kind)}`);
+  }
+  const args = call.argumentsField;
+  if (!args) {
+    add(keySpan(fn), 'error', 'trace/arguments-type', '"function" has no "arguments": add an object such as {} (or a JSON string encoding one)');
+    return;
+  }
+  const v = args.value;
+  if (!v || v.kind === 'invalid' || v.kind === 'object') return;
+  if (v.kind !== 'string') {
+    add(valueSpan(v), 'error', 'trace/arguments-type', `"arguments" must be an object or a JSON string encoding one, not ${describeKind(v.kind)}`);
+    return;
+  }
+  checkArgumentsString(model, v, add);
+}
+
+/** A string argument must hold a JSON object; point inside the string where its JSON breaks. */
+function checkArgumentsString(model: TraceModel, v: JsonValue, add: Add): void {
+  const decoded = decodeString(model.text, v, Infinity);
+  let parsedKind: string | undefined;
+  try {
+    const parsed: unknown = JSON.parse(decoded);
+    parsedKind = parsed === null ? 'null' : Array.isArray(parsed) ? 'array' : typeof parsed;
+  } catch {
+    parsedKind = undefined;
+  }
+  if (parsedKind === 'object') return;
+  if (parsedKind !== undefined) {
+    add(valueSpan(v), 'error', 'trace/arguments-json', `arguments: this string encodes ${describeKind(parsedKind as JsonValue['kind'])}, but the arguments must be a JSON object`);
+    return;
+  }
+  const first = parseJson(decoded).errors[0];
+  if (!first) return;
+  const from = sourceOffsetInString(model.text, v, first.start);
+  let to = sourceOffsetInString(model.text, v, first.end);
+  if (to <= from) to = Math.min(from + 1, v.end);
+  add({ start: from, end: to }, 'error', 'trace/arguments-json', `arguments: the JSON in this string breaks here: ${first.message}`);
+}
+
+function checkLinks(model: TraceModel, add: Add): void {
+  // Duplicate call ids: every repeat points at the first.
+  for (const calls of model.callsById.values()) {
+    if (calls.length < 2) continue;
+    const first = calls[0];
+    // An output naming the id cannot tell which call it answers: an error. Otherwise the repeat breaks no link
+    // in this trace (the analyzer accepts it), but model providers reject it: a warning.
+    const named = model.outputsByCallId.has(first.id!);
+    for (let i = 1; i < calls.length; i++) {
+      const span = valueSpan(calls[i].idField!.value!);
+      add(span, named ? 'error' : 'warning', 'trace/duplicate-call-id', named
+        ? `Duplicate tool call id "${calls[i].id}": already used in event #${first.event.index}, so a tool_call_id "${calls[i].id}" cannot tell which call it answers`
+        : `Duplicate tool call id "${calls[i].id}": already used in event #${first.event.index}; call ids should be unique (model providers reject repeats)`,
+        [{ span: valueSpan(first.idField!.value!), message: `first use of "${first.id}"` }]);
+    }
+  }
+  for (const event of model.events) {
+    if (event.kind !== 'output') continue;
+    const idField = field(event.fields, 'tool_call_id');
+    if (event.callId !== undefined && idField?.value) {
+      if (event.answers) continue;
+      const span = valueSpan(idField.value);
+      const named = model.callsById.get(event.callId);
+      if (named && named.length > 0) {
+        const later = named[0];
+        add(span, 'error', 'trace/call-id-later',
+          `tool_call_id "${event.callId}" names a call made later, in event #${later.event.index} (${callLabel(model, later, 60)}); an output must come after its call`,
+          [{ span: later.idField?.value ? valueSpan(later.idField.value) : valueSpan(later.value), message: `the call "${event.callId}"` }]);
+      } else {
+        add(span, 'error', 'trace/unknown-call-id', `tool_call_id "${event.callId}" names no tool call in this trace`);
+      }
+    } else if (event.implicit) {
+      const role = field(event.fields, 'role')!;
+      const span = role.value ? valueSpan(role.value) : keySpan(role);
+      const call = event.answers;
+      add(span, 'hint', 'trace/implicit-output', call
+        ? `This tool output has no tool_call_id, so it answers the latest call before it: ${callLabel(model, call, 60)}${call.id !== undefined ? ` (id "${call.id}")` : ''} in event #${call.event.index}`
+        : 'This tool output has no tool_call_id and no tool call comes before it, so it answers none');
+    }
+  }
+  for (const call of model.calls) {
+    if (call.outputs.length > 0) continue;
+    const at = call.idField?.value ?? call.nameField?.value;
+    const span = at ? valueSpan(at) : { start: call.value.start, end: call.value.start + 1 };
+    const tool = call.name !== undefined ? ` to "${call.name}"` : '';
+    add(span, 'information', 'trace/unanswered-call', `No tool output answers this call${tool}${call.id !== undefined ? ` (id "${call.id}")` : ''}`);
+  }
+}
