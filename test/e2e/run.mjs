@@ -1,0 +1,228 @@
+// Runs the extension-host test suite (test/e2e/suite) inside a real VS Code: code-server's workbench in headless
+// Chromium, on a copy of examples/. Then drives the same workbench as a user would (test/e2e/ui.mjs).
+//
+// Usage: npm run test:e2e            (node test/e2e/run.mjs)
+//   E2E=required     fail instead of skipping when the tools cannot be installed
+//   E2E_PHASE=suite|ui   run one phase only (default: both)
+//   E2E_TIMEOUT_MS   overall limit (default 300000)
+//   E2E_VERBOSE=1    also print the workbench's log lines that are filtered out as offline noise
+//
+// Exit code: the suite's (0 when every test passed); prints `N passed, N failed` as its last line.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { startCodeServer, killGroup } from './codeServer.mjs';
+import { ensureTools, repoRoot, ToolsUnavailableError } from './install.mjs';
+import { buildIfStale, copyExamples, suiteModule } from './prepare.mjs';
+import { workbenchUrl, launchBrowser, isOfflineNoise, formatLogArgs } from './workbench.mjs';
+
+const required = process.env.E2E === 'required';
+const phase = process.env.E2E_PHASE ?? 'all';
+const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 300_000);
+const verbose = process.env.E2E_VERBOSE === '1';
+const resultsDir = join(repoRoot, 'test-results');
+const startedAt = Date.now();
+
+const cleanups = [];
+let codeServerPid;
+let browserPid;
+let finished = false;
+
+// Synchronous last resort: whatever path the process leaves by, its children go with it.
+process.on('exit', () => {
+  killGroup(codeServerPid, 'SIGKILL');
+  if (browserPid) {
+    killGroup(browserPid, 'SIGKILL');
+    try {
+      process.kill(browserPid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    console.error(`\n[e2e] ${signal}: stopping code-server and the browser`);
+    finish(130, { passed: 0, failed: 0, interrupted: true });
+  });
+}
+
+function log(line) {
+  console.log(`[e2e] ${line}`);
+}
+
+async function finish(code, counts) {
+  if (finished) return;
+  finished = true;
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      console.error(`[e2e] cleanup failed: ${error.message}`);
+    }
+  }
+  if (counts && !counts.skipped && !counts.interrupted) {
+    log(`run time ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+    console.log(`${counts.passed} passed, ${counts.failed} failed`);
+  }
+  process.exit(code);
+}
+
+function skipOrFail(reason) {
+  if (required) {
+    console.error(`[e2e] FAILED (E2E=required): ${reason}`);
+    finish(1, { passed: 0, failed: 1 });
+  } else {
+    console.log(`[e2e] skipped: ${reason} (set E2E=required to make this an error)`);
+    finish(0, { skipped: true });
+  }
+}
+
+async function main() {
+  try {
+    buildIfStale();
+  } catch (error) {
+    console.error(`[e2e] ${error.message}`);
+    return finish(1, { passed: 0, failed: 1 });
+  }
+
+  let tools;
+  try {
+    tools = await ensureTools({ log: (line) => console.log(line) });
+  } catch (error) {
+    if (error instanceof ToolsUnavailableError) return skipOrFail(`cannot install code-server and Node 24: ${error.message}`);
+    throw error;
+  }
+  try {
+    await import('playwright-core');
+  } catch {
+    return skipOrFail('playwright-core is not installed (npm install)');
+  }
+
+  const runDir = mkdtempSync(join(tmpdir(), 'agent-traces-e2e-'));
+  cleanups.push(() => rmSync(runDir, { recursive: true, force: true, maxRetries: 3 }));
+  const workspace = join(runDir, 'workspace');
+  copyExamples(workspace);
+  mkdirSync(resultsDir, { recursive: true });
+
+  const server = await startCodeServer(tools, {
+    runDir: join(runDir, 'code-server'),
+    onLog: (line) => {
+      if (verbose) console.log(`[code-server] ${line}`);
+    },
+  });
+  codeServerPid = server.process.pid;
+  cleanups.push(() => server.stop());
+  log(`code-server (VS Code ${codeServerVersion(tools)}) listening on ${server.origin}, workspace ${workspace}`);
+
+  const browser = await launchBrowser(tools.chromium);
+  browserPid = browser.process?.pid;
+  cleanups.push(() => browser.close());
+
+  const overall = setTimeout(() => onTimeout(browser), timeoutMs);
+  overall.unref();
+
+  const counts = { passed: 0, failed: 0 };
+  let exitCode = 0;
+
+  if (phase === 'all' || phase === 'suite') {
+    const suite = await runSuite(browser.context, server, workspace);
+    counts.passed += suite.passed;
+    counts.failed += suite.failed;
+    if (suite.exitCode !== 0) exitCode = suite.exitCode;
+  }
+  if (phase === 'all' || phase === 'ui') {
+    const { runUiSmoke } = await import('./ui.mjs');
+    const ui = await runUiSmoke({
+      context: browser.context, server, workspace, extensionPath: repoRoot, resultsDir, log, verbose,
+      onPage: (page) => (currentPage = page),
+    });
+    counts.passed += ui.passed;
+    counts.failed += ui.failed;
+    if (ui.failed > 0 && exitCode === 0) exitCode = 1;
+  }
+  clearTimeout(overall);
+  if (exitCode === 0 && counts.failed > 0) exitCode = 1;
+  if (exitCode === 0 && counts.passed === 0) {
+    console.error('[e2e] no test ran');
+    exitCode = 1;
+  }
+  await finish(exitCode, counts);
+}
+
+let currentPage;
+
+async function runSuite(context, server, workspace) {
+  const page = await context.newPage();
+  currentPage = page;
+  let reported;
+  let resolveExit;
+  const exited = new Promise((resolvePromise) => (resolveExit = resolvePromise));
+
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const text = formatLogArgs(args);
+    const marker = text.indexOf('E2E_RESULT ');
+    if (marker >= 0) {
+      try {
+        reported = JSON.parse(text.slice(marker + 'E2E_RESULT '.length));
+      } catch {
+        // a malformed marker leaves the result unknown, which counts as a failure below
+      }
+      return;
+    }
+    if (!text.includes('[suite]') && isOfflineNoise(text)) {
+      if (verbose) console.log(`[noise] ${text}`);
+      return;
+    }
+    const prefix = type === 'error' ? '[vscode:error] ' : type === 'warn' ? '[vscode:warn] ' : '';
+    for (const line of text.split('\n')) console.log(`${prefix}${line}`);
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
+
+  const url = workbenchUrl(server, workspace, [
+    ['extensionDevelopmentPath', repoRoot],
+    ['extensionTestsPath', suiteModule],
+  ]);
+  log(`suite: ${relative(repoRoot, suiteModule)} in ${url.split('?')[0]}`);
+  await page.goto(url);
+  const exitCode = await exited;
+  log(`suite finished with exit code ${exitCode}`);
+  await page.close().catch(() => {});
+  if (!reported) {
+    console.error('[e2e] the suite exited without reporting its results (see the log above)');
+    return { passed: 0, failed: 1, exitCode: exitCode || 1 };
+  }
+  return { passed: reported.passed, failed: reported.failed, exitCode };
+}
+
+async function onTimeout(browser) {
+  console.error(`[e2e] timed out after ${timeoutMs / 1000} s`);
+  const shot = join(resultsDir, 'e2e-timeout.png');
+  const page = currentPage ?? browser.context.pages().at(-1);
+  if (page) {
+    try {
+      await page.screenshot({ path: shot, timeout: 10_000 });
+      console.error(`[e2e] screenshot: ${relative(repoRoot, shot)}`);
+    } catch (error) {
+      console.error(`[e2e] no screenshot: ${error.message}`);
+    }
+  }
+  finish(1, { passed: 0, failed: 1 });
+}
+
+function codeServerVersion(tools) {
+  try {
+    const manifest = JSON.parse(
+      readFileSync(join(tools.codeServerEntry, '..', '..', '..', 'lib', 'vscode', 'package.json'), 'utf8'),
+    );
+    return manifest.version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+main().catch((error) => {
+  console.error(`[e2e] ${error.stack ?? error}`);
+  finish(1, { passed: 0, failed: 1 });
+});
+

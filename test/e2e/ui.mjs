@@ -1,0 +1,154 @@
+// The user's view: drives code-server's workbench in the browser as a person would (click a file in the
+// Explorer, read the squiggles and the Problems panel, hover, open the preview and read it inside its iframes)
+// and keeps a screenshot of each step in test-results/.
+import { join, relative } from 'node:path';
+import { workbenchUrl } from './workbench.mjs';
+
+const STEP_TIMEOUT_MS = 30_000;
+
+/**
+ * @returns {Promise<{ passed: number, failed: number }>}
+ */
+export async function runUiSmoke({ context, server, workspace, extensionPath, resultsDir, log, onPage = () => {} }) {
+  const page = await context.newPage();
+  onPage(page);
+  const counts = { passed: 0, failed: 0 };
+  let shotIndex = 0;
+  const screenshot = async (name) => {
+    const path = join(resultsDir, `ui-${String(++shotIndex).padStart(2, '0')}-${name}.png`);
+    await page.screenshot({ path }).catch(() => {});
+    return relative(extensionPath, path);
+  };
+  // Each check runs only when the ones it depends on passed; a failure keeps its screenshot.
+  let blocked = false;
+  const check = async (name, body) => {
+    if (blocked) {
+      counts.failed++;
+      console.log(`[ui]   FAIL ${name} (not run: an earlier step failed)`);
+      return;
+    }
+    const started = Date.now();
+    try {
+      const detail = await body();
+      counts.passed++;
+      console.log(`[ui]   ok   ${name} (${Date.now() - started} ms)${detail ? `: ${detail}` : ''}`);
+    } catch (error) {
+      counts.failed++;
+      blocked = true;
+      const shot = await screenshot(`failed-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);
+      console.log(`[ui]   FAIL ${name}: ${String(error.message).split('\n')[0]} (screenshot ${shot})`);
+    }
+  };
+
+  await page.exposeFunction('codeAutomationLog', () => {});
+  log(`ui: opening the workbench on ${workspace}`);
+  await page.goto(workbenchUrl(server, workspace, [['extensionDevelopmentPath', extensionPath]]));
+
+  const fileName = 'broken-fixture.trace.json';
+  console.log('[ui] the workbench as a user sees it');
+
+  await check('the Explorer lists the examples', async () => {
+    await page.locator('.monaco-workbench').waitFor({ timeout: STEP_TIMEOUT_MS });
+    const row = page.getByRole('treeitem', { name: new RegExp(`^${fileName.replace(/\./g, '\\.')}`) });
+    await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+    return `${await screenshot('explorer')}`;
+  });
+
+  await check(`clicking ${fileName} opens it in an editor`, async () => {
+    await page.getByRole('treeitem', { name: new RegExp(`^${fileName.replace(/\./g, '\\.')}`) }).click();
+    await page.locator('.tabs-container .tab', { hasText: fileName }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await page.locator('.editor-instance .monaco-editor .view-lines').waitFor({ timeout: STEP_TIMEOUT_MS });
+  });
+
+  await check('the seeded faults are underlined', async () => {
+    const squiggles = page.locator('.editor-instance .monaco-editor .squiggly-error');
+    await squiggles.first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    const count = await squiggles.count();
+    if (count < 1) throw new Error('no error squiggle');
+    return `${count} error squiggle(s), ${await screenshot('squiggles')}`;
+  });
+
+  await check('hovering a squiggle shows the problem', async () => {
+    const squiggle = page.locator('.editor-instance .monaco-editor .squiggly-error').first();
+    const box = await squiggle.boundingBox();
+    if (!box) throw new Error('the squiggle has no box');
+    await page.mouse.move(box.x + Math.min(box.width / 2, 20), box.y + box.height / 2);
+    const hover = page.locator('.monaco-hover:not(.hidden)').filter({ hasText: /call_lookup_9/ }).first();
+    await hover.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    const text = (await hover.innerText()).replace(/\s+/g, ' ').trim();
+    await screenshot('hover');
+    await page.mouse.move(5, 5);
+    return JSON.stringify(text.slice(0, 120));
+  });
+
+  await check('the Problems panel lists one row per seeded fault', async () => {
+    await runCommand(page, 'View: Focus Problems');
+    const panel = page.locator('.markers-panel');
+    await panel.waitFor({ timeout: STEP_TIMEOUT_MS });
+    const codes = ['trace/unknown-call-id', 'trace/duplicate-call-id', 'trace/arguments-json', 'trace/missing-role', 'trace/unanswered-call'];
+    for (const code of codes) {
+      await panel.locator('.monaco-list-row', { hasText: code }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    }
+    const rows = await panel.locator('.monaco-list-row').allInnerTexts();
+    const problemRows = rows.filter((row) => /trace\//.test(row));
+    if (problemRows.length !== codes.length) {
+      throw new Error(`expected ${codes.length} problem rows, saw ${problemRows.length}: ${problemRows.map((r) => r.replace(/\s+/g, ' ')).join(' | ')}`);
+    }
+    const unknown = problemRows.find((row) => row.includes('trace/unknown-call-id')) ?? '';
+    if (!/\[Ln 27, Col 21\]/.test(unknown)) throw new Error(`the unknown call id row gives its place as [Ln 27, Col 21]: ${unknown.replace(/\s+/g, ' ')}`);
+    return `${problemRows.length} rows, ${await screenshot('problems')}`;
+  });
+
+  await check('the preview shows the trace inside its webview', async () => {
+    await page.locator('.tabs-container .tab', { hasText: fileName }).click();
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await runCommand(page, 'Agent Traces: Open Preview');
+    // 13 events and 5 calls; the view draws only what is on screen, so check the first events and the counts.
+    const frame = await webviewContentFrame(page);
+    const content = frame.locator('body');
+    const expected = ['18 nodes', '4 problems', '#0 user', 'lookup_order(order_id=1042)', '#3 tool ← "call_lookup_9"'];
+    await frame.waitForFunction((list) => list.every((t) => document.body.innerText.includes(t)), expected, { timeout: STEP_TIMEOUT_MS })
+      .catch(async () => {
+        const shown = await content.innerText().catch(() => '');
+        const missing = expected.filter((t) => !shown.includes(t));
+        throw new Error(`the preview does not show ${JSON.stringify(missing)}; it shows: ${JSON.stringify(shown.slice(0, 400))}`);
+      });
+    return `${await screenshot('preview')}`;
+  });
+
+  await page.close().catch(() => {});
+  console.log(`[ui] ${counts.passed} passing, ${counts.failed} failing`);
+  return counts;
+}
+
+/**
+ * The frame holding the extension's page: a webview is an iframe (VS Code's host page) holding another iframe
+ * with the extension's HTML. Its name and id change as it loads, so it is found by that nesting.
+ */
+async function webviewContentFrame(page) {
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  for (;;) {
+    const inner = page.frames().filter((frame) => {
+      const parent = frame.parentFrame();
+      return /\/webview\//.test(frame.url()) && parent && /\/webview\//.test(parent.url());
+    });
+    for (const frame of inner) {
+      const hasBody = await frame.evaluate(() => (document.body?.childElementCount ?? 0) > 0).catch(() => false);
+      if (hasBody) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview content frame; frames: ${page.frames().map((f) => f.url().slice(0, 80)).join(' | ')}`);
+    await page.waitForEvent('framenavigated', { timeout: 1_000 }).catch(() => {});
+  }
+}
+
+/** Runs a command through the command palette, as a user would. */
+async function runCommand(page, label) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: STEP_TIMEOUT_MS });
+  await input.fill(`>${label}`);
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+  await row.click();
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+}
