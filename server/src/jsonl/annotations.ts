@@ -1,0 +1,61 @@
+import { parseAddress, resolveAddress, type ParsedAddress, type Resolution } from './address';
+import { property, type JsonNode, type JsonObject, type JsonString } from './json';
+import type { Line, LinesModel } from './model';
+import { clip } from './strings';
+
+export interface Annotation {
+  /** The annotation value as written (an object when well-formed). */
+  node: JsonNode;
+  address?: JsonString;
+  content?: JsonNode;
+  parsed?: ParsedAddress;
+  resolution?: Resolution;
+  /** Why the annotation cannot be read (Explorer: "Failed to parse annotation: …"). */
+  invalid?: string;
+}
+
+export interface LineAnnotations {
+  /** The `annotations` value when it is not a list. */
+  notAList?: JsonNode;
+  items: Annotation[];
+}
+
+const cache = new WeakMap<Line, LineAnnotations>();
+
+/** The annotations of an annotated dataset line, each with its address resolved against the line's trace. */
+export function annotationsOf(model: LinesModel, line: Line): LineAnnotations {
+  let found = cache.get(line);
+  if (!found) {
+    found = readAnnotations(model.text, line);
+    cache.set(line, found);
+  }
+  return found;
+}
+
+function readAnnotations(text: string, line: Line): LineAnnotations {
+  const root = line.root;
+  const value = line.kind === 'annotated' ? property(root, 'annotations')?.value : undefined;
+  if (!root || !value || value.type === 'null') return { items: [] };
+  if (value.type !== 'array') return { notAList: value, items: [] };
+  return { items: value.items.map((item) => readAnnotation(text, root, item)) };
+}
+
+function readAnnotation(text: string, root: JsonNode, node: JsonNode): Annotation {
+  const shown = (): string => clip(text.slice(node.start, node.end), 120);
+  if (node.type !== 'object') return { node, invalid: `Failed to parse annotation: ${shown()} (an annotation is an object with "content" and "address")` };
+  const object: JsonObject = node;
+  // All of an annotation's keys are read, so build it whole once rather than looking each one up.
+  const properties = object.properties;
+  const valueOf = (key: string) => properties.find((p) => p.key === key)?.value;
+  const address = valueOf('address');
+  const content = valueOf('content');
+  const extra = valueOf('extra_metadata');
+  const missing = [!content && '"content"', !address && '"address"'].filter(Boolean);
+  if (missing.length > 0) return { node, invalid: `Failed to parse annotation: ${shown()} (it has no ${missing.join(' and no ')})` };
+  if (address!.type !== 'string') return { node, content, invalid: `Failed to parse annotation: ${shown()} ("address" must be a string)` };
+  if (content!.type !== 'string') return { node, address: address as JsonString, invalid: `Failed to parse annotation: ${shown()} ("content" must be a string)` };
+  if (extra && extra.type !== 'object' && extra.type !== 'null') return { node, address: address as JsonString, content, invalid: `Failed to parse annotation: ${shown()} ("extra_metadata" must be an object)` };
+  const addressNode = address as JsonString;
+  const parsed = parseAddress(addressNode.value);
+  return { node, address: addressNode, content, parsed, resolution: resolveAddress(text, root, addressNode.value, parsed) };
+}

@@ -1,0 +1,144 @@
+import type { ServiceContext } from '../common/service';
+import type { HoverResult } from '../common/types';
+import { entryFacts, formatCost, formatDuration, llmSummary } from './agentguard';
+import { STATUS_DOCS, VALIDATION_KIND_DOCS, describeFieldType, specAt, timestampKey } from './agentguardSchema';
+import { propertyValue, stringValue } from './json';
+import type { Annotation } from './annotations';
+import type { LinesModel } from './model';
+import { placeAt, type Place } from './locate';
+import { clip } from './strings';
+import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
+
+const MAX_SHOWN = 2000;
+
+/** Explanations of the keys a dataset line itself holds (events are explained by the trace service). */
+const DATASET_KEYS: Record<string, string> = {
+  messages: 'The events of this trace, in order (messages, tool calls, tool outputs).',
+  annotations: 'Notes attached to parts of this trace: each has a `content` and an `address` naming what it is about.',
+  index: 'Position of this trace in the dataset. When one trace has an index every trace needs one, each different.',
+  name: 'Display name of this trace.',
+  hierarchy_path: 'Folders the trace is shown under, outermost first.',
+  metadata: 'Free-form facts about this trace (model, run, scores…).',
+};
+
+export function hover(model: LinesModel, offset: number, context: ServiceContext): HoverResult | null {
+  const place = placeAt(model, offset);
+  if (!place) return null;
+  if (place.line.kind === 'agentguard') return agentguardHover(place);
+  if (place.annotation && (place.onAddress || place.path[2] === 'content')) {
+    const hovered = annotationHover(place.annotation, place.onAddress ?? false);
+    if (hovered) return hovered;
+  }
+  const service = lineTraceService;
+  if (service && isTraceLine(place.line)) {
+    const fromTrace = service.hover(traceModelOf(model, place.line), offset, context);
+    if (fromTrace) return fromTrace;
+  }
+  return datasetKeyHover(place);
+}
+
+/** The keys of a dataset line the single-trace format does not explain. */
+function datasetKeyHover(place: Place): HoverResult | null {
+  const last = place.steps[place.steps.length - 1];
+  if (!last.onKey || !last.property || place.path.length !== 1) return null;
+  const key = last.property.key;
+  const span = { start: last.property.keyStart, end: last.property.keyEnd };
+  if (place.line.kind === 'metadata' && key === 'metadata') {
+    return { span, markdown: '**Dataset metadata**\n\nFacts about the whole dataset. Only the first line of the file may hold it, and only once.' };
+  }
+  if (place.line.kind === 'annotated' && DATASET_KEYS[key]) return { span, markdown: `**${key}** (dataset trace)\n\n${DATASET_KEYS[key]}` };
+  return null;
+}
+
+function annotationHover(annotation: Annotation, onAddress: boolean): HoverResult | null {
+  const address = annotation.address;
+  const resolution = annotation.resolution;
+  if (!address || !resolution) return null;
+  const span = onAddress ? { start: address.start, end: address.end } : { start: annotation.content!.start, end: annotation.content!.end };
+  if (!resolution.ok) return { span, markdown: `**Annotation address** \`${address.value}\`\n\n${resolution.message}` };
+  const annotated = resolution.annotatedText();
+  const shown = annotated.length > MAX_SHOWN ? `${annotated.slice(0, MAX_SHOWN)}…` : annotated;
+  const content = annotation.content?.type === 'string' ? annotation.content.value : '';
+  const lines = [
+    `**Annotation** on ${resolution.description}`,
+    '',
+    fence(shown),
+  ];
+  if (onAddress && content) lines.push('', `> ${clip(content, 300)}`);
+  if (annotated.length > MAX_SHOWN) lines.push('', `_${annotated.length} characters in all._`);
+  return { span, markdown: lines.join('\n') };
+}
+
+function fence(text: string): string {
+  let ticks = '```';
+  while (text.includes(ticks)) ticks += '`';
+  return `${ticks}text\n${text}\n${ticks}`;
+}
+
+function agentguardHover(place: Place): HoverResult | null {
+  const last = place.steps[place.steps.length - 1];
+  const facts = entryFacts(place.line);
+  const path = place.path;
+  if (last.onKey && last.property) {
+    const spec = specAt(path);
+    if (!spec) return null;
+    const span = { start: last.property.keyStart, end: last.property.keyEnd };
+    const name = path.filter((p) => typeof p === 'string').join('.');
+    const parts = [`**${name}**: ${describeFieldType(spec)}`, '', spec.doc];
+    if (spec.values) parts.push('', `Values: ${spec.values.map((v) => `\`${v}\``).join(', ')}`);
+    if (spec.type === 'number' && !spec.nullable) parts.push('', '_null here means the value was NaN or infinite when it was recorded._');
+    if (facts.isLlm && (path[1] === 'usage' || path[1] === 'cost' || path[1] === 'model' || path[1] === 'cost_breakdown')) {
+      parts.push('', `LLM spend: ${llmSummary(facts) || 'no usage recorded'}`);
+    }
+    return { span, markdown: parts.join('\n') };
+  }
+  const node = last.node;
+  if (node.type !== 'string') return null;
+  const span = { start: node.start, end: node.end };
+  const field = path[path.length - 1];
+  if (path[0] === 'result' && field === 'status' && path.length === 2) {
+    const doc = STATUS_DOCS[node.value];
+    const failed = facts.failed ? ' — counts as a **failure**' : '';
+    return { span, markdown: doc ? `**status \`${node.value}\`**${failed}\n\n${doc}${facts.exception ? `\n\n> ${clip(facts.exception, 300)}` : ''}` : `Unknown status \`${node.value}\`` };
+  }
+  if (path[1] === 'validations' && field === 'kind') {
+    const doc = VALIDATION_KIND_DOCS[node.value];
+    return doc ? { span, markdown: `**validation kind \`${node.value}\`**\n\n${doc}` } : null;
+  }
+  if (field === 'tool_name' || field === 'call_id') return { span, markdown: entrySummary(place, facts) };
+  if (field === 'timestamp' && path.length === 2) return timestampHover(place, span);
+  return null;
+}
+
+/** When the call started or finished, and how long the whole call took from the caller's side. */
+function timestampHover(place: Place, span: { start: number; end: number }): HoverResult | null {
+  const root = place.line.root;
+  const started = stringValue(propertyValue(propertyValue(root, 'call'), 'timestamp'));
+  const finished = stringValue(propertyValue(propertyValue(root, 'result'), 'timestamp'));
+  const startKey = started === undefined ? undefined : timestampKey(started);
+  const finishKey = finished === undefined ? undefined : timestampKey(finished);
+  const which = place.path[0] === 'call' ? 'Call started' : 'Result recorded';
+  const lines = [`**${which}** ${place.path[0] === 'call' ? started : finished}`];
+  if (startKey && finishKey) {
+    const micros = (finishKey.ms - startKey.ms) * 1000 + (Number(finishKey.fraction.slice(0, 6)) - Number(startKey.fraction.slice(0, 6)));
+    lines.push('', `${(micros / 1000).toFixed(3)} ms from call to result (wall clock, including guards and retries).`);
+  }
+  return { span, markdown: lines.join('\n') };
+}
+
+function entrySummary(place: Place, facts: ReturnType<typeof entryFacts>): string {
+  const lines = [`**${facts.isLlm ? 'LLM call' : 'Tool call'} \`${facts.toolName ?? '?'}\`** (line ${place.line.number + 1})`, ''];
+  const status = facts.status ?? 'no status';
+  lines.push(`- status: \`${status}\`${facts.failed ? ' (failed)' : ''}`);
+  lines.push(`- duration: ${formatDuration(facts)}`);
+  if (facts.retries) lines.push(`- retries: ${facts.retries}`);
+  if (typeof facts.cost === 'number') lines.push(`- cost: ${formatCost(facts.cost)}`);
+  if (facts.isLlm) {
+    if (facts.provider || facts.model) lines.push(`- model: ${[facts.provider, facts.model].filter(Boolean).join(' / ')}`);
+    if (facts.inputTokens || facts.outputTokens || facts.totalTokens) {
+      lines.push(`- tokens: ${facts.inputTokens ?? '?'} in, ${facts.outputTokens ?? '?'} out${facts.totalTokens ? `, ${facts.totalTokens} total` : ''}`);
+    }
+  }
+  if (facts.exception) lines.push('', `> ${clip(facts.exception, 300)}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,123 @@
+import { LineIndex } from '../common/lineIndex';
+import type { DocumentInput } from '../common/service';
+import { parseJsonValue, property, type JsonNode, type JsonSyntaxError } from './json';
+
+/**
+ * What a line holds. Datasets (Invariant Explorer): `metadata` row, `raw` event array, `annotated`
+ * object with `messages`. agentguard logs: `agentguard` TraceEntry. `other`: valid JSON of neither shape.
+ */
+export type LineKind = 'blank' | 'invalid' | 'metadata' | 'raw' | 'annotated' | 'agentguard' | 'other';
+
+export type FileFormat = 'dataset' | 'agentguard';
+
+export interface Line {
+  /** Zero-based line number in the document. */
+  number: number;
+  /** Offsets of the line's text, without its line break. */
+  start: number;
+  end: number;
+  kind: LineKind;
+  /** The parsed value; partial when the line has syntax errors. */
+  root?: JsonNode;
+  errors: JsonSyntaxError[];
+}
+
+export interface LinesModel {
+  uri: string;
+  version: number;
+  text: string;
+  lines: Line[];
+  /** Lines that are not blank, in order. */
+  contentLines: Line[];
+  format: FileFormat;
+  lineIndex: LineIndex;
+  /** Per-line models of the single-trace service, built on first use (keyed by line number). */
+  traceModels: Map<number, unknown>;
+}
+
+export function parseLines(doc: DocumentInput): LinesModel {
+  const text = doc.text;
+  const lines: Line[] = [];
+  const contentLines: Line[] = [];
+  let start = 0;
+  let number = 0;
+  while (start <= text.length) {
+    let newline = text.indexOf('\n', start);
+    if (newline === -1) newline = text.length;
+    let end = newline;
+    if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
+    const line = parseLine(text, number, start, end);
+    lines.push(line);
+    if (line.kind !== 'blank') contentLines.push(line);
+    start = newline + 1;
+    number++;
+  }
+  return {
+    uri: doc.uri,
+    version: doc.version,
+    text,
+    lines,
+    contentLines,
+    format: detectFormat(contentLines),
+    lineIndex: new LineIndex(text),
+    traceModels: new Map(),
+  };
+}
+
+function parseLine(text: string, number: number, start: number, end: number): Line {
+  if (isBlank(text, start, end)) return { number, start, end, kind: 'blank', errors: [] };
+  // A byte order mark may open the file.
+  const valueStart = number === 0 && text.charCodeAt(start) === 0xfeff ? start + 1 : start;
+  const { root, errors } = parseJsonValue(text, valueStart, end);
+  let kind = classify(root);
+  // A broken line keeps a kind only when its partial value clearly shows one.
+  if (errors.length > 0 && kind === 'other') kind = 'invalid';
+  return { number, start, end, kind, root, errors };
+}
+
+function isBlank(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0xfeff) return false;
+  }
+  return true;
+}
+
+export function classify(root: JsonNode | undefined): LineKind {
+  if (!root) return 'invalid';
+  if (root.type === 'array') return 'raw';
+  if (root.type !== 'object') return 'other';
+  const first = root.properties[0];
+  if (first?.key === 'call' && property(first.value, 'call_id')) return 'agentguard';
+  if (property(root, 'messages')) return 'annotated';
+  if (property(root, 'metadata')) return 'metadata';
+  return 'other';
+}
+
+/** Content decides: the first line of a recognisable kind names the format. */
+function detectFormat(contentLines: Line[]): FileFormat {
+  for (const line of contentLines) {
+    if (line.kind === 'agentguard') return 'agentguard';
+    if (line.kind === 'raw' || line.kind === 'annotated' || line.kind === 'metadata') return 'dataset';
+  }
+  return 'dataset';
+}
+
+/** The line holding offset (a line break belongs to the line it ends). */
+export function lineAt(model: LinesModel, offset: number): Line | undefined {
+  const lines = model.lines;
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lines[mid].start <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  const line = lines[lo];
+  return line && offset >= line.start && offset <= line.end ? line : undefined;
+}
+
+/** Traces of a dataset: raw and annotated lines. */
+export function traceLines(model: LinesModel): Line[] {
+  return model.contentLines.filter((line) => line.kind === 'raw' || line.kind === 'annotated');
+}

@@ -1,0 +1,34 @@
+import type { LanguageService, ServiceContext } from '../common/service';
+import type { Problem } from '../common/types';
+import { traceService } from '../trace';
+import { parseTrace, type TraceModel } from '../trace/model';
+import { collectProblems } from '../trace/validate';
+import type { Line, LinesModel } from './model';
+
+/**
+ * The single-trace language service, run on one dataset line at a time. parseTrace works with absolute
+ * offsets, so every result it gives already points inside the line in this document.
+ */
+export const lineTraceService: LanguageService<TraceModel> | undefined = traceService;
+
+/** Every problem the trace service finds in a line, uncapped (the file as a whole is capped once). */
+export function traceLineProblems(model: LinesModel, line: Line, context: ServiceContext): Problem[] {
+  // Not kept: holding a trace model for every line of a large dataset costs more (in memory and collection
+  // time) than parsing again the few lines a later request touches.
+  const cached = model.traceModels.get(line.number) as TraceModel | undefined;
+  return collectProblems(cached ?? parseTrace(model.text, line.start, line.end), context);
+}
+
+export function isTraceLine(line: Line): boolean {
+  return line.kind === 'raw' || line.kind === 'annotated';
+}
+
+/** The trace model of a dataset line, parsed on first use and kept with the document's model. */
+export function traceModelOf(model: LinesModel, line: Line): TraceModel {
+  let trace = model.traceModels.get(line.number) as TraceModel | undefined;
+  if (!trace) {
+    trace = parseTrace(model.text, line.start, line.end);
+    model.traceModels.set(line.number, trace);
+  }
+  return trace;
+}

@@ -1,0 +1,60 @@
+import type { ServiceContext } from '../common/service';
+import type { Problem } from '../common/types';
+import type { LinesModel } from './model';
+import { isTraceLine, traceLineProblems } from './traceBridge';
+import { validateAgentguard } from './validateAgentguard';
+import { validateDataset } from './validateDataset';
+
+/**
+ * Every line is checked on its own (a broken line only reports its own syntax errors), then the rules that
+ * span lines (dataset upload rules, agentguard consistency), then each trace line by the single-trace service.
+ * At most settings.maxProblems are returned, in document order, with a notice when more were found.
+ */
+export function validate(model: LinesModel, context: ServiceContext): Problem[] {
+  const problems: Problem[] = [];
+  const report = (problem: Problem): boolean => {
+    problems.push(problem);
+    return true;
+  };
+  for (const line of model.contentLines) {
+    for (const error of line.errors) {
+      report({
+        span: { start: error.start, end: Math.min(error.end, Math.max(line.end, error.start)) },
+        severity: 'error',
+        code: 'jsonl/syntax',
+        message: `${error.message} (line ${line.number + 1} is not valid JSON; other lines are read on their own)`,
+      });
+    }
+  }
+  if (model.format === 'agentguard') validateAgentguard(model, context, report);
+  else {
+    validateDataset(model, report);
+    for (const line of model.contentLines) {
+      // A broken line already reports its syntax errors; the trace service would repeat them.
+      if (!isTraceLine(line) || line.errors.length > 0) continue;
+      for (const problem of traceLineProblems(model, line, context)) report(problem);
+    }
+  }
+  return capProblems(model, problems, context.settings.maxProblems);
+}
+
+const SEVERITY_RANK = { error: 0, warning: 1, information: 2, hint: 3 } as const;
+
+/** Keeps the most severe problems first when there are too many, then shows them in document order. */
+function capProblems(model: LinesModel, problems: Problem[], maxProblems: number): Problem[] {
+  const byPosition = (a: Problem, b: Problem) => a.span.start - b.span.start || a.span.end - b.span.end;
+  const limit = Math.max(1, maxProblems);
+  if (problems.length <= limit) return problems.sort(byPosition);
+  const kept = problems
+    .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byPosition(a, b))
+    .slice(0, limit)
+    .sort(byPosition);
+  const firstLineEnd = model.lines[0]?.end ?? 0;
+  kept.push({
+    span: { start: 0, end: Math.min(firstLineEnd, 1) },
+    severity: 'warning',
+    code: 'jsonl/too-many-problems',
+    message: `${problems.length - limit} more problems were found but not shown: at most ${limit} are reported per file (setting agentTraces.maxProblems).`,
+  });
+  return kept;
+}
