@@ -59,4 +59,6 @@ export interface LanguageService<Model> {
   prepareRename?(model: Model, offset: number): Span | null;
   rename?(model: Model, offset: number, newName: string): TextEditSpan[] | null;
   graph?(model: Model, options: GraphOptions, context: ServiceContext): GraphData;
+  /** How often each tool is called in the document (trace languages), for the workspace's tool index. */
+  calledTools?(model: Model): Map<string, number>;
 }

@@ -9,6 +9,7 @@ import { traceSymbols } from './symbols';
 import { traceFolding } from './folding';
 import { traceCompletion } from './completion';
 import { traceGraph } from './graph';
+import { traceCalledTools } from './tools';
 
 export type { TraceModel } from './model';
 export { parseTrace } from './model';
@@ -21,6 +22,7 @@ export { traceSymbols } from './symbols';
 export { traceFolding } from './folding';
 export { traceCompletion } from './completion';
 export { traceGraph } from './graph';
+export { traceCalledTools } from './tools';
 
 /** The language service for `*.trace.json`: one agent trace per document. */
 export const traceService: LanguageService<TraceModel> = {
@@ -39,4 +41,5 @@ export const traceService: LanguageService<TraceModel> = {
   folding: traceFolding,
   completion: traceCompletion,
   graph: traceGraph,
+  calledTools: (model) => traceCalledTools(model),
 };

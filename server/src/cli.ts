@@ -1,0 +1,104 @@
+import { checkFile, expandArguments, type FileReport } from './cli/check';
+import { version } from '../../package.json';
+
+const usage = `Usage: agent-traces check [options] <files, folders or globs...>
+
+Checks agent trace files (.trace.json, .trace.jsonl, agentguard and dataset .jsonl) and guardrail rule
+files (.gr) with the same checks as the editor. Folders are searched for those kinds of files.
+
+Options:
+  --max-problems N   report at most N problems per file (default 1000)
+  --json             print the results as JSON instead of lines
+  -q, --quiet        print errors only
+  -h, --help         show this help
+  -v, --version      show the version
+
+Exit status: 0 when no errors were found, 1 when any error was found, 2 on bad usage.`;
+
+interface Options {
+  patterns: string[];
+  maxProblems: number;
+  json: boolean;
+  quiet: boolean;
+}
+
+function parseArguments(args: string[]): Options | string {
+  const options: Options = { patterns: [], maxProblems: 1000, json: false, quiet: false };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--max-problems') {
+      const value = Number(args[++i]);
+      if (!Number.isInteger(value) || value < 1) return '--max-problems takes a whole number of at least 1';
+      options.maxProblems = value;
+    } else if (arg === '--json') options.json = true;
+    else if (arg === '-q' || arg === '--quiet') options.quiet = true;
+    else if (arg.startsWith('-')) return `unknown option ${arg}`;
+    else options.patterns.push(arg);
+  }
+  if (options.patterns.length === 0) return 'name at least one file, folder or glob';
+  return options;
+}
+
+function printLines(reports: FileReport[], quiet: boolean): void {
+  for (const report of reports) {
+    if (report.failure) console.log(`${report.path}: skipped: ${report.failure}`);
+    for (const { line, column, problem } of report.problems) {
+      if (quiet && problem.severity !== 'error') continue;
+      console.log(`${report.path}:${line}:${column} ${problem.severity} ${problem.code} ${problem.message.replace(/\n/g, ' ')}`);
+    }
+  }
+}
+
+export async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === '-v' || command === '--version') {
+    console.log(version);
+    return 0;
+  }
+  if (!command || command === '-h' || command === '--help' || rest.includes('-h') || rest.includes('--help')) {
+    console.log(usage);
+    return command ? 0 : 2;
+  }
+  if (command !== 'check') {
+    console.error(`agent-traces: unknown command '${command}'\n\n${usage}`);
+    return 2;
+  }
+  const options = parseArguments(rest);
+  if (typeof options === 'string') {
+    console.error(`agent-traces: ${options}\n\n${usage}`);
+    return 2;
+  }
+  const cwd = process.cwd();
+  const { files, unmatched } = await expandArguments(options.patterns, cwd);
+  for (const pattern of unmatched) console.error(`agent-traces: nothing to check matches ${pattern}`);
+  const reports: FileReport[] = [];
+  for (const file of files) reports.push(await checkFile(file, { maxProblems: options.maxProblems }, cwd));
+
+  const count = (severity: string) =>
+    reports.reduce((sum, report) => sum + report.problems.filter((p) => p.problem.severity === severity).length, 0);
+  const errors = count('error');
+  if (options.json) {
+    console.log(JSON.stringify(reports.map((report) => ({
+      path: report.path,
+      failure: report.failure,
+      problems: report.problems.map(({ line, column, problem }) => ({ line, column, severity: problem.severity, code: problem.code, message: problem.message })),
+    })), null, 2));
+  } else {
+    printLines(reports, options.quiet);
+    const fileWord = files.length === 1 ? 'file' : 'files';
+    console.log(`${files.length} ${fileWord} checked: ${errors} errors, ${count('warning')} warnings, ${count('information')} infos, ${count('hint')} hints`);
+  }
+  if (files.length === 0) return 2;
+  return errors > 0 ? 1 : 0;
+}
+
+// exitCode rather than exit(): a large report piped to another program must be flushed in full.
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    console.error(`agent-traces: ${error instanceof Error ? error.stack : error}`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,138 @@
+import {
+  CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
+  DocumentHighlightKind, DocumentSymbol, FoldingRange, Hover, InsertTextFormat, LocationLink, MarkupKind, Range,
+  SymbolKind, TextEdit,
+} from 'vscode-languageserver/node';
+import type {
+  CompletionEntry, CompletionKind, FoldingSpan, Highlight, HoverResult, OutlineItem, OutlineKind, Problem, Span, Target,
+  TextEditSpan,
+} from './common/types';
+
+/** Anything that maps offsets to positions: a TextDocument or a LineIndex. */
+export interface PositionMapper {
+  positionAt(offset: number): { line: number; character: number };
+}
+
+export function toRange(doc: PositionMapper, span: Span): Range {
+  return { start: doc.positionAt(span.start), end: doc.positionAt(span.end) };
+}
+
+const severities = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+} as const;
+
+export function toDiagnostic(doc: PositionMapper, uri: string, problem: Problem): Diagnostic {
+  const diagnostic: Diagnostic = {
+    range: toRange(doc, problem.span),
+    severity: severities[problem.severity],
+    code: problem.code,
+    source: 'agent-traces',
+    message: problem.message,
+  };
+  if (problem.unnecessary) diagnostic.tags = [DiagnosticTag.Unnecessary];
+  if (problem.related?.length) {
+    diagnostic.relatedInformation = problem.related.map((related) => ({
+      location: { uri, range: toRange(doc, related.span) },
+      message: related.message,
+    }));
+  }
+  return diagnostic;
+}
+
+export function toHover(doc: PositionMapper, hover: HoverResult): Hover {
+  return { contents: { kind: MarkupKind.Markdown, value: hover.markdown }, range: toRange(doc, hover.span) };
+}
+
+export function toLocationLinks(doc: PositionMapper, uri: string, origin: Span | undefined, targets: Target[]): LocationLink[] {
+  return targets.map((target) => ({
+    originSelectionRange: origin ? toRange(doc, origin) : undefined,
+    targetUri: target.uri ?? uri,
+    targetRange: toRange(doc, target.span),
+    targetSelectionRange: toRange(doc, target.selection ?? target.span),
+  }));
+}
+
+const highlightKinds = { read: DocumentHighlightKind.Read, write: DocumentHighlightKind.Write, text: DocumentHighlightKind.Text } as const;
+
+export function toHighlight(doc: PositionMapper, highlight: Highlight): DocumentHighlight {
+  return { range: toRange(doc, highlight.span), kind: highlightKinds[highlight.kind] };
+}
+
+const symbolKinds: Record<OutlineKind, SymbolKind> = {
+  event: SymbolKind.Object,
+  message: SymbolKind.Object,
+  call: SymbolKind.Function,
+  output: SymbolKind.Event,
+  tools: SymbolKind.Array,
+  trace: SymbolKind.Module,
+  metadata: SymbolKind.Namespace,
+  rule: SymbolKind.Event,
+  predicate: SymbolKind.Function,
+  constant: SymbolKind.Constant,
+  import: SymbolKind.Module,
+  function: SymbolKind.Function,
+  variable: SymbolKind.Variable,
+};
+
+export function toDocumentSymbol(doc: PositionMapper, item: OutlineItem): DocumentSymbol {
+  const range = toRange(doc, item.span);
+  let selectionRange = toRange(doc, item.selection);
+  // LSP requires the selection inside the range; a service bug must not make the client drop the whole outline.
+  if (item.selection.start < item.span.start || item.selection.end > item.span.end) selectionRange = range;
+  return {
+    name: item.name.length > 0 ? item.name : '(unnamed)',
+    detail: item.detail,
+    kind: symbolKinds[item.kind],
+    range,
+    selectionRange,
+    children: item.children?.map((child) => toDocumentSymbol(doc, child)),
+  };
+}
+
+export function toFoldingRanges(doc: PositionMapper, spans: FoldingSpan[]): FoldingRange[] {
+  const ranges: FoldingRange[] = [];
+  for (const span of spans) {
+    const startLine = doc.positionAt(span.start).line;
+    const endLine = doc.positionAt(span.end).line;
+    if (endLine > startLine) ranges.push({ startLine, endLine });
+  }
+  return ranges;
+}
+
+const completionKinds: Record<CompletionKind, CompletionItemKind> = {
+  property: CompletionItemKind.Property,
+  value: CompletionItemKind.Value,
+  keyword: CompletionItemKind.Keyword,
+  snippet: CompletionItemKind.Snippet,
+  type: CompletionItemKind.Class,
+  field: CompletionItemKind.Field,
+  function: CompletionItemKind.Function,
+  variable: CompletionItemKind.Variable,
+  constant: CompletionItemKind.Constant,
+  module: CompletionItemKind.Module,
+  reference: CompletionItemKind.Reference,
+  enum: CompletionItemKind.EnumMember,
+};
+
+export function toCompletionItem(doc: PositionMapper, entry: CompletionEntry): CompletionItem {
+  const item: CompletionItem = {
+    label: entry.label,
+    kind: completionKinds[entry.kind],
+    detail: entry.detail,
+    documentation: entry.documentation ? { kind: MarkupKind.Markdown, value: entry.documentation } : undefined,
+    sortText: entry.sortText,
+    filterText: entry.filterText,
+    insertTextFormat: entry.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+  };
+  const newText = entry.insertText ?? entry.label;
+  if (entry.replace) item.textEdit = TextEdit.replace(toRange(doc, entry.replace), newText);
+  else item.insertText = newText;
+  return item;
+}
+
+export function toTextEdit(doc: PositionMapper, edit: TextEditSpan): TextEdit {
+  return TextEdit.replace(toRange(doc, edit.span), edit.newText);
+}

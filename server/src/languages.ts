@@ -1,0 +1,39 @@
+import type { LanguageService } from './common/service';
+import { traceService } from './trace';
+import { jsonlService } from './jsonl';
+import { detectJsonLinesFormat } from './jsonl/detect';
+import { guardrailService } from './guardrail';
+
+export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'guardrail';
+
+const services: Record<LanguageId, LanguageService<unknown>> = {
+  'agent-trace': traceService as LanguageService<unknown>,
+  'agent-trace-jsonl': jsonlService as LanguageService<unknown>,
+  guardrail: guardrailService as LanguageService<unknown>,
+};
+
+export function serviceFor(languageId: string): LanguageService<unknown> | undefined {
+  return (services as Record<string, LanguageService<unknown>>)[languageId];
+}
+
+/**
+ * The language of a file that is not open in an editor (command-line checks, previews of files too large for the
+ * editor to sync), by its name and, for `.jsonl`, its first line.
+ */
+export function languageForFile(path: string, text?: string): LanguageId | undefined {
+  const name = path.toLowerCase();
+  if (name.endsWith('.gr')) return 'guardrail';
+  if (name.endsWith('.trace.jsonl')) return 'agent-trace-jsonl';
+  if (name.endsWith('.jsonl')) {
+    if (text === undefined) return 'agent-trace-jsonl';
+    return detectJsonLinesFormat(text) ? 'agent-trace-jsonl' : undefined;
+  }
+  if (name.endsWith('.json')) return 'agent-trace';
+  return undefined;
+}
+
+/** Whether a folder walk should pick this file up (explicitly named files are checked whatever their name). */
+export function isCheckedByDefault(path: string): boolean {
+  const name = path.toLowerCase();
+  return name.endsWith('.trace.json') || name.endsWith('.trace.jsonl') || name.endsWith('.jsonl') || name.endsWith('.gr');
+}

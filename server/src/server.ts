@@ -1,0 +1,251 @@
+import {
+  CancellationToken, createConnection, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes, ProposedFeatures,
+  ResponseError, TextDocuments, TextDocumentSyncKind, type InitializeResult, type Position,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ServiceContext } from './common/service';
+import {
+  toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
+  toTextEdit,
+} from './convert';
+import { DocumentModels, type ParsedDocument } from './documentModels';
+import { GraphRequest, ModelChangedNotification, ServerInfoRequest, type GraphData } from './protocol';
+import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
+import { WorkspaceToolIndex } from './workspaceTools';
+import { version as serverVersion } from '../../package.json';
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+const models = new DocumentModels();
+const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(message));
+const pendingValidation = new Map<string, NodeJS.Timeout>();
+
+let settings: ServerSettings = defaultServerSettings;
+let canPullConfiguration = false;
+let workspaceFolders: string[] = [];
+
+function context(): ServiceContext {
+  return { settings, workspaceTools: toolIndex };
+}
+
+connection.onInitialize((params): InitializeResult => {
+  canPullConfiguration = params.capabilities.workspace?.configuration === true;
+  workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
+  return {
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+      hoverProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      documentHighlightProvider: true,
+      documentSymbolProvider: { label: 'Agent Traces' },
+      foldingRangeProvider: true,
+      renameProvider: { prepareProvider: true },
+      completionProvider: { triggerCharacters: ['"', ':', '.', '(', ' ', '<'] },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
+    serverInfo: { name: 'agent-traces-language-server', version: serverVersion },
+  };
+});
+
+connection.onInitialized(async () => {
+  if (canPullConfiguration) {
+    connection.client.register(DidChangeConfigurationNotification.type, { section: 'agentTraces' }).catch(() => undefined);
+  }
+  await refreshSettings();
+  void toolIndex.rebuild(workspaceFolders, settings.maxTraceFiles);
+  connection.workspace.onDidChangeWorkspaceFolders((event) => {
+    workspaceFolders = workspaceFolders
+      .filter((uri) => !event.removed.some((folder) => folder.uri === uri))
+      .concat(event.added.map((folder) => folder.uri));
+    void toolIndex.rebuild(workspaceFolders, settings.maxTraceFiles);
+  });
+});
+
+async function refreshSettings(): Promise<void> {
+  if (!canPullConfiguration) return;
+  try {
+    settings = readSettings(await connection.workspace.getConfiguration('agentTraces'));
+  } catch (error) {
+    connection.console.warn(`Could not read the agentTraces settings, using defaults: ${(error as Error).message}`);
+  }
+}
+
+connection.onDidChangeConfiguration(async (change) => {
+  if (canPullConfiguration) await refreshSettings();
+  else settings = readSettings((change.settings as { agentTraces?: unknown } | undefined)?.agentTraces);
+  for (const document of documents.all()) scheduleValidation(document, 0);
+});
+
+connection.onDidChangeWatchedFiles((change) => {
+  for (const event of change.changes) {
+    if (documents.get(event.uri)) continue;
+    if (event.type === FileChangeType.Deleted) toolIndex.remove(event.uri);
+    else void toolIndex.refreshFile(event.uri);
+  }
+});
+
+// ---- diagnostics: debounced per document, computed from the shared model ----
+
+function scheduleValidation(document: TextDocument, delay = settings.validationDelay): void {
+  clearTimeout(pendingValidation.get(document.uri));
+  pendingValidation.set(document.uri, setTimeout(() => validate(document.uri, document.version), delay));
+}
+
+function validate(uri: string, version: number): void {
+  pendingValidation.delete(uri);
+  const document = documents.get(uri);
+  if (!document || document.version !== version) return; // a newer edit has its own validation scheduled
+  try {
+    const parsed = models.get(document);
+    if (!parsed) return;
+    const problems = parsed.service.validate(parsed.model, context());
+    const diagnostics = problems.map((problem) => toDiagnostic(document, uri, problem));
+    void connection.sendDiagnostics({ uri, version, diagnostics });
+    toolIndex.update(uri, parsed.languageId, parsed.model);
+    void connection.sendNotification(ModelChangedNotification.method, { uri, version } satisfies ModelChangedNotification.Params);
+  } catch (error) {
+    logFailure('validate', uri, version, error);
+  }
+}
+
+documents.onDidOpen((event) => scheduleValidation(event.document, 0));
+documents.onDidChangeContent((event) => scheduleValidation(event.document));
+documents.onDidClose((event) => {
+  clearTimeout(pendingValidation.get(event.document.uri));
+  pendingValidation.delete(event.document.uri);
+  models.forget(event.document.uri);
+  void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+});
+
+// ---- requests: each runs inside a guard that honours cancellation and never throws ----
+
+function logFailure(feature: string, uri: string, version: number | undefined, error: unknown): void {
+  const detail = error instanceof Error ? error.stack ?? error.message : String(error);
+  connection.console.error(`[${feature}] ${uri}${version === undefined ? '' : `@${version}`}: ${detail}`);
+}
+
+function guarded<R>(
+  feature: string,
+  uri: string,
+  token: CancellationToken,
+  fallback: R,
+  work: (parsed: ParsedDocument, document: TextDocument) => R,
+): R | ResponseError<void> {
+  const document = documents.get(uri);
+  if (!document) return fallback;
+  if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
+  try {
+    const parsed = models.get(document);
+    if (!parsed) return fallback;
+    if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
+    return work(parsed, document);
+  } catch (error) {
+    logFailure(feature, uri, document.version, error);
+    return fallback;
+  }
+}
+
+const offsetOf = (document: TextDocument, position: Position) => document.offsetAt(position);
+
+connection.onHover((params, token) =>
+  guarded('hover', params.textDocument.uri, token, null, (parsed, document) => {
+    const hover = parsed.service.hover(parsed.model, offsetOf(document, params.position), context());
+    return hover ? toHover(document, hover) : null;
+  }),
+);
+
+connection.onDefinition((params, token) =>
+  guarded('definition', params.textDocument.uri, token, [], (parsed, document) => {
+    const targets = parsed.service.definition(parsed.model, offsetOf(document, params.position));
+    return toLocationLinks(document, document.uri, undefined, targets);
+  }),
+);
+
+connection.onReferences((params, token) =>
+  guarded('references', params.textDocument.uri, token, [], (parsed, document) =>
+    parsed.service
+      .references(parsed.model, offsetOf(document, params.position), params.context.includeDeclaration)
+      .map((target) => ({ uri: target.uri ?? document.uri, range: toRange(document, target.selection ?? target.span) })),
+  ),
+);
+
+connection.onDocumentHighlight((params, token) =>
+  guarded('highlights', params.textDocument.uri, token, [], (parsed, document) =>
+    parsed.service.highlights(parsed.model, offsetOf(document, params.position)).map((h) => toHighlight(document, h)),
+  ),
+);
+
+connection.onDocumentSymbol((params, token) =>
+  guarded('symbols', params.textDocument.uri, token, [], (parsed, document) =>
+    parsed.service.symbols(parsed.model).map((item) => toDocumentSymbol(document, item)),
+  ),
+);
+
+connection.onFoldingRanges((params, token) =>
+  guarded('folding', params.textDocument.uri, token, [], (parsed, document) =>
+    toFoldingRanges(document, parsed.service.folding(parsed.model)),
+  ),
+);
+
+connection.onCompletion((params, token) =>
+  guarded('completion', params.textDocument.uri, token, [], (parsed, document) =>
+    parsed.service
+      .completion(parsed.model, offsetOf(document, params.position), context())
+      .map((entry) => toCompletionItem(document, entry)),
+  ),
+);
+
+connection.onPrepareRename((params, token) =>
+  guarded('prepareRename', params.textDocument.uri, token, null, (parsed, document) => {
+    const span = parsed.service.prepareRename?.(parsed.model, offsetOf(document, params.position));
+    return span ? toRange(document, span) : null;
+  }),
+);
+
+connection.onRenameRequest((params, token) =>
+  guarded('rename', params.textDocument.uri, token, null, (parsed, document) => {
+    const edits = parsed.service.rename?.(parsed.model, offsetOf(document, params.position), params.newName);
+    if (!edits) return null;
+    return { changes: { [document.uri]: edits.map((edit) => toTextEdit(document, edit)) } };
+  }),
+);
+
+// ---- custom requests ----
+
+function graphError(uri: string, message: string): GraphData {
+  return {
+    uri, version: -1, format: 'trace', traceIndex: 0, traces: [], nodes: [], edges: [], height: 0,
+    limits: { maxTextLength: settings.preview.maxTextLength, maxNodes: settings.preview.maxNodes }, error: message,
+  };
+}
+
+connection.onRequest(GraphRequest.method, async (params: GraphRequest.Params, token: CancellationToken) => {
+  const document = documents.get(params.uri);
+  let parsed: ParsedDocument | undefined;
+  try {
+    parsed = document ? models.get(document) : await models.readFromDisk(params.uri);
+  } catch (error) {
+    logFailure('graph', params.uri, document?.version, error);
+    return graphError(params.uri, `Could not read this file: ${(error as Error).message}`);
+  }
+  if (!parsed?.service.graph) return graphError(params.uri, 'This file has no trace to preview.');
+  if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
+  try {
+    const { positions } = parsed;
+    const cursorOffset = params.cursorLine === undefined ? undefined : positions.offsetAt({ line: params.cursorLine, character: 0 });
+    return parsed.service.graph(
+      parsed.model,
+      { traceIndex: params.traceIndex, cursorOffset, toRange: (span) => toRange(positions, span) },
+      context(),
+    );
+  } catch (error) {
+    logFailure('graph', params.uri, parsed.version, error);
+    return graphError(params.uri, 'The preview could not be computed; the language server log has the details.');
+  }
+});
+
+connection.onRequest(ServerInfoRequest.method, (): ServerInfoRequest.Result => ({ pid: process.pid, version: serverVersion }));
+
+documents.listen(connection);
+connection.listen();

@@ -1,0 +1,28 @@
+import { defaultSettings, type Settings } from './common/service';
+
+/** The `agentTraces` section as the client sends it, with anything missing or malformed replaced by defaults. */
+export interface ServerSettings extends Settings {
+  validationDelay: number;
+  maxTraceFiles: number;
+}
+
+export const defaultServerSettings: ServerSettings = { ...defaultSettings, validationDelay: 200, maxTraceFiles: 2000 };
+
+function positiveNumber(value: unknown, fallback: number, minimum = 0): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
+}
+
+export function readSettings(section: unknown): ServerSettings {
+  const raw = (section && typeof section === 'object' ? section : {}) as Record<string, any>;
+  const preview = (raw.preview && typeof raw.preview === 'object' ? raw.preview : {}) as Record<string, unknown>;
+  return {
+    maxProblems: positiveNumber(raw.maxProblems, defaultServerSettings.maxProblems, 1),
+    unknownKeyHints: typeof raw.trace?.unknownKeyHints === 'boolean' ? raw.trace.unknownKeyHints : defaultServerSettings.unknownKeyHints,
+    preview: {
+      maxNodes: positiveNumber(preview.maxNodes, defaultServerSettings.preview.maxNodes, 1),
+      maxTextLength: positiveNumber(preview.maxTextLength, defaultServerSettings.preview.maxTextLength, 1),
+    },
+    validationDelay: positiveNumber(raw.validation?.delay, defaultServerSettings.validationDelay),
+    maxTraceFiles: positiveNumber(raw.workspace?.maxTraceFiles, defaultServerSettings.maxTraceFiles),
+  };
+}

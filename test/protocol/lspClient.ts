@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import {
+  createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
+  type Diagnostic, type ProtocolConnection, type PublishDiagnosticsParams,
+} from 'vscode-languageserver/node';
+
+export const repoRoot = resolve(__dirname, '..', '..', '..');
+
+/** The bundled server as a separate process, spoken to over stdio, as another editor would. */
+export class ServerProcess {
+  readonly connection: ProtocolConnection;
+  private readonly child: ChildProcess;
+  private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
+  private readonly waiters: { check: () => boolean; resolve: () => void }[] = [];
+  stderr = '';
+
+  constructor() {
+    this.child = spawn(process.execPath, [resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe' });
+    this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
+    this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+      this.diagnostics.set(params.uri, params);
+      for (const waiter of [...this.waiters]) {
+        if (waiter.check()) {
+          this.waiters.splice(this.waiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
+      }
+    });
+    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
+    this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.listen();
+  }
+
+  async initialize(): Promise<any> {
+    const result = await this.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: { workspace: { configuration: true }, textDocument: { definition: { linkSupport: true } } },
+      workspaceFolders: null,
+    });
+    await this.connection.sendNotification('initialized', {});
+    return result;
+  }
+
+  open(uri: string, languageId: string, text: string, version = 1): void {
+    void this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
+  }
+
+  /** Resolves with the diagnostics published for exactly this document version (no sleeping, a timeout instead). */
+  diagnosticsFor(uri: string, version: number, timeoutMs = 10_000): Promise<Diagnostic[]> {
+    const current = () => this.diagnostics.get(uri)?.version === version;
+    return new Promise((resolvePromise, reject) => {
+      const done = () => resolvePromise(this.diagnostics.get(uri)!.diagnostics);
+      if (current()) return done();
+      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri}@${version} within ${timeoutMs} ms; stderr: ${this.stderr}`)), timeoutMs);
+      this.waiters.push({ check: current, resolve: () => (clearTimeout(timer), done()) });
+    });
+  }
+
+  async shutdown(): Promise<number | null> {
+    const exited = new Promise<number | null>((resolvePromise) => this.child.once('exit', (code) => resolvePromise(code)));
+    await this.connection.sendRequest('shutdown');
+    await this.connection.sendNotification('exit');
+    const code = await exited;
+    this.connection.dispose();
+    return code;
+  }
+
+  kill(): void {
+    this.child.kill();
+  }
+}
