@@ -133,6 +133,8 @@ export type WebviewToHost =
 /** Messages the extension host sends to the webview. */
 export type HostToWebview =
   | { type: 'graph'; data: GraphData }
+  /** The same as `graph`, as JSON text: a large graph crosses into the webview far faster as one string than as an object tree. */
+  | { type: 'graphJson'; json: string }
   | { type: 'cursor'; line: number }
   | { type: 'notice'; text: string };
 

@@ -1,0 +1,55 @@
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { ServerInfoRequest } from '../../server/src/protocol';
+import { adoptTraceLogs } from './jsonLinesDetection';
+import { registerPreview, type PreviewApi } from './preview';
+
+/** What the extension hands to other extensions and to its own extension-host tests. */
+export interface AgentTracesApi {
+  preview: PreviewApi;
+  serverInfo(): Promise<ServerInfoRequest.Result>;
+}
+
+const languages = ['agent-trace', 'agent-trace-jsonl', 'guardrail'];
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<AgentTracesApi> {
+  const serverModule = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: languages.flatMap((language) => [
+      { language, scheme: 'file' },
+      { language, scheme: 'untitled' },
+      { language, scheme: 'vscode-remote' },
+    ]),
+    synchronize: {
+      configurationSection: 'agentTraces',
+      // Trace files on disk feed the tool names that rule files complete and hover after `tool:`.
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{trace.json,trace.jsonl,jsonl}'),
+    },
+    outputChannelName: 'Agent Traces',
+  };
+  client = new LanguageClient('agentTraces', 'Agent Traces', serverOptions, clientOptions);
+  const languageClient = client;
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentTraces.restartServer', () => languageClient.restart()),
+  );
+  const preview = registerPreview(context, languageClient);
+  adoptTraceLogs(context);
+  await languageClient.start();
+
+  return {
+    preview,
+    serverInfo: () => languageClient.sendRequest<ServerInfoRequest.Result>(ServerInfoRequest.method),
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}

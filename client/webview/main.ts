@@ -1,0 +1,554 @@
+/**
+ * The trace preview webview: draws the graph the language server computed (data and layout) and reports clicks
+ * back to the extension host. Virtualized: only the rows in and near the viewport exist in the DOM.
+ */
+import { GraphLayout, type GraphData, type GraphEdge, type HostToWebview, type WebviewToHost } from '../../server/src/protocol';
+import { el, svg } from './dom';
+import { drawEdges, type Box } from './edgesView';
+import { applyFilter, emptyFilter, isFilterActive, type FilterResult, type FilterState } from './filter';
+import { buildViewModel, type ViewModel } from './model';
+import { adjacentProblem, innermostNodeAt } from './navigation';
+import { canExpand, buildRow, panelHeight, type RowContext } from './nodeView';
+import { buildProjection, firstRowNear, nestedOffset, rowAt, type Extras, type Projection } from './projection';
+import { Toolbar } from './toolbar';
+
+interface VsCodeApi {
+  postMessage(message: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+/** What survives the webview being hidden and shown again (retainContextWhenHidden is off). */
+interface SavedState {
+  uri: string;
+  anchor?: { eventIndex: number; offset: number };
+  filter: FilterState;
+  expanded: string[];
+}
+
+const MAX_ROWS_IN_DOM = 150;
+const LANE_INDENT = 28;
+const EDGE_GUTTER = 44;
+const MAX_CONTENT_WIDTH = 760;
+const MAX_SAVED_EXPANDED = 200;
+
+class Preview {
+  private readonly scroller = el('div', 'scroller');
+  private readonly canvas = el('div', 'canvas');
+  private readonly edgeLayer = svg('svg', 'edges');
+  private readonly empty = el('div', 'empty');
+  private readonly toolbar: Toolbar;
+  private model: ViewModel | undefined;
+  private projection: Projection | undefined;
+  private filterResult: FilterResult | undefined;
+  private filter: FilterState = { ...emptyFilter };
+  private readonly expanded = new Set<string>();
+  private extras: Extras = new Map();
+  private currentId = -1;
+  private readonly rendered = new Map<number, HTMLElement>();
+  private windowTop = 0;
+  private windowBottom = -1;
+  private scheduled = false;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private restored: SavedState | undefined;
+  /** The scroller's width, read once per layout rather than once per node. */
+  private viewportWidth = 0;
+
+  constructor(
+    root: HTMLElement,
+    private readonly host: VsCodeApi,
+  ) {
+    this.toolbar = new Toolbar({
+      onFilter: (change) => this.setFilter(change),
+      onSelectTrace: (traceIndex) => this.post({ type: 'selectTrace', traceIndex }),
+      onProblem: (direction) => this.gotoProblem(direction),
+    });
+    this.edgeLayer.setAttribute('aria-hidden', 'true');
+    this.canvas.appendChild(this.edgeLayer);
+    this.scroller.appendChild(this.canvas);
+    this.scroller.tabIndex = 0;
+    this.scroller.setAttribute('aria-label', 'Trace events');
+    this.empty.hidden = true;
+    root.append(this.toolbar.element, this.toolbar.banners, this.empty, this.scroller);
+
+    this.scroller.addEventListener('scroll', () => {
+      this.schedule();
+      this.saveStateSoon();
+    });
+    this.canvas.addEventListener('click', (event) => this.onClick(event));
+    let resizeFrame = 0;
+    window.addEventListener('resize', () => {
+      cancelAnimationFrame(resizeFrame);
+      resizeFrame = requestAnimationFrame(() => this.relayout());
+    });
+    window.addEventListener('keydown', (event) => this.onKey(event));
+    window.addEventListener('message', (event: MessageEvent) => this.onMessage(event.data));
+
+    const state = host.getState() as SavedState | undefined;
+    if (state && typeof state.uri === 'string') {
+      this.restored = state;
+      this.filter = { ...emptyFilter, ...state.filter };
+      for (const key of state.expanded ?? []) this.expanded.add(key);
+    }
+  }
+
+  private post(message: WebviewToHost): void {
+    this.host.postMessage(message);
+  }
+
+  private onMessage(message: HostToWebview | undefined): void {
+    if (!message || typeof message !== 'object') return;
+    switch (message.type) {
+      case 'graph':
+        if (message.data && Array.isArray(message.data.nodes)) this.showGraph(message.data, performance.now());
+        break;
+      case 'graphJson':
+        if (typeof message.json === 'string') {
+          const startedAt = performance.now();
+          let data: GraphData;
+          try {
+            data = JSON.parse(message.json) as GraphData;
+          } catch (error) {
+            this.toolbar.showNotice(`The preview received a broken graph: ${String(error)}`);
+            return;
+          }
+          if (data && Array.isArray(data.nodes)) this.showGraph(data, startedAt);
+        }
+        break;
+      case 'cursor':
+        if (typeof message.line === 'number') this.revealLine(message.line);
+        break;
+      case 'notice':
+        if (typeof message.text === 'string') this.toolbar.showNotice(message.text);
+        break;
+    }
+  }
+
+  // ---- graph updates --------------------------------------------------------------------------------------------
+
+  private showGraph(data: GraphData, startedAt: number): void {
+    const previous = this.model;
+    const sameDocument = previous?.data.uri === data.uri && previous.data.traceIndex === data.traceIndex;
+    let anchor = sameDocument ? this.anchor() : undefined;
+    if (!previous && this.restored?.uri === data.uri) anchor = this.restored.anchor;
+    if (!sameDocument && !(this.restored?.uri === data.uri && !previous)) {
+      if (previous) {
+        this.expanded.clear();
+        this.filter = { ...emptyFilter, kind: '', tool: '', query: this.filter.query };
+      }
+      this.currentId = -1;
+    }
+    this.restored = undefined;
+
+    const currentKey = sameDocument && this.currentId >= 0 ? previous!.keyOf(this.currentId) : undefined;
+    this.model = buildViewModel(data);
+    this.currentId = -1;
+    if (currentKey !== undefined) this.currentId = this.findByKey(currentKey);
+    this.toolbar.update(this.model, this.filter);
+    this.empty.hidden = data.nodes.length > 0 || !!data.error;
+    this.empty.textContent = 'This trace has no events.';
+    this.scroller.hidden = data.nodes.length === 0;
+    this.recomputeExtras();
+    this.refilter();
+
+    this.invalidate();
+    if (anchor) this.scrollToAnchor(anchor);
+    else if (!sameDocument) this.scroller.scrollTop = 0;
+    this.renderWindow(true);
+    this.updateProblemCounter();
+    this.saveStateSoon();
+    this.afterPaint(() => {
+      this.post({
+        type: 'rendered',
+        nodeCount: data.nodes.length,
+        domNodeCount: document.getElementsByTagName('*').length,
+        version: data.version,
+        firstPaintMs: Math.round((performance.now() - startedAt) * 10) / 10,
+      });
+    });
+  }
+
+  /** Runs after the next frame is painted; falls back to a timer where frames are not produced (hidden page). */
+  private afterPaint(callback: () => void): void {
+    let done = false;
+    const run = () => {
+      if (!done) {
+        done = true;
+        callback();
+      }
+    };
+    requestAnimationFrame(() => setTimeout(run, 0));
+    setTimeout(run, 200);
+  }
+
+  private findByKey(key: string): number {
+    const model = this.model!;
+    for (let id = 0; id < model.nodes.length; id++) if (model.keyOf(id) === key) return id;
+    return -1;
+  }
+
+  private contentLeft(lane: number): number {
+    return GraphLayout.padding + lane * (this.projection?.columns ? GraphLayout.laneWidth + GraphLayout.laneGap : LANE_INDENT);
+  }
+
+  private contentWidth(lane: number): number {
+    if (this.projection?.columns) return GraphLayout.laneWidth;
+    const available = Math.max(this.viewportWidth, 320) - GraphLayout.padding - EDGE_GUTTER;
+    const right = Math.min(available, GraphLayout.padding + MAX_CONTENT_WIDTH);
+    return Math.max(200, right - this.contentLeft(lane));
+  }
+
+  /** Width of a node's box: its lane's, or its parent's less the inset when drawn inside it. */
+  private boxWidth(id: number): number {
+    const model = this.model!;
+    const node = model.nodes[id];
+    return model.nested[id] ? this.contentWidth(model.nodes[node.parent!].lane) - 20 : this.contentWidth(node.lane);
+  }
+
+  private recomputeExtras(): void {
+    const model = this.model!;
+    this.viewportWidth = this.scroller.clientWidth;
+    this.extras = new Map();
+    if (this.expanded.size === 0) return;
+    for (let id = 0; id < model.nodes.length; id++) {
+      if (this.expanded.has(model.keyOf(id)) && canExpand(model.nodes[id])) {
+        this.extras.set(id, panelHeight(model.nodes[id], this.boxWidth(id)));
+      }
+    }
+  }
+
+  private refilter(): void {
+    const model = this.model!;
+    const active = isFilterActive(this.filter);
+    this.filterResult = active ? applyFilter(model, this.filter) : undefined;
+    this.projection = buildProjection(model, this.filterResult?.include ?? null, this.extras);
+    this.canvas.style.height = `${this.projection.totalHeight}px`;
+    this.toolbar.setStatus(this.projection.rows.length, model.nodes.length, this.filterResult?.matchCount);
+  }
+
+  private setFilter(change: Partial<FilterState>): void {
+    this.filter = { ...this.filter, ...change };
+    if (!this.model) return;
+    const anchor = this.anchor();
+    this.refilter();
+    this.invalidate();
+    if (this.currentId >= 0 && this.projection!.rowOf[this.currentId] >= 0) this.scrollIntoView(this.currentId, true);
+    else if (anchor) this.scrollToAnchor(anchor);
+    this.renderWindow(true);
+    this.updateProblemCounter();
+    this.saveStateSoon();
+  }
+
+  private relayout(): void {
+    if (!this.model) return;
+    const anchor = this.anchor();
+    this.recomputeExtras();
+    this.refilter();
+    this.invalidate();
+    if (anchor) this.scrollToAnchor(anchor);
+    this.renderWindow(true);
+  }
+
+  // ---- scroll anchor ---------------------------------------------------------------------------------------------
+
+  private anchor(): { eventIndex: number; offset: number } | undefined {
+    const projection = this.projection;
+    if (!projection || projection.rows.length === 0 || !this.model) return undefined;
+    const scrollTop = this.scroller.scrollTop;
+    const row = rowAt(projection, scrollTop);
+    return { eventIndex: this.model.nodes[projection.rows[row]].eventIndex, offset: scrollTop - projection.tops[row] };
+  }
+
+  private scrollToAnchor(anchor: { eventIndex: number; offset: number }): void {
+    const projection = this.projection!;
+    const nodes = this.model!.nodes;
+    let row = -1;
+    for (let i = 0; i < projection.rows.length; i++) {
+      if (nodes[projection.rows[i]].eventIndex >= anchor.eventIndex) {
+        row = i;
+        break;
+      }
+    }
+    if (row < 0) row = projection.rows.length - 1;
+    if (row < 0) return;
+    const exact = nodes[projection.rows[row]].eventIndex === anchor.eventIndex;
+    const offset = exact ? Math.min(anchor.offset, projection.heights[row]) : 0;
+    this.scroller.scrollTop = projection.tops[row] + offset;
+  }
+
+  private saveStateSoon(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      if (!this.model) return;
+      const state: SavedState = {
+        uri: this.model.data.uri,
+        anchor: this.anchor(),
+        filter: this.filter,
+        expanded: [...this.expanded].slice(0, MAX_SAVED_EXPANDED),
+      };
+      this.host.setState(state);
+    }, 150);
+  }
+
+  // ---- drawing ---------------------------------------------------------------------------------------------------
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      this.renderWindow(false);
+    });
+  }
+
+  private invalidate(): void {
+    for (const element of this.rendered.values()) element.remove();
+    this.rendered.clear();
+    this.windowBottom = -1;
+  }
+
+  private rowContext(): RowContext {
+    return {
+      model: this.model!,
+      extras: this.extras,
+      expanded: this.expanded,
+      query: this.filter.query.trim().toLowerCase(),
+      matches: this.filterResult ? (id) => this.filterResult!.matched[id] === 1 : null,
+      currentId: this.currentId,
+      contentWidth: this.contentWidth(0),
+    };
+  }
+
+  /** Makes the DOM hold exactly the rows in and near the viewport. */
+  private renderWindow(force: boolean): void {
+    const projection = this.projection;
+    const model = this.model;
+    if (!projection || !model) return;
+    const viewTop = this.scroller.scrollTop;
+    const viewHeight = Math.max(this.scroller.clientHeight, 200);
+    const margin = viewHeight / 2;
+    if (!force && viewTop - margin >= this.windowTop && viewTop + viewHeight + margin <= this.windowBottom) return;
+
+    const windowTop = Math.max(0, viewTop - viewHeight);
+    const windowBottom = viewTop + 2 * viewHeight;
+    const wanted = new Set<number>();
+    const { rows, tops, heights } = projection;
+    for (let i = firstRowNear(projection, windowTop); i < rows.length && tops[i] <= windowBottom; i++) {
+      if (tops[i] + heights[i] < windowTop) continue;
+      wanted.add(rows[i]);
+      if (wanted.size >= MAX_ROWS_IN_DOM) break;
+    }
+    for (const [id, element] of this.rendered) {
+      if (!wanted.has(id)) {
+        element.remove();
+        this.rendered.delete(id);
+      }
+    }
+    const context = this.rowContext();
+    const fragment = document.createDocumentFragment();
+    for (const id of wanted) {
+      let element = this.rendered.get(id);
+      if (!element) {
+        element = buildRow(id, context);
+        this.rendered.set(id, element);
+        fragment.appendChild(element);
+      }
+      const row = projection.rowOf[id];
+      const lane = model.nodes[id].lane;
+      element.style.top = `${tops[row]}px`;
+      element.style.left = `${this.contentLeft(lane)}px`;
+      element.style.width = `${this.contentWidth(lane)}px`;
+      element.style.height = `${heights[row]}px`;
+    }
+    this.canvas.appendChild(fragment);
+    this.windowTop = windowTop;
+    this.windowBottom = windowBottom;
+    drawEdges(
+      this.edgeLayer,
+      this.edgesNear(windowTop, windowBottom),
+      { boxOf: (id) => this.boxOf(id), titleOf: (id) => model.nodes[id]?.title ?? 'node' },
+      windowTop,
+      windowBottom - windowTop,
+      Math.max(this.viewportWidth, this.contentLeft(2) + this.contentWidth(2) + EDGE_GUTTER),
+    );
+  }
+
+  /** Edges with an end in, or a span across, the window: typed-array arithmetic only, as it visits every edge. */
+  private edgesNear(windowTop: number, windowBottom: number): GraphEdge[] {
+    const { rowOf, tops, heights } = this.projection!;
+    const edges = this.model!.data.edges;
+    const count = rowOf.length;
+    const near: GraphEdge[] = [];
+    for (let i = 0; i < edges.length; i++) {
+      const edge = edges[i];
+      const from = edge.from >= 0 && edge.from < count ? rowOf[edge.from] : -1;
+      if (from < 0) continue;
+      const to = edge.to >= 0 && edge.to < count ? rowOf[edge.to] : from;
+      if (to < 0) continue;
+      const top = Math.min(tops[from], tops[to]);
+      const bottom = Math.max(tops[from] + heights[from], tops[to] + heights[to]);
+      if (bottom >= windowTop && top <= windowBottom) near.push(edge);
+    }
+    return near;
+  }
+
+  /** Where a node is on the canvas, computed from the projection (no DOM reads). */
+  private boxOf(id: number): Box | undefined {
+    const projection = this.projection!;
+    const model = this.model!;
+    if (id < 0 || id >= model.nodes.length) return undefined;
+    const row = projection.rowOf[id];
+    if (row < 0) return undefined;
+    const rowId = projection.rows[row];
+    const rowNode = model.nodes[rowId];
+    const x = this.contentLeft(rowNode.lane);
+    const width = this.contentWidth(rowNode.lane);
+    if (rowId === id) return { x, y: projection.tops[row], width, height: projection.heights[row] };
+    const node = model.nodes[id];
+    return {
+      x: x + 10,
+      y: projection.tops[row] + nestedOffset(model, this.extras, id),
+      width: width - 20,
+      height: node.height - 4 + (this.extras.get(id) ?? 0),
+    };
+  }
+
+  // ---- interaction -----------------------------------------------------------------------------------------------
+
+  private onClick(event: MouseEvent): void {
+    const target = event.target as Element;
+    const end = target.closest('.edge-end') as SVGElement | null;
+    if (end?.dataset.goto !== undefined) {
+      this.goto(Number(end.dataset.goto));
+      return;
+    }
+    const box = target.closest('.node') as HTMLElement | null;
+    if (!box?.dataset.id || !this.model) return;
+    const id = Number(box.dataset.id);
+    if (target.closest('[data-action="toggle"]')) {
+      this.toggle(id);
+      return;
+    }
+    // Clicks in an open panel select and copy its text; they do not move the editor.
+    if (target.closest('.panel')) return;
+    this.select(id);
+    const node = this.model.nodes[id];
+    this.post({ type: 'reveal', range: node.range, selection: node.selection });
+  }
+
+  private toggle(id: number): void {
+    const model = this.model!;
+    const key = model.keyOf(id);
+    const anchor = this.anchor();
+    if (this.expanded.has(key)) {
+      this.expanded.delete(key);
+      this.extras.delete(id);
+    } else {
+      this.expanded.add(key);
+      this.extras.set(id, panelHeight(model.nodes[id], this.boxWidth(id)));
+    }
+    const scrollTop = this.scroller.scrollTop;
+    this.refilter();
+    this.invalidate();
+    // Expanding changes only what is below the toggled row's top, so the view stays put unless the row is above it.
+    const box = this.boxOf(id);
+    if (box && box.y >= scrollTop) this.scroller.scrollTop = scrollTop;
+    else if (anchor) this.scrollToAnchor(anchor);
+    this.renderWindow(true);
+    this.saveStateSoon();
+  }
+
+  private select(id: number): void {
+    if (this.currentId === id) return;
+    this.canvas.querySelectorAll(".node.current").forEach((element) => element.classList.remove("current"));
+    this.currentId = id;
+    this.canvas.querySelector(`.node[data-id="${id}"]`)?.classList.add('current');
+    this.updateProblemCounter();
+  }
+
+  private goto(id: number): void {
+    if (!this.model || id < 0 || id >= this.model.nodes.length) return;
+    if (this.projection!.rowOf[id] < 0 && isFilterActive(this.filter)) {
+      this.filter = { ...emptyFilter };
+      this.toolbar.update(this.model, this.filter);
+      this.refilter();
+      this.invalidate();
+    }
+    this.select(id);
+    this.scrollIntoView(id, false);
+    this.renderWindow(true);
+    const element = this.canvas.querySelector(`.node[data-id="${id}"]`);
+    element?.classList.remove('flash');
+    void (element as HTMLElement | null)?.offsetWidth;
+    element?.classList.add('flash');
+  }
+
+  private scrollIntoView(id: number, always: boolean): void {
+    const box = this.boxOf(id);
+    if (!box) return;
+    const top = this.scroller.scrollTop;
+    const height = this.scroller.clientHeight;
+    if (always || box.y < top || box.y + Math.min(box.height, height) > top + height) {
+      this.scroller.scrollTop = Math.max(0, box.y - Math.round(height / 3));
+    }
+  }
+
+  private revealLine(line: number): void {
+    if (!this.model) return;
+    const id = innermostNodeAt(this.model, line);
+    if (id < 0) return;
+    this.select(id);
+    this.scrollIntoView(id, false);
+    this.renderWindow(false);
+  }
+
+  private gotoProblem(direction: 1 | -1): void {
+    if (!this.model || !this.projection) return;
+    const rowOf = this.projection.rowOf;
+    const id = adjacentProblem(this.model, this.currentId, direction, (candidate) => rowOf[candidate] >= 0);
+    if (id >= 0) this.goto(id);
+  }
+
+  private updateProblemCounter(): void {
+    const model = this.model;
+    if (!model) return;
+    const position = this.currentId >= 0 ? model.problemNodes.indexOf(this.currentId) + 1 : 0;
+    this.toolbar.setProblems(position, model.problemNodes.length);
+  }
+
+  private moveCurrent(direction: 1 | -1): void {
+    const projection = this.projection;
+    if (!projection || projection.rows.length === 0) return;
+    const row = this.currentId >= 0 ? projection.rowOf[this.currentId] : -1;
+    const nextRow = row < 0 ? rowAt(projection, this.scroller.scrollTop) : Math.min(Math.max(row + direction, 0), projection.rows.length - 1);
+    this.goto(projection.rows[nextRow]);
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
+    if (event.key === 'F8') {
+      event.preventDefault();
+      this.gotoProblem(event.shiftKey ? -1 : 1);
+    } else if ((event.key === 'f' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !typing)) {
+      event.preventDefault();
+      this.toolbar.focusSearch();
+    } else if (typing) {
+      return;
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      this.moveCurrent(event.key === 'ArrowDown' ? 1 : -1);
+    } else if (event.key === 'Enter' && this.currentId >= 0 && this.model) {
+      const node = this.model.nodes[this.currentId];
+      this.post({ type: 'reveal', range: node.range, selection: node.selection });
+    } else if (event.key === ' ' && this.currentId >= 0 && this.model && canExpand(this.model.nodes[this.currentId])) {
+      event.preventDefault();
+      this.toggle(this.currentId);
+    }
+  }
+}
+
+const app = document.getElementById('app') ?? document.body;
+const host = acquireVsCodeApi();
+new Preview(app, host);
+host.postMessage({ type: 'ready' });

@@ -1,0 +1,162 @@
+/** The preview drawing graphs built by the language server's own graph builders from the example files. */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { LineIndex } from '../../server/src/common/lineIndex';
+import { defaultSettings, type LanguageService } from '../../server/src/common/service';
+import type { Span } from '../../server/src/common/types';
+import { jsonlService } from '../../server/src/jsonl';
+import type { GraphData } from '../../server/src/protocol';
+import { traceService } from '../../server/src/trace';
+import { launchBrowser, openPreview, repoRoot, resultsDir } from './harness';
+
+function serverGraph<Model>(service: LanguageService<Model>, file: string, traceIndex?: number): GraphData {
+  const text = readFileSync(file, 'utf8');
+  const index = new LineIndex(text);
+  const toRange = (span: Span) => ({ start: index.positionAt(span.start), end: index.positionAt(span.end) });
+  const uri = `file://${file}`;
+  const model = service.parse({ uri, version: 3, text });
+  return service.graph!(model, { toRange, traceIndex }, { settings: defaultSettings });
+}
+
+const examples = {
+  trace: join(repoRoot, 'examples', 'inbox-assistant.trace.json'),
+  broken: join(repoRoot, 'examples', 'broken-fixture.trace.json'),
+  dataset: join(repoRoot, 'examples', 'datasets', 'support-evals.trace.jsonl'),
+  agentguard: join(repoRoot, 'examples', 'agentguard', 'checkout-session.jsonl'),
+};
+
+let browser: Browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+describe('the preview with graphs from the language server', () => {
+  test('a trace: calls inside their message, edges to outputs, clicks reveal and the cursor highlights', async (t) => {
+    if (!existsSync(examples.trace)) return t.skip(`example not found at ${examples.trace}`);
+    const data = serverGraph(traceService, examples.trace);
+    const calls = data.nodes.filter((n) => n.kind === 'call' && n.parent !== undefined);
+    assert.ok(calls.length > 0, 'the example has tool calls in messages');
+    const preview = await openPreview(browser);
+    try {
+      const rendered = await preview.showGraph(data);
+      assert.equal(rendered.nodeCount, data.nodes.length);
+      assert.equal(rendered.version, 3);
+      const nesting = await preview.page.evaluate(() =>
+        [...document.querySelectorAll('.node.kind-call')].map((call) => ({
+          id: Number((call as HTMLElement).dataset.id),
+          parent: Number((call.parentElement as HTMLElement).dataset.id),
+        })),
+      );
+      for (const call of calls) assert.deepEqual(nesting.find((n) => n.id === call.id), { id: call.id, parent: call.parent });
+
+      // Every box stays inside the height the server laid out for it: nothing spills onto the next event.
+      const overflow = await preview.page.evaluate(() =>
+        [...document.querySelectorAll('.canvas > .node')].filter((node) => {
+          const box = node.getBoundingClientRect();
+          return [...node.querySelectorAll(':scope > .node')].some((child) => child.getBoundingClientRect().bottom > box.bottom + 0.5);
+        }).length,
+      );
+      assert.equal(overflow, 0);
+
+      const outputEdges = data.edges.filter((e) => e.kind === 'output' || e.kind === 'implicit-output').length;
+      assert.equal(await preview.page.locator('.edges path.edge.output, .edges path.edge.implicit-output').count(), outputEdges);
+
+      const call = calls[0];
+      await preview.clearPosted();
+      await preview.page.click(`.node[data-id="${call.id}"] > .head .title`);
+      assert.deepEqual((await preview.posted()).find((m) => m.type === 'reveal'), {
+        type: 'reveal',
+        range: call.range,
+        selection: call.selection,
+      });
+
+      await preview.send({ type: 'cursor', line: call.selection.start.line });
+      await preview.page.waitForSelector(`.node.current[data-id="${call.id}"]`);
+    } finally {
+      await preview.close();
+    }
+  });
+
+  test('a dataset: the picker lists the traces and the chosen one is drawn', async (t) => {
+    if (!existsSync(examples.dataset)) return t.skip(`example not found at ${examples.dataset}`);
+    const data = serverGraph(jsonlService, examples.dataset, 1);
+    assert.equal(data.format, 'dataset');
+    const preview = await openPreview(browser);
+    try {
+      await preview.showGraph(data);
+      assert.deepEqual(await preview.page.locator('.trace-picker option').allTextContents(), data.traces.map((trace) => trace.label));
+      assert.equal(await preview.page.inputValue('.trace-picker'), String(data.traceIndex));
+      assert.equal(await preview.page.locator('.canvas > .node').count(), data.nodes.filter((n) => n.parent === undefined).length);
+    } finally {
+      await preview.close();
+    }
+  });
+
+  test('an agentguard log: one timeline row per entry with its status badge, failures marked', async (t) => {
+    if (!existsSync(examples.agentguard)) return t.skip(`example not found at ${examples.agentguard}`);
+    const data = serverGraph(jsonlService, examples.agentguard);
+    assert.equal(data.format, 'agentguard');
+    const preview = await openPreview(browser);
+    try {
+      await preview.showGraph(data);
+      const rows = await preview.page.evaluate(() =>
+        [...document.querySelectorAll('.canvas > .node.kind-entry')].map((row) => ({
+          status: row.querySelector('.badge.status')?.textContent ?? null,
+          failed: row.classList.contains('failed'),
+        })),
+      );
+      assert.deepEqual(
+        rows,
+        data.nodes.map((n) => ({ status: n.status ?? null, failed: n.status !== undefined && n.status !== 'success' && n.status !== 'retried' })),
+      );
+    } finally {
+      await preview.close();
+    }
+  });
+
+  for (const theme of ['dark', 'light'] as const) {
+    test(`screenshot of the example trace in the ${theme} theme`, async (t) => {
+      if (!existsSync(examples.trace)) return t.skip(`example not found at ${examples.trace}`);
+      const data = serverGraph(traceService, examples.trace);
+      const preview = await openPreview(browser, { theme, width: 760, height: 620 });
+      try {
+        await preview.showGraph(data);
+        const output = data.nodes.find((n) => n.kind === 'output')!;
+        await preview.page.click(`.node[data-id="${output.id}"] > .head .toggle`);
+        const call = data.nodes.find((n) => n.kind === 'call')!;
+        await preview.page.click(`.node[data-id="${call.id}"] > .head .title`);
+        mkdirSync(resultsDir, { recursive: true });
+        await preview.page.screenshot({ path: join(resultsDir, `preview-example-${theme}.png`) });
+        assert.deepEqual(preview.pageErrors, []);
+      } finally {
+        await preview.close();
+      }
+    });
+  }
+
+  test('screenshot of the example with faults in the dark theme, at its first problem', async (t) => {
+    if (!existsSync(examples.broken)) return t.skip(`example not found at ${examples.broken}`);
+    const data = serverGraph(traceService, examples.broken);
+    const preview = await openPreview(browser, { theme: 'dark', width: 860, height: 560 });
+    try {
+      await preview.showGraph(data);
+      await preview.page.click('.next-problem');
+      const first = data.nodes.find((n) => n.problems.some((p) => p.severity !== 'hint'))!;
+      assert.equal(await preview.page.getAttribute('.node.current', 'data-id'), String(first.id));
+      await preview.scrollTo(0);
+      mkdirSync(resultsDir, { recursive: true });
+      await preview.page.screenshot({ path: join(resultsDir, 'preview-faults-dark.png'), animations: 'disabled' });
+      assert.deepEqual(preview.pageErrors, []);
+    } finally {
+      await preview.close();
+    }
+  });
+});
