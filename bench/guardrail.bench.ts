@@ -1,0 +1,180 @@
+// Guardrail rule service benchmark: parse + diagnostics time of a realistic 10,000-line rule file, as a ratio to
+// JSON.parse of a JSON text of the same size and to a plain tokenization pass over the rule text.
+// Run: node esbuild.mjs && node out/bench/guardrail.bench.js [lines]
+import { performance } from 'node:perf_hooks';
+import { defaultSettings, type ServiceContext } from '../server/src/common/service';
+import { guardrailService } from '../server/src/guardrail';
+
+const context: ServiceContext = { settings: defaultSettings };
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const tools = ['get_inbox', 'send_email', 'read_file', 'run_python', 'search_web', 'sql_query', 'fetch_url', 'write_file'];
+const words = ['secret', 'password', 'token', 'ignore previous', 'rm -rf', 'DROP TABLE', 'exfiltrate', 'curl'];
+
+/** A rule file of about `lineCount` lines: imports, constants, predicates and rules of every common shape. */
+export function generateRules(lineCount: number, seed = 7): string {
+  const next = random(seed);
+  const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
+  const out: string[] = [
+    'from invariant import count, forall, llm',
+    'from invariant.detectors import pii, secrets, prompt_injection, moderated, python_code, semgrep, CodeIssue',
+    'from invariant.parsers.html import links',
+    'import json',
+    '',
+  ];
+  let n = 0;
+  while (out.length < lineCount) {
+    n++;
+    switch (n % 6) {
+      case 0:
+        out.push(`BLOCKED_${n} := ["${pick(words)}", "${pick(words)}", r"\\d{4}-\\d{4}"]`, '');
+        break;
+      case 1:
+        out.push(
+          `is_risky_${n}(call: ToolCall) :=`,
+          `    call.function.name in ["${pick(tools)}", "${pick(tools)}"]`,
+          `    any([w in call.function.arguments.cmd for w in ["${pick(words)}", "${pick(words)}"] if len(w) > 2])`,
+          '',
+        );
+        break;
+      case 2:
+        out.push(
+          `raise PolicyViolation("Data flows from ${pick(tools)} to ${pick(tools)} (${n})", call=call, out=out) if:`,
+          '    # a tool output followed by a call',
+          '    (out: ToolOutput) -> (call: ToolCall)',
+          `    out is tool:${pick(tools)}`,
+          `    call is tool:${pick(tools)}({to: ".*@evil\\.com", body: *})`,
+          `    any(pii(out.content)) or "${pick(words)}" in out.content`,
+          `    not match("^internal-", call.function.arguments["to"])`,
+          '',
+        );
+        break;
+      case 3:
+        out.push(
+          `raise "Suspicious message ${n}" if:`,
+          '    (msg: Message)',
+          '    msg.role == "assistant" and len(msg.tool_calls) > 2',
+          '    (call: ToolCall) in msg.tool_calls',
+          `    is_risky_${n - 2}(call)`,
+          '    count(min=2, max=5):',
+          '        (other: ToolCall)',
+          `        other.function.name == call.function.name`,
+          '',
+        );
+        break;
+      case 4:
+        out.push(
+          `raise "Unsafe code ${n}" if:`,
+          '    (call: ToolCall)',
+          '    call is tool:run_python',
+          '    res := python_code(call.function.arguments.code)',
+          '    "os" in res.imports or res.syntax_error',
+          '    (issue: CodeIssue) in semgrep(call.function.arguments.code, lang="python")',
+          '    issue.severity in ["warning", "error"]',
+          `    prompt_injection(call.function.arguments.code, threshold=0.${n % 9 + 1})`,
+          '',
+        );
+        break;
+      case 5:
+        out.push(
+          `raise "Link in output ${n}" if:`,
+          '    (output: ToolOutput)',
+          '    (link: str) in links(output)',
+          `    not match("https://trusted.com/.+", link) if input.strict else "${pick(words)}" in link`,
+          '',
+        );
+        break;
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+interface Timing {
+  /** Median wall-clock milliseconds. */
+  wall: number;
+  /** Median CPU milliseconds of this process (less sensitive to other processes competing for the cores). */
+  cpu: number;
+}
+
+function time(runs: number, fn: () => void): Timing {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const startCpu = process.cpuUsage();
+    const start = performance.now();
+    fn();
+    wall.push(performance.now() - start);
+    const used = process.cpuUsage(startCpu);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  return { wall: median(wall), cpu: median(cpu) };
+}
+
+/** JSON of about the same size as `text`: an array of rule-like records. */
+function sameSizeJson(text: string): string {
+  const records: unknown[] = [];
+  let size = 2;
+  let i = 0;
+  while (size < text.length) {
+    const record = { id: i++, rule: 'raise "x" if:', conditions: ['(call: ToolCall)', 'call is tool:send_email', 'len(x) > 2'], weight: 0.5 };
+    size += JSON.stringify(record).length + 1;
+    records.push(record);
+  }
+  return JSON.stringify(records);
+}
+
+/** A plain tokenization pass: one regular expression over the text, counting tokens. */
+function plainTokenize(text: string): number {
+  const re = /[A-Za-z_]\w*|\d+(?:\.\d+)?|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|#[^\n]*|:=|->|~>|==|!=|<=|>=|\*\*|\S/g;
+  let count = 0;
+  while (re.exec(text)) count++;
+  return count;
+}
+
+const lineCount = Number(process.argv[2] ?? 10_000);
+const text = generateRules(lineCount);
+const json = sameSizeJson(text);
+const runs = 21;
+
+// Warm up the JIT on every path before measuring.
+for (let i = 0; i < 5; i++) {
+  guardrailService.validate(guardrailService.parse({ uri: 'bench.gr', version: i, text }), context);
+  JSON.parse(json);
+  plainTokenize(text);
+}
+
+const warnings = guardrailService.validate(guardrailService.parse({ uri: 'bench.gr', version: 0, text }), context);
+const errors = warnings.filter((p) => p.severity === 'error');
+const parseMs = time(runs, () => guardrailService.parse({ uri: 'bench.gr', version: 1, text }));
+const model = guardrailService.parse({ uri: 'bench.gr', version: 1, text });
+const validateMs = time(runs, () => guardrailService.validate(model, context));
+const totalMs = time(runs, () => guardrailService.validate(guardrailService.parse({ uri: 'bench.gr', version: 1, text }), context));
+// The occurrence index for hover, definition and rename is built on the first feature request, then kept.
+const indexMs = time(runs, () => guardrailService.hover(guardrailService.parse({ uri: 'bench.gr', version: 1, text }), text.length >> 1, context));
+const jsonMs = time(runs, () => JSON.parse(json));
+const tokenizeMs = time(runs, () => plainTokenize(text));
+
+const show = (t: Timing) => `${t.wall.toFixed(2)} ms wall, ${t.cpu.toFixed(2)} ms cpu`;
+console.log(`rule file: ${lineCount} lines, ${(text.length / 1024).toFixed(0)} KiB, ${model.program.statements.length} statements, ${errors.length} errors, ${warnings.length - errors.length} other problems`);
+console.log(`parse (lex + parse + resolve):   ${show(parseMs)}  (median of ${runs})`);
+console.log(`diagnostics on a parsed model:   ${show(validateMs)}`);
+console.log(`parse + diagnostics:             ${show(totalMs)}  (target <= 50 ms)`);
+console.log(`parse + first hover (builds the feature index): ${show(indexMs)}`);
+console.log(`baseline JSON.parse (same size): ${show(jsonMs)}  -> ratio ${(totalMs.wall / jsonMs.wall).toFixed(1)}x wall, ${(totalMs.cpu / Math.max(jsonMs.cpu, 0.001)).toFixed(1)}x cpu`);
+console.log(`baseline plain tokenization:     ${show(tokenizeMs)}  -> ratio ${(totalMs.wall / tokenizeMs.wall).toFixed(1)}x wall, ${(totalMs.cpu / Math.max(tokenizeMs.cpu, 0.001)).toFixed(1)}x cpu`);
+if (errors.length > 0) {
+  console.error('the generated file should be valid; first errors:', errors.slice(0, 3));
+  process.exitCode = 1;
+}

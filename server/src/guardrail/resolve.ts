@@ -1,0 +1,521 @@
+import type { Problem, Span } from '../common/types';
+import type { Expr, Parameter, Program, Statement } from './ast';
+import {
+  BUILTIN_FUNCTIONS, LIBRARY_FUNCTIONS, MODULES, RESULT_TYPES, TYPES, VALUE_TYPES,
+  elementType, fieldOf, has, suggest, typeInfo, type FunctionInfo,
+} from './library';
+
+export type SymbolKind = 'variable' | 'parameter' | 'constant' | 'predicate' | 'import' | 'comprehension';
+
+export interface RuleSymbol {
+  name: string;
+  kind: SymbolKind;
+  /** The name where it is declared. */
+  declSpan: Span;
+  /** The whole declaring statement or line (shown on hover). */
+  statementSpan: Span;
+  /** Declared type name (typed variables, parameters), or the expression whose type it takes. */
+  declaredType?: string;
+  valueExpr?: Expr;
+  /** Every use (not the declaration). */
+  references: Span[];
+  /** For imports: the module and, for `from … import`, the imported name. */
+  module?: string;
+  importedName?: string;
+  params?: Parameter[];
+  /** Cached inferred type. */
+  inferred?: string;
+}
+
+/** What one name occurrence in the source stands for. */
+export interface Occurrence {
+  span: Span;
+  symbol?: RuleSymbol;
+  isDeclaration?: boolean;
+  /** A name from the language itself: a built-in function, type, result constructor or `input`. */
+  builtin?: string;
+  /** A type name in `(x: T)` or a parameter list. */
+  typeName?: string;
+  /** A field after `.`, with the type of the object when known. */
+  member?: { objectType: string; name: string };
+  /** The tool name in `tool:name`. */
+  tool?: string;
+  /** A module name in an import. */
+  module?: string;
+}
+
+export interface ScopeInfo {
+  span: Span;
+  scope: Scope;
+}
+
+export class Scope {
+  readonly names = new Map<string, RuleSymbol>();
+  constructor(readonly parent: Scope | null) {}
+
+  lookup(name: string): RuleSymbol | undefined {
+    for (let s: Scope | null = this; s; s = s.parent) {
+      const found = s.names.get(name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** Every visible symbol, innermost first, without shadowed ones. */
+  visible(): RuleSymbol[] {
+    const seen = new Set<string>();
+    const result: RuleSymbol[] = [];
+    for (let s: Scope | null = this; s; s = s.parent) {
+      for (const [name, symbol] of s.names) {
+        if (!seen.has(name)) {
+          seen.add(name);
+          result.push(symbol);
+        }
+      }
+    }
+    return result;
+  }
+}
+
+export const BUILTIN_TYPE_NAMES = ['Event', 'Message', 'ToolCall', 'Function', 'ToolOutput', 'TextChunk', 'Image', 'Tool', 'ToolParameter', 'LLM', 'Input', 'str', 'int', 'float', 'bool', 'list', 'dict'];
+const BUILTIN_TYPES = new Set(BUILTIN_TYPE_NAMES);
+
+export function isBuiltinName(name: string): boolean {
+  return BUILTIN_TYPES.has(name) || has(BUILTIN_FUNCTIONS, name) || has(RESULT_TYPES, name) || name === 'input';
+}
+
+export interface Resolution {
+  global: Scope;
+  symbols: RuleSymbol[];
+  /** Sorted by start offset. */
+  occurrences: Occurrence[];
+  scopes: ScopeInfo[];
+  problems: Problem[];
+}
+
+const STRING_METHOD_RESULTS: Record<string, string> = {
+  strip: 'str', lower: 'str', upper: 'str', format: 'str', join: 'str', splitlines: 'list<str>', split: 'list<str>',
+};
+
+/**
+ * Scopes, types and semantic problems. With `index` false only the problems are computed (the diagnostics path);
+ * with `index` true also the occurrence index and references the editor features need.
+ */
+export function resolve(program: Program, index = true): Resolution {
+  return new Resolver(index).run(program);
+}
+
+class Resolver {
+  constructor(private readonly index: boolean) {}
+
+  private readonly symbols: RuleSymbol[] = [];
+  private readonly occurrences: Occurrence[] = [];
+  private readonly scopes: ScopeInfo[] = [];
+  private readonly problems: Problem[] = [];
+  private readonly global = new Scope(null);
+  private inferring = new Set<RuleSymbol>();
+  private readonly declScope = new Map<RuleSymbol, Scope>();
+
+  run(program: Program): Resolution {
+    for (const statement of program.statements) this.declareGlobal(statement);
+    for (const statement of program.statements) this.resolveStatement(statement);
+    for (const symbol of this.index ? this.symbols : []) {
+      if (!symbol.inferred) this.symbolType(symbol, this.declScope.get(symbol) ?? this.global);
+    }
+    return { global: this.global, symbols: this.symbols, occurrences: sortByStart(this.occurrences), scopes: this.scopes, problems: this.problems };
+  }
+
+  private problem(span: Span, severity: Problem['severity'], code: string, message: string, related?: Problem['related']): void {
+    this.problems.push(related ? { span, severity, code, message, related } : { span, severity, code, message });
+  }
+
+  /** Every occurrence gets the same object shape, which keeps property access and sorting fast. */
+  private occurrence(o: Occurrence): void {
+    if (!this.index) return;
+    this.occurrences.push({
+      span: o.span, symbol: o.symbol, isDeclaration: o.isDeclaration ?? false, builtin: o.builtin,
+      typeName: o.typeName, member: o.member, tool: o.tool, module: o.module,
+    });
+  }
+
+  private newSymbol(symbol: Omit<RuleSymbol, 'references'>): RuleSymbol {
+    const s: RuleSymbol = {
+      name: symbol.name, kind: symbol.kind, declSpan: symbol.declSpan, statementSpan: symbol.statementSpan,
+      declaredType: symbol.declaredType, valueExpr: symbol.valueExpr, references: [], module: symbol.module,
+      importedName: symbol.importedName, params: symbol.params, inferred: undefined,
+    };
+    this.symbols.push(s);
+    this.occurrence({ span: s.declSpan, symbol: s, isDeclaration: true });
+    return s;
+  }
+
+  // ---- top level ----------------------------------------------------------------------------------
+
+  private declareGlobal(statement: Statement): void {
+    switch (statement.kind) {
+      case 'import': {
+        this.checkModule(statement.module.name, statement.module.span);
+        this.occurrence({ span: statement.module.span, module: statement.module.name });
+        const bound = statement.alias ?? { name: statement.module.name.split('.')[0], span: { start: statement.module.span.start, end: statement.module.span.start + statement.module.name.split('.')[0].length } };
+        if (statement.alias) {
+          this.global.names.set(bound.name, this.newSymbol({ name: bound.name, kind: 'import', declSpan: bound.span, statementSpan: statement.span, module: statement.module.name }));
+        } else if (!this.global.names.has(bound.name)) {
+          const symbol = this.newSymbol({ name: bound.name, kind: 'import', declSpan: bound.span, statementSpan: statement.span, module: statement.module.name });
+          this.global.names.set(bound.name, symbol);
+        }
+        break;
+      }
+      case 'fromImport': {
+        const known = this.checkModule(statement.module.name, statement.module.span);
+        this.occurrence({ span: statement.module.span, module: statement.module.name });
+        for (const { name, alias } of statement.names) {
+          if (known && known.checked && !known.members.includes(name.name)) {
+            this.problem(name.span, 'error', 'gr/unknown-import', `module '${known.name}' has no attribute '${name.name}'`);
+          }
+          const bound = alias ?? name;
+          if (alias) this.occurrence({ span: name.span, builtin: name.name, module: statement.module.name });
+          const symbol = this.newSymbol({ name: bound.name, kind: 'import', declSpan: bound.span, statementSpan: statement.span, module: statement.module.name, importedName: name.name });
+          this.global.names.set(bound.name, symbol);
+        }
+        break;
+      }
+      case 'constant':
+      case 'predicate': {
+        if (!statement.name.name) break;
+        const kind = statement.kind;
+        const existing = this.global.names.get(statement.name.name);
+        if (existing && (existing.kind === 'constant' || existing.kind === 'predicate')) {
+          const what = kind === 'predicate' ? 'Predicate' : 'Constant';
+          this.problem(statement.name.span, 'error', 'gr/duplicate-constant', `${what} ${statement.name.name} already declared`,
+            [{ span: existing.declSpan, message: `${existing.name} is first declared here` }]);
+          if (this.index) existing.references.push(statement.name.span);
+          this.occurrence({ span: statement.name.span, symbol: existing, isDeclaration: true });
+          break;
+        }
+        const symbol = this.newSymbol({
+          name: statement.name.name,
+          kind,
+          declSpan: statement.name.span,
+          statementSpan: statement.span,
+          params: kind === 'predicate' ? statement.params : undefined,
+          valueExpr: kind === 'constant' && !statement.block ? statement.body[0] : undefined,
+          declaredType: kind === 'predicate' ? 'bool' : undefined,
+        });
+        this.global.names.set(statement.name.name, symbol);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  private checkModule(name: string, span: Span) {
+    if (name !== 'invariant' && !name.startsWith('invariant.')) return undefined;
+    const known = MODULES[name];
+    if (!known) this.problem(span, 'error', 'gr/unknown-module', `Module '${name}' could not be resolved`);
+    return known;
+  }
+
+  private resolveStatement(statement: Statement): void {
+    switch (statement.kind) {
+      case 'rule': {
+        const scope = new Scope(this.global);
+        this.scopes.push({ span: statement.span, scope });
+        this.declareBody(statement.body, scope);
+        if (statement.message) this.expr(statement.message, scope, false);
+        for (const line of statement.body) this.expr(line, scope, false);
+        break;
+      }
+      case 'predicate': {
+        const scope = new Scope(this.global);
+        this.scopes.push({ span: statement.span, scope });
+        for (const param of statement.params) {
+          this.checkType(param.type.name, param.type.span, this.global, param.name.span.start);
+          this.declare(scope, param.name.name, 'parameter', param.name.span, { start: param.name.span.start, end: param.type.span.end }, param.type.name);
+        }
+        this.declareBody(statement.body, scope);
+        for (const line of statement.body) this.expr(line, scope, false);
+        break;
+      }
+      case 'constant': {
+        if (statement.block) {
+          const scope = new Scope(this.global);
+          this.scopes.push({ span: statement.span, scope });
+          this.declareBody(statement.body, scope);
+          for (const line of statement.body) this.expr(line, scope, false);
+        } else {
+          for (const line of statement.body) this.expr(line, this.global, false);
+        }
+        break;
+      }
+      default:
+        // Imports were handled when declaring; `def` blocks are parsed but ignored, as by the rule engine.
+        break;
+    }
+  }
+
+  // ---- declarations -------------------------------------------------------------------------------
+
+  private declare(scope: Scope, name: string, kind: SymbolKind, span: Span, statementSpan: Span, declaredType?: string, valueExpr?: Expr): RuleSymbol {
+    const existing = scope.names.get(name);
+    if (existing) {
+      this.problem(span, 'error', 'gr/duplicate-variable', `Variable ${name} already declared`,
+        [{ span: existing.declSpan, message: `${name} is first declared here` }]);
+      if (this.index) existing.references.push(span);
+      this.occurrence({ span, symbol: existing, isDeclaration: true });
+      return existing;
+    }
+    const symbol = this.newSymbol({ name, kind, declSpan: span, statementSpan, declaredType, valueExpr });
+    scope.names.set(name, symbol);
+    this.declScope.set(symbol, scope);
+    return symbol;
+  }
+
+  /** Registers the variables a block declares (typed variables and assignments), before any use is resolved. */
+  private declareBody(lines: Expr[], scope: Scope): void {
+    for (const line of lines) {
+      const stack: Expr[] = [line];
+      while (stack.length > 0) {
+        const e = stack.pop()!;
+        switch (e.kind) {
+          case 'typed':
+            this.declare(scope, e.variable.name, 'variable', e.variable.span, line.span, e.type.name);
+            break;
+          case 'assign':
+            this.declare(scope, e.target.name, 'variable', e.target.span, line.span, undefined, e.value);
+            stack.push(e.value);
+            break;
+          case 'quantifier':
+            stack.push(e.head);
+            break;
+          case 'comprehension':
+            break;
+          case 'binary': stack.push(e.right, e.left); break;
+          case 'unary': stack.push(e.operand); break;
+          case 'ternary': stack.push(e.otherwise, e.condition, e.then); break;
+          case 'member': stack.push(e.object); break;
+          case 'index': stack.push(e.index, e.object); break;
+          case 'call': stack.push(...e.kwargs.map((k) => k.value), ...e.args, e.callee); break;
+          case 'tuple': case 'list': stack.push(...e.items); break;
+          case 'object': stack.push(...e.entries.map((x) => x.value)); break;
+          case 'tool': if (e.args) stack.push(...e.args); break;
+          default: break;
+        }
+      }
+    }
+  }
+
+  /** `problemStart`: unknown types are reported from the declared name on, where the official parser points. */
+  private checkType(name: string, span: Span, scope: Scope, problemStart: number): void {
+    const symbol = scope.lookup(name);
+    if (symbol) {
+      if (this.index) symbol.references.push(span);
+      this.occurrence({ span, symbol, typeName: name });
+      return;
+    }
+    if (BUILTIN_TYPES.has(name) || isBuiltinName(name)) {
+      this.occurrence({ span, typeName: name, builtin: name });
+      return;
+    }
+    this.problem({ start: problemStart, end: span.end }, 'error', 'gr/unknown-type', `Failed to resolve type ${name}`);
+    this.occurrence({ span, typeName: name });
+  }
+
+  // ---- expressions --------------------------------------------------------------------------------
+
+  private expr(e: Expr, scope: Scope, inPattern: boolean): void {
+    switch (e.kind) {
+      case 'name': {
+        const symbol = scope.lookup(e.name);
+        if (symbol) {
+          if (this.index) symbol.references.push(e.span);
+          this.occurrence({ span: e.span, symbol });
+        } else if (isBuiltinName(e.name)) {
+          this.occurrence({ span: e.span, builtin: e.name });
+        } else {
+          this.problem(e.span, 'error', 'gr/unknown-identifier', `Failed to resolve identifier ${e.name}`);
+        }
+        return;
+      }
+      case 'typed':
+        // Declared by declareBody; here only the type is checked.
+        this.checkType(e.type.name, e.type.span, scope, e.variable.span.start);
+        return;
+      case 'assign':
+        this.expr(e.value, scope, inPattern);
+        return;
+      case 'member': {
+        this.expr(e.object, scope, inPattern);
+        const objectType = this.typeOf(e.object, scope);
+        this.occurrence({ span: e.member.span, member: { objectType, name: e.member.name } });
+        const info = typeInfo(objectType);
+        if (info && info.closed && !info.fields.some((f) => f.name === e.member.name)) {
+          const hint = suggest(e.member.name, info.fields.map((f) => f.name));
+          this.problem(e.member.span, 'warning', 'gr/unknown-attribute',
+            `${info.name} has no field '${e.member.name}'.${hint ? ` Did you mean '${hint}'?` : ` Its fields are: ${info.fields.map((f) => f.name).join(', ')}.`}`);
+        }
+        return;
+      }
+      case 'call': {
+        this.expr(e.callee, scope, inPattern);
+        for (const a of e.args) this.expr(a, scope, inPattern);
+        for (const k of e.kwargs) this.expr(k.value, scope, inPattern);
+        const f = this.functionOf(e.callee, scope);
+        if (f) this.checkArguments(f, e);
+        return;
+      }
+      case 'tool':
+        this.occurrence({ span: e.toolName.span, tool: e.toolName.name });
+        if (e.args) for (const a of e.args) this.expr(a, scope, true);
+        return;
+      case 'wildcard':
+        if (!inPattern) {
+          this.problem(e.span, 'error', 'gr/wildcard-outside-pattern', 'You cannot use wildcards outside of semantic patterns (e.g. tool:abc(*, 12))');
+        }
+        return;
+      case 'valueRef':
+        if (!inPattern) {
+          this.problem(e.span, 'error', 'gr/value-ref-outside-pattern', 'You cannot use value references outside of semantic patterns (e.g. tool:abc(<VALUE>, 12))');
+        } else if (!VALUE_TYPES.includes(e.name)) {
+          this.problem(e.span, 'error', 'gr/unsupported-value-type', `Unsupported value type: ${e.name}. Available types: ${VALUE_TYPES.join(' ')}`);
+        }
+        return;
+      case 'placeholder':
+        this.problem(e.span, 'information', 'gr/template-placeholder', `Template placeholder {{ ${e.name} }}: filled in before the rules are loaded`);
+        return;
+      case 'comprehension': {
+        this.expr(e.iterable, scope, inPattern);
+        const inner = new Scope(scope);
+        this.scopes.push({ span: e.span, scope: inner });
+        const symbol = this.newSymbol({ name: e.variable.name, kind: 'comprehension', declSpan: e.variable.span, statementSpan: e.span });
+        symbol.inferred = elementType(this.typeOf(e.iterable, scope));
+        inner.names.set(e.variable.name, symbol);
+        this.expr(e.element, inner, inPattern);
+        if (e.condition) this.expr(e.condition, inner, inPattern);
+        return;
+      }
+      case 'quantifier': {
+        this.expr(e.head, scope, inPattern);
+        const inner = new Scope(scope);
+        this.scopes.push({ span: e.span, scope: inner });
+        this.declareBody(e.body, inner);
+        for (const line of e.body) this.expr(line, inner, inPattern);
+        return;
+      }
+      case 'binary':
+        this.expr(e.left, scope, inPattern);
+        this.expr(e.right, scope, inPattern);
+        return;
+      case 'unary':
+        this.expr(e.operand, scope, inPattern);
+        return;
+      case 'ternary':
+        this.expr(e.then, scope, inPattern);
+        this.expr(e.condition, scope, inPattern);
+        this.expr(e.otherwise, scope, inPattern);
+        return;
+      case 'index':
+        this.expr(e.object, scope, inPattern);
+        this.expr(e.index, scope, inPattern);
+        return;
+      case 'tuple':
+      case 'list':
+        for (const item of e.items) this.expr(item, scope, inPattern);
+        return;
+      case 'object':
+        for (const entry of e.entries) this.expr(entry.value, scope, inPattern);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The library function an expression names, unless a user declaration shadows it. */
+  private functionOf(callee: Expr, scope: Scope): FunctionInfo | undefined {
+    if (callee.kind !== 'name') return undefined;
+    const symbol = scope.lookup(callee.name);
+    if (symbol) {
+      if (symbol.kind === 'import' && symbol.importedName && symbol.module && MODULES[symbol.module] && has(LIBRARY_FUNCTIONS, symbol.importedName)) {
+        return LIBRARY_FUNCTIONS[symbol.importedName];
+      }
+      return undefined;
+    }
+    return has(BUILTIN_FUNCTIONS, callee.name) ? BUILTIN_FUNCTIONS[callee.name] : undefined;
+  }
+
+  private checkArguments(f: FunctionInfo, call: Extract<Expr, { kind: 'call' }>): void {
+    const positional = call.args.length;
+    const plural = (n: number) => `${n} argument${n === 1 ? '' : 's'}`;
+    if (!f.varargs && positional > f.params.length) {
+      this.problem(call.span, 'warning', 'gr/argument-count',
+        `${f.name}() takes at most ${plural(f.params.length)} but ${positional} ${positional === 1 ? 'was' : 'were'} given`);
+      return;
+    }
+    const given = new Set(call.kwargs.map((k) => k.name.name));
+    const missing = f.params.filter((p, i) => !p.optional && i >= positional && !given.has(p.name));
+    if (missing.length > 0) {
+      this.problem(call.span, 'warning', 'gr/argument-count',
+        `${f.name}() is missing the required argument${missing.length > 1 ? 's' : ''} ${missing.map((p) => `'${p.name}'`).join(', ')}`);
+    }
+  }
+
+  // ---- types --------------------------------------------------------------------------------------
+
+  typeOf(e: Expr, scope: Scope): string {
+    switch (e.kind) {
+      case 'string': return 'str';
+      case 'number': return Number.isInteger(e.value) ? 'int' : 'float';
+      case 'bool': return 'bool';
+      case 'list': case 'comprehension': return 'list';
+      case 'object': return 'dict';
+      case 'typed': return e.type.name;
+      case 'name': {
+        const symbol = scope.lookup(e.name);
+        return symbol ? this.symbolType(symbol, scope) : 'unknown';
+      }
+      case 'member': {
+        const objectType = this.typeOf(e.object, scope);
+        return fieldOf(objectType, e.member.name)?.type ?? 'unknown';
+      }
+      case 'index': return elementType(this.typeOf(e.object, scope));
+      case 'call': {
+        const f = this.functionOf(e.callee, scope);
+        if (f) return f.returns;
+        if (e.callee.kind === 'member' && this.typeOf(e.callee.object, scope) === 'str') {
+          return STRING_METHOD_RESULTS[e.callee.member.name] ?? 'unknown';
+        }
+        return 'unknown';
+      }
+      case 'binary':
+        return ['and', 'or', '+', '-', '*', '/', '%', '**'].includes(e.op) ? 'unknown' : 'bool';
+      case 'unary': return e.op === 'not' ? 'bool' : 'unknown';
+      default: return 'unknown';
+    }
+  }
+
+  private symbolType(symbol: RuleSymbol, scope: Scope): string {
+    if (symbol.inferred) return symbol.inferred;
+    if (symbol.declaredType) return (symbol.inferred = symbol.declaredType);
+    if (!symbol.valueExpr || this.inferring.has(symbol)) return 'unknown';
+    this.inferring.add(symbol);
+    const t = this.typeOf(symbol.valueExpr, symbol.kind === 'constant' ? this.global : scope);
+    this.inferring.delete(symbol);
+    return (symbol.inferred = t);
+  }
+}
+
+/** A stable sort by start offset through a native numeric sort (a comparator sort is the slowest step on big files). */
+function sortByStart(list: Occurrence[]): Occurrence[] {
+  const keys = new Float64Array(list.length);
+  for (let i = 0; i < list.length; i++) keys[i] = list[i].span.start * 2 ** 21 + i;
+  keys.sort();
+  const sorted = new Array<Occurrence>(list.length);
+  for (let i = 0; i < keys.length; i++) sorted[i] = list[keys[i] % 2 ** 21];
+  return sorted;
+}
+
+/** The type a symbol stands for, for hover and completion (after resolution ran). */
+export function symbolTypeName(symbol: RuleSymbol): string {
+  return symbol.inferred ?? symbol.declaredType ?? 'unknown';
+}
+

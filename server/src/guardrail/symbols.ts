@@ -1,0 +1,78 @@
+import type { OutlineItem, Span } from '../common/types';
+import { displayType } from './library';
+import { symbolTypeName } from './resolve';
+import type { Expr, Statement } from './ast';
+import type { RuleModel } from './model';
+
+function ruleName(message: Expr | null): string {
+  if (!message) return 'raise';
+  if (message.kind === 'string') return message.value.trim() || '(empty message)';
+  if (message.kind === 'name') return message.name;
+  if (message.kind === 'call') {
+    const first = message.args[0];
+    const callee = message.callee.kind === 'name' ? message.callee.name : 'raise';
+    return first && first.kind === 'string' ? first.value.trim() || callee : callee;
+  }
+  return 'raise';
+}
+
+/** The variables a rule declares at its top level (typed variables and assignments). */
+function variables(model: RuleModel, span: Span): OutlineItem[] {
+  const scope = model.resolution.scopes.find((info) => info.span === span)?.scope;
+  if (!scope) return [];
+  return [...scope.names.values()].map((symbol) => {
+    const type = symbolTypeName(symbol);
+    return { name: symbol.name, kind: 'variable' as const, detail: type === 'unknown' ? undefined : displayType(type), span: symbol.statementSpan, selection: symbol.declSpan };
+  });
+}
+
+function item(model: RuleModel, statement: Statement): OutlineItem[] {
+  switch (statement.kind) {
+    case 'rule': {
+      const selection = statement.message?.span ?? statement.headerSpan;
+      return [{ name: ruleName(statement.message), kind: 'rule', detail: 'rule', span: statement.span, selection, children: variables(model, statement.span) }];
+    }
+    case 'predicate':
+      if (!statement.name.name) return [];
+      return [{
+        name: statement.name.name,
+        kind: 'predicate',
+        detail: `(${statement.params.map((p) => `${p.name.name}: ${p.type.name}`).join(', ')})`,
+        span: statement.span,
+        selection: statement.name.span,
+      }];
+    case 'constant':
+      if (!statement.name.name) return [];
+      return [{
+        name: statement.name.name,
+        kind: 'constant',
+        detail: statement.block ? 'block' : model.text.slice(statement.body[0]?.span.start ?? 0, statement.body[0]?.span.end ?? 0).slice(0, 60),
+        span: statement.span,
+        selection: statement.name.span,
+      }];
+    case 'import':
+      return [{ name: statement.alias?.name ?? statement.module.name, kind: 'import', detail: `import ${statement.module.name}`, span: statement.span, selection: statement.module.span }];
+    case 'fromImport':
+      return statement.names.map(({ name, alias }) => ({
+        name: (alias ?? name).name,
+        kind: 'import' as const,
+        detail: `from ${statement.module.name}`,
+        span: statement.span,
+        selection: (alias ?? name).span,
+      }));
+    case 'def':
+      return [{
+        name: statement.name.name,
+        kind: 'function',
+        detail: 'def (ignored by the rule engine)',
+        span: statement.span,
+        selection: statement.name.span,
+        children: statement.body.flatMap((s) => item(model, s)),
+      }];
+  }
+}
+
+/** Rules (named by their message), predicates, constants and imports, in source order. */
+export function symbols(model: RuleModel): OutlineItem[] {
+  return model.program.statements.flatMap((s) => item(model, s));
+}

@@ -1,0 +1,22 @@
+import type { Problem } from '../common/types';
+import type { ServiceContext } from '../common/service';
+import type { RuleModel } from './model';
+
+/** Syntax and semantic problems of a rule file, in source order, capped at the configured maximum. */
+export function validate(model: RuleModel, context: ServiceContext): Problem[] {
+  const problems: Problem[] = [
+    ...model.syntaxProblems.map((p): Problem => ({ span: p.span, severity: 'error', code: p.code, message: p.message })),
+    ...model.semanticProblems,
+  ];
+  problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+  const max = Math.max(0, context.settings.maxProblems);
+  if (problems.length <= max) return problems;
+  const shown = problems.slice(0, max);
+  shown.push({
+    span: { start: 0, end: 0 },
+    severity: 'information',
+    code: 'gr/too-many-problems',
+    message: `${problems.length - max} more problems are not shown (limit agentTraces.maxProblems = ${max})`,
+  });
+  return shown;
+}
