@@ -103,10 +103,10 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
     await page.locator('.tabs-container .tab', { hasText: fileName }).click();
     await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
     await runCommand(page, 'Agent Traces: Open Preview');
-    // 13 events and 5 calls; the view draws only what is on screen, so check the first events and the counts.
+    // 13 events and 5 calls, and the file's five problems (four errors, one information); the view draws only what is on screen, so check the first events and the counts.
     const frame = await webviewContentFrame(page);
     const content = frame.locator('body');
-    const expected = ['18 nodes', '4 problems', '#0 user', 'lookup_order(order_id=1042)', '#3 tool ← "call_lookup_9"'];
+    const expected = ['18 nodes', '5 problems', '#0 user', 'lookup_order(order_id=1042)', '#3 tool ← "call_lookup_9"'];
     await frame.waitForFunction((list) => list.every((t) => document.body.innerText.includes(t)), expected, { timeout: STEP_TIMEOUT_MS })
       .catch(async () => {
         const shown = await content.innerText().catch(() => '');
