@@ -16,9 +16,12 @@ let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentTracesApi> {
   const serverModule = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
+  // A larger young generation: parsing a large trace or rule file allocates many short-lived objects, and the
+  // default semi-space makes the collector run several times per parse.
+  const execArgv = ['--max-semi-space-size=32'];
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv } },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...execArgv, '--nolazy', '--inspect=6011'] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: languages.flatMap((language) => [

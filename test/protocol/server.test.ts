@@ -156,3 +156,29 @@ describe('language server over stdio', () => {
     assert.ok(far === null || typeof far === 'object');
   });
 });
+
+describe('files the editor does not sync', () => {
+  it('previews a trace file read from disk when no document is open for it', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { pathToFileURL } = await import('node:url');
+    const dir = mkdtempSync(join(tmpdir(), 'agent-traces-disk-'));
+    const path = join(dir, 'large.trace.json');
+    writeFileSync(path, traceText);
+    const server = new ServerProcess();
+    try {
+      await server.initialize();
+      const graph: any = await server.connection.sendRequest('agentTraces/graph', { uri: pathToFileURL(path).toString() });
+      assert.equal(graph.error, undefined);
+      assert.equal(graph.version, -1, 'read from disk, not from an editor');
+      assert.deepEqual(graph.nodes.map((n: any) => n.kind), ['user', 'assistant', 'call', 'output', 'output']);
+      assert.deepEqual(graph.nodes[2].range.start, { line: 3, character: 4 });
+      const missing: any = await server.connection.sendRequest('agentTraces/graph', { uri: pathToFileURL(join(dir, 'gone.trace.json')).toString() });
+      assert.match(missing.error, /^Could not read this file: /);
+    } finally {
+      await server.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
