@@ -9,10 +9,11 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CHROMIUM_PATH } from '../chromium.mjs';
 
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+export { CHROMIUM_PATH };
 const KRB5_HEADER = '/usr/include/gssapi/gssapi.h';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

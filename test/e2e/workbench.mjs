@@ -1,15 +1,9 @@
 // Shared by run.mjs, ui.mjs and start.mjs: the workbench address, the browser, and the offline noise filter.
 import { chromium } from 'playwright-core';
 
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-];
+import { CHROMIUM_FLAGS } from '../chromium.mjs';
+
+export { CHROMIUM_FLAGS };
 
 /**
  * The workbench address for a folder, with a payload of [name, absolute path] pairs

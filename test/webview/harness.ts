@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createNonce, previewHtml } from '../../client/src/previewHtml';
 import type { GraphData, HostToWebview, WebviewToHost } from '../../server/src/protocol';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium.mjs';
 
 function findRepoRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
@@ -18,23 +19,16 @@ function findRepoRoot(start: string): string {
   }
 }
 
+
 export const repoRoot = findRepoRoot(__dirname);
 const mediaDir = join(repoRoot, 'dist', 'media');
 
 /** Headless Debian Chromium; Playwright gives each launch a fresh temporary profile (user data dir). */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
+    args: CHROMIUM_FLAGS,
   });
 }
 
