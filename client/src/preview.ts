@@ -177,6 +177,13 @@ export function registerPreview(context: vscode.ExtensionContext, client: Langua
       { viewColumn, preserveFocus },
       { enableScripts: true, localResourceRoots: [mediaRoot], retainContextWhenHidden: false },
     );
+    return attachPanel(panel, uri);
+  };
+
+  /** Wires a panel, new or restored by VS Code after a reload, to the preview of one document. */
+  const attachPanel = (panel: vscode.WebviewPanel, uri: vscode.Uri): PreviewPanel => {
+    panel.webview.options = { enableScripts: true, localResourceRoots: [mediaRoot] };
+    panel.title = `Preview ${fileName(uri)}`;
     const webview = panel.webview;
     webview.html = previewHtml({
       cspSource: webview.cspSource,
@@ -238,6 +245,17 @@ export function registerPreview(context: vscode.ExtensionContext, client: Langua
 
   context.subscriptions.push(
     renderEmitter,
+    // Previews open when the window reloads come back; the webview saved its document's uri in its state.
+    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
+        const uri = (state as { uri?: unknown } | undefined)?.uri;
+        if (typeof uri !== 'string' || panels.has(uri)) {
+          panel.dispose();
+          return;
+        }
+        attachPanel(panel, vscode.Uri.parse(uri));
+      },
+    }),
     vscode.commands.registerCommand('agentTraces.showPreview', (argument?: unknown) => showPreview(argument, false)),
     vscode.commands.registerCommand('agentTraces.showPreviewToSide', (argument?: unknown) => showPreview(argument, true)),
     client.onNotification(ModelChangedNotification.method, (params: ModelChangedNotification.Params) => {
