@@ -1,5 +1,6 @@
 import { parseJsonValue, property, type JsonNode, type JsonString } from './json';
 import { countLines, lineBounds, sourceSpanInString } from './strings';
+import { TraceArray } from './traceTree';
 import type { Span } from '../common/types';
 
 /**
@@ -29,7 +30,21 @@ export interface ParsedAddress {
   error?: { start: number; end: number; message: string };
 }
 
+/** Datasets repeat the same few addresses on every line: each is read once (results are never changed). */
+const parsedAddresses = new Map<string, ParsedAddress>();
+const maxParsedAddresses = 10_000;
+
 export function parseAddress(address: string): ParsedAddress {
+  let parsed = parsedAddresses.get(address);
+  if (!parsed) {
+    if (parsedAddresses.size >= maxParsedAddresses) parsedAddresses.clear();
+    parsed = readAddress(address);
+    parsedAddresses.set(address, parsed);
+  }
+  return parsed;
+}
+
+function readAddress(address: string): ParsedAddress {
   const colon = address.indexOf(':');
   const pathText = colon === -1 ? address : address.slice(0, colon);
   const result: ParsedAddress = { segments: [], rangeStart: address.length, rangeEnd: address.length };
@@ -140,9 +155,9 @@ export function resolveAddress(text: string, root: JsonNode, address: string, pa
     } else if (node.type === 'array') {
       if (!/^\d+$/.test(segment.key)) return fail(`Address '${address}' names nothing: ${where()} is a list, so '${segment.key}' must be an index`, segment);
       const index = Number(segment.key);
-      next = node.items[index];
+      next = node instanceof TraceArray ? node.item(index) : node.items[index];
       if (!next) {
-        const count = node.items.length;
+        const count = node instanceof TraceArray ? node.length : node.items.length;
         return fail(`Address '${address}' names nothing: ${where()} has ${count} item${count === 1 ? '' : 's'}, so there is no index ${segment.key}`, segment);
       }
     } else {
@@ -150,19 +165,23 @@ export function resolveAddress(text: string, root: JsonNode, address: string, pa
     }
     node = next;
   }
-  const walked = walkedPath();
+  // Every annotation of a dataset is resolved when the file is read; the texts only a hover shows are made then.
+  let walkedText: string | undefined;
+  const walked = (): string => (walkedText ??= walkedPath());
   const valueSpan = (n: JsonNode): Span => encodedIn ? sourceSpanInString(text, encodedIn, n.start, n.end) : { start: n.start, end: n.end };
   const valueSource = (n: JsonNode): string => encodedIn ? encodedIn.value.slice(n.start, n.end) : text.slice(n.start, n.end);
   const range = parsed.range;
   if (!range || range.kind === 'bbox') {
     const named = node;
     const annotatedText = () => (named.type === 'string' ? named.value : valueSource(named));
-    const description = range?.kind === 'bbox' ? `region ${range.box.join(',')} of ${walked}` : walked;
-    return { ok: true, target: valueSpan(node), node, annotatedText, description };
+    return {
+      ok: true, target: valueSpan(node), node, annotatedText,
+      get description() { return range?.kind === 'bbox' ? `region ${range.box.join(',')} of ${walked()}` : walked(); },
+    };
   }
   const rangeFault = { start: parsed.rangeStart, end: parsed.rangeEnd };
   if (node.type !== 'string') {
-    return { ok: false, code: 'jsonl/annotation-range', message: `A ${range.kind === 'chars' ? 'character range' : 'line'} needs a string, but '${walked}' is ${describeType(node)}`, ...rangeFault };
+    return { ok: false, code: 'jsonl/annotation-range', message: `A ${range.kind === 'chars' ? 'character range' : 'line'} needs a string, but '${walked()}' is ${describeType(node)}`, ...rangeFault };
   }
   const value = node.value;
   const stringNode = node;
@@ -175,24 +194,31 @@ export function resolveAddress(text: string, root: JsonNode, address: string, pa
   };
   if (range.kind === 'chars') {
     if (range.start > range.end) {
-      return { ok: false, code: 'jsonl/annotation-range', message: `Character range ${range.start}-${range.end} of '${walked}' ends before it starts`, ...rangeFault };
+      return { ok: false, code: 'jsonl/annotation-range', message: `Character range ${range.start}-${range.end} of '${walked()}' ends before it starts`, ...rangeFault };
     }
     // Addresses come from Python tools, which count characters (code points): an emoji is one character there
     // but two UTF-16 units here.
-    const characters = codePointLength(value);
+    const surrogates = SURROGATE.test(value);
+    const characters = surrogates ? codePointLength(value) : value.length;
     if (range.end > characters) {
-      return { ok: false, code: 'jsonl/annotation-range', message: `Character range ${range.start}-${range.end} runs past the end of '${walked}' (length ${characters})`, ...rangeFault };
+      return { ok: false, code: 'jsonl/annotation-range', message: `Character range ${range.start}-${range.end} runs past the end of '${walked()}' (length ${characters})`, ...rangeFault };
     }
-    const start = unitOffset(value, range.start);
-    const end = unitOffset(value, range.end);
-    return { ok: true, target: toTarget(start, end), node, annotatedText: () => stringNode.value.slice(start, end), description: `characters ${range.start}-${range.end} of ${walked}` };
+    const start = surrogates ? unitOffset(value, range.start) : range.start;
+    const end = surrogates ? unitOffset(value, range.end) : range.end;
+    return {
+      ok: true, target: toTarget(start, end), node, annotatedText: () => stringNode.value.slice(start, end),
+      get description() { return `characters ${range.start}-${range.end} of ${walked()}`; },
+    };
   }
   const bounds = lineBounds(value, range.line);
   if (!bounds) {
     const lines = countLines(value);
-    return { ok: false, code: 'jsonl/annotation-range', message: `Line L${range.line} does not exist: '${walked}' has ${lines} line${lines === 1 ? '' : 's'} (L0-L${lines - 1})`, ...rangeFault };
+    return { ok: false, code: 'jsonl/annotation-range', message: `Line L${range.line} does not exist: '${walked()}' has ${lines} line${lines === 1 ? '' : 's'} (L0-L${lines - 1})`, ...rangeFault };
   }
-  return { ok: true, target: toTarget(bounds.start, bounds.end), node, annotatedText: () => stringNode.value.slice(bounds.start, bounds.end), description: `line L${range.line} of ${walked}` };
+  return {
+    ok: true, target: toTarget(bounds.start, bounds.end), node, annotatedText: () => stringNode.value.slice(bounds.start, bounds.end),
+    get description() { return `line L${range.line} of ${walked()}`; },
+  };
 
   function fail(message: string, segment: AddressSegment): Resolution {
     return { ok: false, code: 'jsonl/annotation-address', message, start: segment.start, end: segment.end };

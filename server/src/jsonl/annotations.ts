@@ -20,20 +20,19 @@ export interface LineAnnotations {
   items: Annotation[];
 }
 
-const cache = new WeakMap<Line, LineAnnotations>();
 
 /** The annotations of an annotated dataset line, each with its address resolved against the line's trace. */
 export function annotationsOf(model: LinesModel, line: Line): LineAnnotations {
-  let found = cache.get(line);
-  if (!found) {
-    found = readAnnotations(model.text, line);
-    cache.set(line, found);
-  }
-  return found;
+  // Kept on the line rather than in a WeakMap: thousands of weak entries per dataset slow every collection.
+  return (line.annotations ??= readAnnotations(model.text, line));
 }
 
-function readAnnotations(text: string, line: Line): LineAnnotations {
-  const root = line.root;
+/** Reads the annotations of an annotated line, resolving their addresses against root (its whole tree). */
+export function primeAnnotations(text: string, line: Line, root: JsonNode): void {
+  line.annotations = readAnnotations(text, line, root);
+}
+
+function readAnnotations(text: string, line: Line, root = line.root): LineAnnotations {
   const value = line.kind === 'annotated' ? property(root, 'annotations')?.value : undefined;
   if (!root || !value || value.type === 'null') return { items: [] };
   if (value.type !== 'array') return { notAList: value, items: [] };

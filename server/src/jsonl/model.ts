@@ -1,6 +1,12 @@
 import { LineIndex } from '../common/lineIndex';
 import type { DocumentInput } from '../common/service';
+import { defaultSettings, type ServiceContext } from '../common/service';
+import type { Problem } from '../common/types';
+import { parseTrace } from '../trace/model';
+import { collectProblems } from '../trace/validate';
+import { primeAnnotations, type LineAnnotations } from './annotations';
 import { parseJsonValue, property, type JsonNode, type JsonSyntaxError } from './json';
+import { lineNodeOfTraceValue, nodeOfTraceValue } from './traceTree';
 
 /**
  * What a line holds. Datasets (Invariant Explorer): `metadata` row, `raw` event array, `annotated`
@@ -20,6 +26,13 @@ export interface Line {
   /** The parsed value; partial when the line has syntax errors. */
   root?: JsonNode;
   errors: JsonSyntaxError[];
+  /**
+   * For a trace line without syntax errors: every problem the single-trace service finds in it (unknown-key hints
+   * included), found while the line's one parse was at hand.
+   */
+  traceProblems?: Problem[];
+  /** The annotations of an annotated line with their addresses resolved (see annotationsOf), once read. */
+  annotations?: LineAnnotations;
 }
 
 export interface LinesModel {
@@ -68,11 +81,54 @@ function parseLine(text: string, number: number, start: number, end: number): Li
   if (isBlank(text, start, end)) return { number, start, end, kind: 'blank', errors: [] };
   // A byte order mark may open the file.
   const valueStart = number === 0 && text.charCodeAt(start) === 0xfeff ? start + 1 : start;
+  if (!opensWithCallKey(text, valueStart, end)) {
+    const line = parseDatasetLine(text, number, start, valueStart, end);
+    if (line) return line;
+  }
   const { root, errors } = parseJsonValue(text, valueStart, end);
   let kind = classify(root);
   // A broken line keeps a kind only when its partial value clearly shows one.
   if (errors.length > 0 && kind === 'other') kind = 'invalid';
   return { number, start, end, kind, root, errors };
+}
+
+/** Trace problems are found once, all of them; validate leaves out the unknown-key hints when they are off. */
+const checkEverything: ServiceContext = { settings: { ...defaultSettings, unknownKeyHints: true } };
+
+/**
+ * A dataset line is parsed once, by the trace parser, and everything that needs its whole tree is done while the
+ * tree is at hand: the line's kind, the trace checks, the annotation addresses. The line then keeps a light tree
+ * (containers below the second level are read again only when a feature visits them), so a large dataset costs
+ * little memory and its trace models are collected young. Undefined for a broken (or absurdly deep) line: the
+ * JSON Lines parser reads it, for its messages and partial tree.
+ */
+function parseDatasetLine(text: string, number: number, start: number, valueStart: number, end: number): Line | undefined {
+  const trace = parseTrace(text, valueStart, end);
+  // The JSON Lines parser reads nesting recursively: it reports what is too deep for it to read.
+  if (trace.syntaxErrors.length > 0 || !trace.root || trace.depth > maxTraceDepth) return undefined;
+  const whole = nodeOfTraceValue(text, trace.root);
+  const kind = classify(whole);
+  const line: Line = { number, start, end, kind, root: lineNodeOfTraceValue(text, trace.root), errors: [] };
+  if (kind === 'raw' || kind === 'annotated') line.traceProblems = collectProblems(trace, checkEverything);
+  if (kind === 'annotated') primeAnnotations(text, line, whole);
+  return line;
+}
+
+/** Deeper lines go through the JSON Lines parser too, which says when they are too deep for it to read. */
+const maxTraceDepth = 1000;
+
+/** True when the line is an object whose first key is written "call" (an agentguard TraceEntry). */
+function opensWithCallKey(text: string, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  if (text.charCodeAt(i) !== 0x7b) return false;
+  i++;
+  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  return text.startsWith('"call"', i);
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 }
 
 function isBlank(text: string, start: number, end: number): boolean {

@@ -13,17 +13,20 @@ export const lineTraceService: LanguageService<TraceModel> | undefined = traceSe
 
 /** Every problem the trace service finds in a line, uncapped (the file as a whole is capped once). */
 export function traceLineProblems(model: LinesModel, line: Line, context: ServiceContext): Problem[] {
-  // Not kept: holding a trace model for every line of a large dataset costs more (in memory and collection
-  // time) than parsing again the few lines a later request touches.
-  const cached = model.traceModels.get(line.number) as TraceModel | undefined;
-  return collectProblems(cached ?? parseTrace(model.text, line.start, line.end), context);
+  const found = line.traceProblems;
+  if (!found) return collectProblems(traceModelOf(model, line), context);
+  return context.settings.unknownKeyHints ? found : found.filter((problem) => problem.code !== 'trace/unknown-key');
 }
 
 export function isTraceLine(line: Line): boolean {
   return line.kind === 'raw' || line.kind === 'annotated';
 }
 
-/** The trace model of a dataset line, parsed on first use and kept with the document's model. */
+/**
+ * The trace model of a dataset line, parsed on first use and kept with the document's model. Not kept from the
+ * document's parse: a model for every line of a large dataset costs more (in memory and collection time) than
+ * parsing again the few lines a request touches.
+ */
 export function traceModelOf(model: LinesModel, line: Line): TraceModel {
   let trace = model.traceModels.get(line.number) as TraceModel | undefined;
   if (!trace) {

@@ -68,6 +68,8 @@ export interface TraceModel {
   syntaxErrors: SyntaxProblem[];
   /** Start/end pairs of multi-line objects and arrays. */
   folds: number[];
+  /** The deepest nesting of objects and arrays. */
+  depth: number;
   callsById: Map<string, ToolCall[]>;
   outputsByCallId: Map<string, TraceEvent[]>;
 }
@@ -97,6 +99,7 @@ export function parseTrace(text: string, start = 0, end = text.length): TraceMod
     events: [], calls: [],
     syntaxErrors: parsed.errors,
     folds: parsed.folds,
+    depth: parsed.depth,
     callsById: new Map(),
     outputsByCallId: new Map(),
   };
@@ -104,11 +107,11 @@ export function parseTrace(text: string, start = 0, end = text.length): TraceMod
   return model;
 }
 
-function classify(value: JsonValue, index: number): EventKind {
+function classify(text: string, value: JsonValue, index: number): EventKind {
   if (value.kind !== 'object') return 'invalid';
   const fields = value.fields ?? [];
   const role = field(fields, 'role');
-  if (role) return role.value?.kind === 'string' && role.value.str === 'tool' ? 'output' : 'message';
+  if (role) return role.value?.kind === 'string' && stringValue(text, role.value) === 'tool' ? 'output' : 'message';
   if (field(fields, 'type')) return 'call';
   if (field(fields, 'tools')) return 'tools';
   if (index === 0 && fields.length > 0 && fields.every((f) => f.name === 'metadata')) return 'metadata';
@@ -144,7 +147,7 @@ function buildEvents(model: TraceModel, items: JsonValue[]): void {
   const earlierById = new Map<string, ToolCall>();
   for (let index = 0; index < items.length; index++) {
     const value = items[index];
-    const kind = classify(value, index);
+    const kind = classify(model.text, value, index);
     const fields = value.fields ?? [];
     const event: TraceEvent = { index, kind, value, role: undefined, fields, calls: [], callId: undefined, answers: null, implicit: false };
     const role = field(fields, 'role')?.value;
@@ -207,6 +210,14 @@ export function decodeString(text: string, value: JsonValue, maxChars: number): 
   let to = value.end;
   if (to > from && text.charCodeAt(to - 1) === 0x22 && to - 1 > value.start) to--;
   if (!value.escaped) return text.substring(from, Math.min(to, from + maxChars));
+  if (to - from <= maxChars && to < value.end) {
+    // A whole closed string: V8's JSON parser decodes it fastest (it throws on a broken escape, read below).
+    try {
+      return JSON.parse(text.slice(value.start, value.end)) as string;
+    } catch {
+      // kept as written by the tolerant decoder
+    }
+  }
   return decodeJsonString(text, from, to, maxChars);
 }
 

@@ -63,10 +63,15 @@ export interface ParsedJson {
   errors: SyntaxProblem[];
   /** Start/end pairs of objects and arrays that span more than one line. */
   folds: number[];
+  /** The deepest nesting of objects and arrays (0 for a scalar). */
+  depth: number;
 }
 
-/** Strings up to this raw length keep their decoded value in the tree (ids, names, roles, short contents). */
-const maxKeptString = 512;
+/**
+ * Strings up to this raw length keep their decoded value in the tree (ids, names, roles, types); longer ones
+ * are decoded from the text when a feature asks (most contents and arguments are never read).
+ */
+const maxKeptString = 64;
 
 const enum State {
   ValueOrClose,
@@ -124,26 +129,29 @@ function makeValue(kind: ValueKind, start: number, end: number): JsonValue {
 
 const closerName = (frame: Frame) => (frame.isObject ? "'}'" : "']'");
 
-/** Parses the JSON value in text[start, end). All offsets in the result are absolute offsets into text. */
-export function parseJson(text: string, start = 0, end = text.length): ParsedJson {
-  const source = start === 0 && end === text.length ? text : text.substring(start, end);
-  const lexer = new Lexer(source);
+/** Parses the JSON value in text[from, end). All offsets in the result are absolute offsets into text. */
+export function parseJson(text: string, from = 0, end = text.length): ParsedJson {
+  // The text is read in place (character access to a slice of it is markedly slower); offsets are absolute.
+  const source = text;
+  const lexer = new Lexer(source, from, end);
   const errors: SyntaxProblem[] = [];
   const folds: number[] = [];
   const stack: Frame[] = [];
+  const spareFrames: Frame[] = [];
   let top: Frame | undefined;
   let topState: State = State.TopValue;
   let root: JsonValue | null = null;
   let openObjects = 0;
   let openArrays = 0;
   let lastLine = 0;
+  let depth = 0;
 
   const error = (from: number, to: number, message: string, code: SyntaxCode = 'json/syntax') => {
-    errors.push({ start: from + start, end: to + start, code, message });
+    errors.push({ start: from, end: to, code, message });
   };
 
   // A leading byte order mark is not JSON but editors write it; skip it silently.
-  if (source.charCodeAt(0) === 0xfeff) lexer.pos = 1;
+  if (source.charCodeAt(from) === 0xfeff && from < end) lexer.pos = from + 1;
 
   /** Hands a finished value to the container (or the top level) it belongs to. */
   const complete = (value: JsonValue | null) => {
@@ -170,13 +178,16 @@ export function parseJson(text: string, start = 0, end = text.length): ParsedJso
       complete(null);
       return;
     }
-    const value = makeValue(kind, from + start, to + start);
-    if (withString && to - from <= maxKeptString) {
-      const decoded = lexer.value();
-      value.str = decoded;
-      if (decoded.length !== to - from - 2) value.escaped = true;
-    } else if (withString) {
-      value.escaped = true;
+    const value = makeValue(kind, from, to);
+    if (withString) {
+      // An unterminated string is read by the general decoder, which drops no closing quote it does not find.
+      if (to - from <= maxKeptString) {
+        value.str = lexer.shared();
+        value.escaped = lexer.escaped || lexer.error === ScanError.UnexpectedEndOfString;
+      } else {
+        // Long strings are read by the general decoder, which is as fast when there is nothing to unescape.
+        value.escaped = true;
+      }
     }
     complete(value);
   };
@@ -185,24 +196,26 @@ export function parseJson(text: string, start = 0, end = text.length): ParsedJso
     const key = top?.isObject ? top.pendingKey?.name : undefined;
     const shape = top && !top.recorded ? 'other' : childShape(top, key, isObject);
     const recorded = shape !== 'other';
-    const frame: Frame = {
-      isObject,
-      start: offset,
-      line: lexer.line,
-      state: isObject ? State.KeyOrClose : State.ValueOrClose,
-      shape,
-      recorded,
-      pendingKey: null,
-      keyStart: -1,
-      keyEnd: -1,
-      lastComma: -1,
+    // Frames are reused: a trace opens hundreds of thousands of containers, and only the recorded ones stay.
+    const frame: Frame = spareFrames.pop() ?? {
+      isObject, start: 0, line: 0, state: State.Value, shape, recorded, fields: undefined, items: undefined,
+      pendingKey: null, keyStart: -1, keyEnd: -1, lastComma: -1,
     };
-    if (recorded) {
-      if (isObject) frame.fields = [];
-      else frame.items = [];
-    }
+    frame.isObject = isObject;
+    frame.start = offset;
+    frame.line = lexer.line;
+    frame.state = isObject ? State.KeyOrClose : State.ValueOrClose;
+    frame.shape = shape;
+    frame.recorded = recorded;
+    frame.fields = recorded && isObject ? [] : undefined;
+    frame.items = recorded && !isObject ? [] : undefined;
+    frame.pendingKey = null;
+    frame.keyStart = -1;
+    frame.keyEnd = -1;
+    frame.lastComma = -1;
     // The parent's pending key stays on the parent until the child completes.
     if (top) stack.push(top);
+    if (stack.length >= depth) depth = stack.length + 1;
     top = frame;
     if (isObject) openObjects++;
     else openArrays++;
@@ -212,19 +225,22 @@ export function parseJson(text: string, start = 0, end = text.length): ParsedJso
     const frame = top!;
     if (frame.isObject) openObjects--;
     else openArrays--;
-    if (line !== frame.line) folds.push(frame.start + start, endOffset + start);
+    if (line !== frame.line) folds.push(frame.start, endOffset);
     top = stack.pop();
+    spareFrames.push(frame);
     const parentRecords = !top || top.recorded;
     if (!parentRecords) {
       complete(null);
       return;
     }
-    const value = makeValue(frame.isObject ? 'object' : 'array', frame.start + start, endOffset + start);
+    const value = makeValue(frame.isObject ? 'object' : 'array', frame.start, endOffset);
     if (frame.recorded) {
       value.shape = frame.shape;
       if (frame.isObject) value.fields = frame.fields;
       else value.items = frame.items;
     }
+    frame.fields = undefined;
+    frame.items = undefined;
     if (unclosed) value.unclosed = true;
     complete(value);
   };
@@ -333,8 +349,8 @@ export function parseJson(text: string, start = 0, end = text.length): ParsedJso
             error(offset, offset + length, 'Property name expected: property names are double-quoted strings');
           }
           if (top.recorded) {
-            const name = token === Token.String ? lexer.value() : source.substring(offset, offset + length);
-            top.pendingKey = { name, keyStart: offset + start, keyEnd: offset + length + start, value: null };
+            const name = token === Token.String ? lexer.shared() : source.substring(offset, offset + length);
+            top.pendingKey = { name, keyStart: offset, keyEnd: offset + length, value: null };
           }
           top.keyStart = offset;
           top.keyEnd = offset + length;
@@ -409,7 +425,7 @@ export function parseJson(text: string, start = 0, end = text.length): ParsedJso
           close(offset + length, lexer.line, false);
         } else if (token === Token.String) {
           error(offset, offset + 1, 'Expected comma');
-          if (top.recorded) top.pendingKey = { name: lexer.value(), keyStart: offset + start, keyEnd: offset + length + start, value: null };
+          if (top.recorded) top.pendingKey = { name: lexer.shared(), keyStart: offset, keyEnd: offset + length, value: null };
           top.keyStart = offset;
           top.keyEnd = offset + length;
           top.state = State.Colon;
@@ -425,7 +441,7 @@ export function parseJson(text: string, start = 0, end = text.length): ParsedJso
     }
   }
 
-  const eof = source.length;
+  const eof = end;
   if (!top && topState === State.TopValue) {
     error(eof, eof, 'Unexpected end of file: expected a JSON value (a trace is an array of events)');
   } else if (top) {
@@ -441,15 +457,33 @@ export function parseJson(text: string, start = 0, end = text.length): ParsedJso
     while (top) close(eof, lastLine, true);
   }
   errors.sort((a, b) => a.start - b.start);
-  return { root, errors, folds };
+  return { root, errors, folds, depth };
 }
+
+/** Keys and values that recur in every trace, shared rather than copied out of the text each time. */
+const knownStrings = [
+  'role', 'content', 'tool_calls', 'tool_call_id', 'id', 'type', 'function', 'name', 'arguments', 'text', 'image_url',
+  'image', 'url', 'messages', 'metadata', 'annotations', 'index', 'tools', 'detail', 'user', 'assistant', 'system',
+  'tool', 'developer', 'refusal', 'timestamp',
+];
+const maxKnownLength = Math.max(...knownStrings.map((name) => name.length));
+const knownByLength: (string[] | undefined)[] = [];
+for (const name of knownStrings) (knownByLength[name.length] ??= []).push(name);
+
+/** 1 for the characters a string holds as they are (all but '"', '\\' and control characters). */
+const ordinary = new Uint8Array(0x10000).fill(1);
+ordinary.fill(0, 0, 0x20);
+ordinary[0x22] = 0;
+ordinary[0x5c] = 0;
+
+const ordinaryRun = /[^"\\\u0000-\u001f]*/y;
 
 const isHexDigit = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 
 /**
- * Tokens for the parser. Whitespace, punctuation and strings are read here (strings are checked but only decoded
- * on request, which keeps large tool outputs cheap); numbers, literals, comments and junk go through jsonc-parser's
- * scanner.
+ * Tokens for the parser, read from text[from, end) in place. Whitespace, punctuation, strings and well-formed
+ * numbers and literals are read here (strings are checked but only decoded on request, which keeps large tool
+ * outputs cheap); anything else (broken numbers, comments, junk) goes through jsonc-parser's scanner.
  */
 class Lexer {
   pos = 0;
@@ -457,13 +491,18 @@ class Lexer {
   length = 0;
   error: number = ScanError.None;
   line = 0;
-  private escaped = false;
+  /** Whether the current string token holds a backslash. */
+  escaped = false;
   private readonly scanner;
   private readonly len: number;
 
-  constructor(private readonly source: string) {
+  /** For tokens that run past the end of the range: a scanner of the range alone (made when first needed). */
+  private boundedScanner: ReturnType<typeof createScanner> | undefined;
+
+  constructor(private readonly source: string, private readonly from: number, end: number) {
     this.scanner = createScanner(source, false);
-    this.len = source.length;
+    this.len = end;
+    this.pos = from;
   }
 
   next(): number {
@@ -471,7 +510,7 @@ class Lexer {
     const len = this.len;
     let pos = this.pos;
     let c = source.charCodeAt(pos);
-    while (c === 32 || c === 10 || c === 13 || c === 9) {
+    while ((c === 32 || c === 10 || c === 13 || c === 9) && pos < len) {
       if (c === 10 || (c === 13 && source.charCodeAt(pos + 1) !== 10)) this.line++;
       c = source.charCodeAt(++pos);
     }
@@ -493,9 +532,18 @@ class Lexer {
       case 44: token = Token.Comma; break;
       case 34: return this.string(pos);
       default: {
-        const scanner = this.scanner;
+        const simple = this.numberOrLiteral(pos, c);
+        if (simple !== 0) return simple;
+        let scanner = this.scanner;
+        let base = 0;
         scanner.setPosition(pos);
         token = scanner.scan();
+        if (pos + scanner.getTokenLength() > len) {
+          scanner = this.boundedScanner ??= createScanner(source.substring(this.from, len), false);
+          base = this.from;
+          scanner.setPosition(pos - base);
+          token = scanner.scan();
+        }
         this.error = scanner.getTokenError();
         this.length = scanner.getTokenLength();
         this.pos = pos + this.length;
@@ -511,6 +559,58 @@ class Lexer {
     return token;
   }
 
+  /**
+   * A well-formed number, true, false or null followed by a separator, read without jsonc-parser's scanner (which
+   * copies each one out of the text); 0 for anything else, which the scanner then reads and reports on.
+   */
+  private numberOrLiteral(pos: number, c: number): number {
+    const source = this.source;
+    let end: number;
+    let token: number;
+    if (c === 116 && source.startsWith('true', pos)) {
+      end = pos + 4;
+      token = Token.True;
+    } else if (c === 102 && source.startsWith('false', pos)) {
+      end = pos + 5;
+      token = Token.False;
+    } else if (c === 110 && source.startsWith('null', pos)) {
+      end = pos + 4;
+      token = Token.Null;
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      let i = c === 45 ? pos + 1 : pos;
+      let d = source.charCodeAt(i);
+      if (d === 48) d = source.charCodeAt(++i);
+      else if (d >= 49 && d <= 57) do d = source.charCodeAt(++i); while (d >= 48 && d <= 57);
+      else return 0;
+      if (d === 46) {
+        d = source.charCodeAt(++i);
+        if (!(d >= 48 && d <= 57)) return 0;
+        do d = source.charCodeAt(++i); while (d >= 48 && d <= 57);
+      }
+      if (d === 101 || d === 69) {
+        d = source.charCodeAt(++i);
+        if (d === 43 || d === 45) d = source.charCodeAt(++i);
+        if (!(d >= 48 && d <= 57)) return 0;
+        do d = source.charCodeAt(++i); while (d >= 48 && d <= 57);
+      }
+      end = i;
+      token = Token.Number;
+    } else {
+      return 0;
+    }
+    if (end > this.len) return 0;
+    const next = source.charCodeAt(end);
+    if (end < this.len && !(next === 44 || next === 93 || next === 125 || next === 58 || next === 32 || next === 10 || next === 13 || next === 9)) return 0;
+    this.length = end - pos;
+    this.pos = end;
+    return token;
+  }
+
+  /**
+   * A string token, checked as it is read. Measured on real traces, this beats finding the closing quote and the
+   * backslashes with indexOf: escapes are dense in tool outputs and encoded arguments, each would cost a search,
+   * and control characters would need a search of their own.
+   */
   private string(start: number): number {
     const source = this.source;
     const len = this.len;
@@ -518,10 +618,18 @@ class Lexer {
     let escaped = false;
     let error: number = ScanError.None;
     for (; ;) {
-      let c = source.charCodeAt(i);
-      // Ordinary characters: everything but '"', '\\' and control characters (NaN at the end stops it too).
-      while ((c >= 35 && c !== 92) || c === 32 || c === 33) c = source.charCodeAt(++i);
+      // Ordinary characters: everything but '"', '\\' and control characters. Short runs (between the escapes
+      // of a tool output) are read here; a long run is skipped by the regular expression engine, several times faster.
+      const shortRun = i + 8 < len ? i + 8 : len;
+      while (i < shortRun && ordinary[source.charCodeAt(i)] === 1) i++;
+      if (i === shortRun && i < len) {
+        ordinaryRun.lastIndex = i;
+        ordinaryRun.test(source);
+        i = ordinaryRun.lastIndex < len ? ordinaryRun.lastIndex : len;
+      }
+      const c = source.charCodeAt(i);
       if (i >= len) {
+        i = len;
         error = ScanError.UnexpectedEndOfString;
         break;
       }
@@ -533,7 +641,7 @@ class Lexer {
         escaped = true;
         const e = source.charCodeAt(i + 1);
         if (e === 117) {
-          if (!(isHexDigit(source.charCodeAt(i + 2)) && isHexDigit(source.charCodeAt(i + 3)) &&
+          if (!(i + 5 < len && isHexDigit(source.charCodeAt(i + 2)) && isHexDigit(source.charCodeAt(i + 3)) &&
             isHexDigit(source.charCodeAt(i + 4)) && isHexDigit(source.charCodeAt(i + 5)))) error = ScanError.InvalidUnicode;
           i += 2;
           continue;
@@ -564,6 +672,21 @@ class Lexer {
     return Token.String;
   }
 
+  /** The decoded value of the current string token; the common keys and values are shared, not copied each time. */
+  shared(): string {
+    const length = this.length;
+    if (length <= maxKnownLength + 2 && this.error === ScanError.None && !this.escaped) {
+      const candidates = knownByLength[length - 2];
+      if (candidates) {
+        const from = this.offset + 1;
+        const source = this.source;
+        const first = source.charCodeAt(from);
+        for (const name of candidates) if (name.charCodeAt(0) === first && source.startsWith(name, from)) return name;
+      }
+    }
+    return this.value();
+  }
+
   /** The decoded value of the current token (strings), or its text. */
   value(): string {
     const from = this.offset;
@@ -577,13 +700,23 @@ class Lexer {
   }
 }
 
+/** The first backslash in text[from, to), never searching past to (the next one may be megabytes away). */
+function backslashWithin(text: string, from: number, to: number): number {
+  if (to - from <= 64) {
+    for (let i = from; i < to; i++) if (text.charCodeAt(i) === 0x5c) return i;
+    return -1;
+  }
+  const found = text.slice(from, to).indexOf('\\');
+  return found === -1 ? -1 : from + found;
+}
+
 /** Decodes the text between a string's quotes (at most maxChars characters), keeping broken escapes as written. */
 export function decodeJsonString(text: string, from: number, to: number, maxChars: number): string {
   let out = '';
   let i = from;
   while (i < to && out.length < maxChars) {
-    const slash = text.indexOf('\\', i);
-    const stop = slash === -1 || slash >= to ? to : slash;
+    const slash = backslashWithin(text, i, to);
+    const stop = slash === -1 ? to : slash;
     if (stop > i) {
       out += text.substring(i, Math.min(stop, i + (maxChars - out.length)));
       i = stop;
@@ -641,7 +774,7 @@ function reportTokenError(
       if (i + 1 >= endOffset) break;
       if (next === 0x75) {
         let digits = 0;
-        while (digits < 4 && /[0-9a-fA-F]/.test(source.charAt(i + 2 + digits))) digits++;
+        while (digits < 4 && i + 2 + digits < endOffset && /[0-9a-fA-F]/.test(source.charAt(i + 2 + digits))) digits++;
         if (digits < 4) {
           error(i, i + 2 + digits, 'Invalid unicode escape: \\u needs four hex digits');
         }
