@@ -50,8 +50,11 @@ function toolPaths() {
 /** PATH and npm settings under which Node 24 is the `node` that npm and node-gyp run. */
 export function node24Env(baseEnv = process.env) {
   const tools = toolPaths();
+  // Under `npm run setup` the environment carries the outer npm's settings (npm_config_user_agent names Node 20,
+  // and code-server's install script reads the Node version from it): the inner npm must start clean.
+  const inherited = Object.fromEntries(Object.entries(baseEnv).filter(([name]) => !/^npm_/i.test(name)));
   return {
-    ...baseEnv,
+    ...inherited,
     PATH: `${join(tools.nodeDir, 'bin')}:${baseEnv.PATH ?? ''}`,
     npm_config_nodedir: tools.nodeDir,
     NODEDIR: tools.nodeDir,
