@@ -1,9 +1,24 @@
 import type { Span } from '../common/types';
 
+/**
+ * Expressions, names, keyword arguments and object entries keep their source range as two numbers (UTF-16
+ * offsets) rather than a Span object: a big rule file has tens of thousands of them, and one object fewer per node
+ * is a large part of the parse's allocation. `spanOf` makes a Span where one is handed out.
+ */
+export interface Ranged {
+  start: number;
+  end: number;
+}
+
+export function spanOf(node: Ranged): Span {
+  return { start: node.start, end: node.end };
+}
+
 /** A name as written in the source (identifier, type name, field name, module segment). */
 export interface Ident {
   name: string;
-  span: Span;
+  start: number;
+  end: number;
 }
 
 export type BinaryOperator =
@@ -14,42 +29,44 @@ export type BinaryOperator =
 export interface KeywordArgument {
   name: Ident;
   value: Expr;
-  span: Span;
+  start: number;
+  end: number;
 }
 
 export interface ObjectEntry {
   key: string;
-  keySpan: Span;
+  keyStart: number;
+  keyEnd: number;
   /** True for `{key: v}`, false for `{"key": v}`. */
   bareKey: boolean;
   value: Expr;
 }
 
 export type Expr =
-  | { kind: 'name'; name: string; span: Span }
-  | { kind: 'number'; value: number; span: Span }
-  | { kind: 'string'; value: string; span: Span; prefix: string; triple: boolean }
-  | { kind: 'bool'; value: boolean; span: Span }
-  | { kind: 'none'; span: Span }
-  | { kind: 'typed'; variable: Ident; type: Ident; span: Span }
-  | { kind: 'binary'; op: BinaryOperator; opSpan: Span; left: Expr; right: Expr; span: Span }
-  | { kind: 'unary'; op: 'not' | '-' | '+'; opSpan: Span; operand: Expr; span: Span }
-  | { kind: 'ternary'; then: Expr; condition: Expr; otherwise: Expr; span: Span }
-  | { kind: 'member'; object: Expr; member: Ident; span: Span }
-  | { kind: 'index'; object: Expr; index: Expr; span: Span }
-  | { kind: 'call'; callee: Expr; args: Expr[]; kwargs: KeywordArgument[]; span: Span }
-  | { kind: 'tuple'; items: Expr[]; span: Span }
-  | { kind: 'list'; items: Expr[]; span: Span }
-  | { kind: 'comprehension'; element: Expr; variable: Ident; iterable: Expr; condition: Expr | null; span: Span }
-  | { kind: 'object'; entries: ObjectEntry[]; span: Span }
+  | { kind: 'name'; name: string; start: number; end: number }
+  | { kind: 'number'; value: number; start: number; end: number }
+  | { kind: 'string'; value: string; start: number; end: number; prefix: string; triple: boolean }
+  | { kind: 'bool'; value: boolean; start: number; end: number }
+  | { kind: 'none'; start: number; end: number }
+  | { kind: 'typed'; variable: Ident; type: Ident; start: number; end: number }
+  | { kind: 'binary'; op: BinaryOperator; opStart: number; opEnd: number; left: Expr; right: Expr; start: number; end: number }
+  | { kind: 'unary'; op: 'not' | '-' | '+'; opStart: number; opEnd: number; operand: Expr; start: number; end: number }
+  | { kind: 'ternary'; then: Expr; condition: Expr; otherwise: Expr; start: number; end: number }
+  | { kind: 'member'; object: Expr; member: Ident; start: number; end: number }
+  | { kind: 'index'; object: Expr; index: Expr; start: number; end: number }
+  | { kind: 'call'; callee: Expr; args: Expr[]; kwargs: KeywordArgument[]; start: number; end: number }
+  | { kind: 'tuple'; items: Expr[]; start: number; end: number }
+  | { kind: 'list'; items: Expr[]; start: number; end: number }
+  | { kind: 'comprehension'; element: Expr; variable: Ident; iterable: Expr; condition: Expr | null; start: number; end: number }
+  | { kind: 'object'; entries: ObjectEntry[]; start: number; end: number }
   /** `tool:name`; with `args` when written as the semantic pattern `tool:name(...)`. */
-  | { kind: 'tool'; toolName: Ident; args: Expr[] | null; span: Span }
-  | { kind: 'wildcard'; span: Span }
-  | { kind: 'valueRef'; name: string; span: Span }
-  | { kind: 'placeholder'; name: string; span: Span }
-  | { kind: 'assign'; target: Ident; value: Expr; span: Span }
-  | { kind: 'quantifier'; negated: boolean; head: Expr; body: Expr[]; span: Span }
-  | { kind: 'error'; span: Span };
+  | { kind: 'tool'; toolName: Ident; args: Expr[] | null; start: number; end: number }
+  | { kind: 'wildcard'; start: number; end: number }
+  | { kind: 'valueRef'; name: string; start: number; end: number }
+  | { kind: 'placeholder'; name: string; start: number; end: number }
+  | { kind: 'assign'; target: Ident; value: Expr; start: number; end: number }
+  | { kind: 'quantifier'; negated: boolean; head: Expr; body: Expr[]; start: number; end: number }
+  | { kind: 'error'; start: number; end: number };
 
 export interface Parameter {
   name: Ident;

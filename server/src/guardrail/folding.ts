@@ -14,8 +14,8 @@ export function folding(model: RuleModel): FoldingSpan[] {
     for (const line of lines) {
       walkExpr(line, (e) => {
         if (e.kind === 'quantifier' || e.kind === 'object' || e.kind === 'list' || e.kind === 'comprehension' ||
-          (e.kind === 'string' && e.triple) || (e.kind === 'call' && multiline(e.span.start, e.span.end))) {
-          add(e.span.start, e.span.end);
+          (e.kind === 'string' && e.triple) || (e.kind === 'call' && multiline(e.start, e.end))) {
+          add(e.start, e.end);
         }
       });
     }

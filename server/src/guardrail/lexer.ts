@@ -20,6 +20,31 @@ export interface LexProblem {
   code: 'gr/syntax' | 'gr/inconsistent-dedent';
 }
 
+/**
+ * Tokens as parallel arrays: one entry per token and no object per token, so a big file's tokens cost the garbage
+ * collector a handful of arrays. Texts are shared strings (keywords and operators are constants, names interned).
+ */
+export interface TokenStream {
+  count: number;
+  /** Index into TOKEN_KINDS. */
+  kinds: Uint8Array;
+  /** Index into `strings` of the token's text; -1 for a string literal, whose text is its range of `source`. */
+  textIds: Int32Array;
+  /** Index into `strings` of the decoded string value, placeholder or value-reference name; -1 for other tokens. */
+  valueIds: Int32Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  strings: string[];
+  source: string;
+}
+
+export interface LexedStream {
+  stream: TokenStream;
+  comments: Span[];
+  problems: LexProblem[];
+  indentUnit: number;
+}
+
 export interface LexResult {
   tokens: Token[];
   comments: Span[];
@@ -35,9 +60,9 @@ export const KEYWORDS = new Set([
 
 const OPERATORS_2 = new Set(['**', '==', '!=', '<=', '>=', '->', '~>', ':=']);
 const OPERATORS_1 = new Set(['(', ')', '[', ']', '{', '}', ',', '.', ':', '=', '<', '>', '+', '-', '*', '/', '%']);
-const VALUE_REF = /<[A-Za-z_:]+>/y;
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/y;
-const NUMBER = /(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
+const VALUE_REF_PATTERN = /<[A-Za-z_:]+>/y;
+const PLACEHOLDER_PATTERN = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/y;
+const NUMBER_PATTERN = /(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 13 || c === 12 || c === 11 || c === 0xfeff;
@@ -56,14 +81,215 @@ function isDigit(c: number): boolean {
 }
 
 /** Tokens that end an operand: after them `<` is the less-than operator, not a `<VALUE>` reference. */
-function endsOperand(token: Token | undefined): boolean {
-  if (!token) return false;
-  switch (token.kind) {
-    case 'name': case 'number': case 'string': case 'valueRef': case 'placeholder': return true;
-    case 'keyword': return token.text === 'True' || token.text === 'False' || token.text === 'None';
-    case 'op': return token.text === ')' || token.text === ']' || token.text === '}' || token.text === '*';
+function endsOperand(tokens: TokenBuilder): boolean {
+  const last = tokens.count - 1;
+  if (last < 0) return false;
+  const text = tokenText(tokens, last);
+  switch (tokens.kinds[last]) {
+    case NAME: case NUMBER: case STRING: case VALUE_REF: case PLACEHOLDER: return true;
+    case KEYWORD: return text === 'True' || text === 'False' || text === 'None';
+    case OP: return text === ')' || text === ']' || text === '}' || text === '*';
     default: return false;
   }
+}
+
+/** Token kinds in the order of their codes in `TokenStream.kinds`. */
+export const TOKEN_KINDS: readonly TokenKind[] = [
+  'name', 'keyword', 'number', 'string', 'op', 'valueRef', 'placeholder', 'newline', 'indent', 'dedent', 'eof',
+];
+export const NAME = 0, KEYWORD = 1, NUMBER = 2, STRING = 3, OP = 4, VALUE_REF = 5, PLACEHOLDER = 6, NEWLINE = 7, INDENT = 8, DEDENT = 9, EOF = 10;
+
+const OPERATOR_TEXTS = [...OPERATORS_2, ...OPERATORS_1];
+/** Strings every stream starts with: '' (layout tokens), the keywords, then the operators. */
+const CONSTANT_STRINGS = ['', ...KEYWORDS, ...OPERATOR_TEXTS];
+const FIRST_KEYWORD = 1;
+const KEYWORD_END = FIRST_KEYWORD + KEYWORDS.size;
+const OPERATOR_IDS = new Map(OPERATOR_TEXTS.map((op, i) => [op, KEYWORD_END + i]));
+const EMPTY = 0;
+/** Number of strings every stream's table starts with; text ids below it are keywords and operators. */
+export const CONSTANT_TEXT_COUNT = CONSTANT_STRINGS.length;
+
+/** The text id of a keyword or operator in every stream. */
+export function constantTextId(text: string): number {
+  const id = CONSTANT_STRINGS.indexOf(text);
+  if (id <= 0) throw new Error(`not a keyword or operator: ${text}`);
+  return id;
+}
+
+/** Operator text ids by character code (one character) and by first * 128 + second code (two characters). */
+const ONE_CHAR_OPERATOR = new Int32Array(128).fill(-1);
+const TWO_CHAR_OPERATOR = new Int32Array(128 * 128).fill(-1);
+for (const [op, id] of OPERATOR_IDS) {
+  if (op.length === 1) ONE_CHAR_OPERATOR[op.charCodeAt(0)] = id;
+  else TWO_CHAR_OPERATOR[op.charCodeAt(0) * 128 + op.charCodeAt(1)] = id;
+}
+/** The two-character operators come first in the table. */
+const LAST_TWO_CHAR_OPERATOR = KEYWORD_END + OPERATORS_2.size - 1;
+const COLON_ID = OPERATOR_IDS.get(':')!;
+const WALRUS_ID = OPERATOR_IDS.get(':=')!;
+
+/** Appends tokens to growable parallel arrays. */
+class TokenBuilder implements TokenStream {
+  count = 0;
+  kinds: Uint8Array;
+  textIds: Int32Array;
+  valueIds: Int32Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  readonly strings: string[] = CONSTANT_STRINGS.slice();
+
+  constructor(readonly source: string, capacity: number) {
+    this.kinds = new Uint8Array(capacity);
+    this.textIds = new Int32Array(capacity);
+    this.valueIds = new Int32Array(capacity);
+    this.starts = new Int32Array(capacity);
+    this.ends = new Int32Array(capacity);
+  }
+
+  push(kind: number, textId: number, start: number, end: number, valueId: number): void {
+    const i = this.count++;
+    if (i === this.kinds.length) this.grow();
+    this.kinds[i] = kind;
+    this.textIds[i] = textId;
+    this.valueIds[i] = valueId;
+    this.starts[i] = start;
+    this.ends[i] = end;
+  }
+
+  /** Adds a string to the stream's table and returns its id. */
+  add(text: string): number {
+    this.strings.push(text);
+    return this.strings.length - 1;
+  }
+
+  private grow(): void {
+    const size = this.kinds.length * 2 + 16;
+    const kinds = new Uint8Array(size);
+    kinds.set(this.kinds);
+    this.kinds = kinds;
+    const textIds = new Int32Array(size);
+    textIds.set(this.textIds);
+    this.textIds = textIds;
+    const valueIds = new Int32Array(size);
+    valueIds.set(this.valueIds);
+    this.valueIds = valueIds;
+    const starts = new Int32Array(size);
+    starts.set(this.starts);
+    this.starts = starts;
+    const ends = new Int32Array(size);
+    ends.set(this.ends);
+    this.ends = ends;
+  }
+}
+
+/**
+ * One string per distinct identifier: repeated names share one entry of the stream's string table instead of each
+ * occurrence slicing a new string. Open addressing on a hash of the characters, so a repeated name allocates nothing.
+ */
+class Interner {
+  /** String ids (+1; 0 = empty slot). */
+  private slots = new Int32Array(2048);
+  private hashes = new Int32Array(2048);
+  private size = 0;
+
+  constructor(private readonly tokens: TokenBuilder) {
+    for (let id = FIRST_KEYWORD; id < KEYWORD_END; id++) {
+      const word = tokens.strings[id];
+      this.insert(hashOf(word, 0, word.length), id);
+    }
+  }
+
+  /** `hash`: hashOf(text, start, end), which the caller computes while scanning the name. */
+  intern(text: string, start: number, end: number, hash: number): number {
+    const mask = this.slots.length - 1;
+    const length = end - start;
+    const strings = this.tokens.strings;
+    for (let i = hash & mask; ; i = (i + 1) & mask) {
+      const slot = this.slots[i];
+      if (slot === 0) {
+        const id = this.tokens.add(text.slice(start, end));
+        this.insert(hash, id);
+        return id;
+      }
+      if (this.hashes[i] === hash) {
+        const found = strings[slot - 1];
+        if (found.length === length && sameText(found, text, start)) return slot - 1;
+      }
+    }
+  }
+
+  private insert(hash: number, id: number): void {
+    if ((this.size + 1) * 2 > this.slots.length) this.grow();
+    const mask = this.slots.length - 1;
+    let i = hash & mask;
+    while (this.slots[i] !== 0) i = (i + 1) & mask;
+    this.slots[i] = id + 1;
+    this.hashes[i] = hash;
+    this.size++;
+  }
+
+  private grow(): void {
+    const oldSlots = this.slots;
+    const oldHashes = this.hashes;
+    this.slots = new Int32Array(oldSlots.length * 2);
+    this.hashes = new Int32Array(oldSlots.length * 2);
+    const mask = this.slots.length - 1;
+    for (let j = 0; j < oldSlots.length; j++) {
+      if (oldSlots[j] === 0) continue;
+      let i = oldHashes[j] & mask;
+      while (this.slots[i] !== 0) i = (i + 1) & mask;
+      this.slots[i] = oldSlots[j];
+      this.hashes[i] = oldHashes[j];
+    }
+  }
+}
+
+function hashOf(text: string, start: number, end: number): number {
+  let hash = 0;
+  for (let p = start; p < end; p++) hash = (Math.imul(hash, 31) + text.charCodeAt(p)) | 0;
+  return hash;
+}
+
+function sameText(word: string, text: string, start: number): boolean {
+  for (let k = 0; k < word.length; k++) {
+    if (word.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
+  }
+  return true;
+}
+
+/** The source text of token `i`. */
+export function tokenText(stream: TokenStream, i: number): string {
+  const id = stream.textIds[i];
+  return id < 0 ? stream.source.slice(stream.starts[i], stream.ends[i]) : stream.strings[id];
+}
+
+/** Token objects for a stream (editor features that look at single tokens). */
+export function materializeTokens(stream: TokenStream): Token[] {
+  const tokens = new Array<Token>(stream.count);
+  for (let i = 0; i < stream.count; i++) {
+    const valueId = stream.valueIds[i];
+    tokens[i] = {
+      kind: TOKEN_KINDS[stream.kinds[i]],
+      text: tokenText(stream, i),
+      start: stream.starts[i],
+      end: stream.ends[i],
+      value: valueId < 0 ? undefined : stream.strings[valueId],
+    };
+  }
+  return tokens;
+}
+
+function levelOf(line: LineInfo, common: number, unit: number): number {
+  return Math.floor((line.contentStart - line.start - common) / unit);
+}
+
+/** The next line (after `from`) that holds code rather than only a comment, or -1. */
+function nextCodeLine(text: string, lines: LineInfo[], from: number): number {
+  for (let i = from; i < lines.length; i++) {
+    const l = lines[i];
+    if (!l.blank && text.charCodeAt(l.contentStart) !== 35) return i;
+  }
+  return -1;
 }
 
 interface LineInfo {
@@ -114,7 +340,14 @@ function commonIndent(text: string, lines: LineInfo[]): number {
  * level that was never opened is an error.
  */
 export function lex(text: string): LexResult {
-  const tokens: Token[] = [];
+  const { stream, comments, problems, indentUnit } = lexStream(text);
+  return { tokens: materializeTokens(stream), comments, problems, indentUnit };
+}
+
+/** Like `lex`, with the tokens as parallel arrays (what the parser reads). */
+export function lexStream(text: string): LexedStream {
+  const tokens = new TokenBuilder(text, Math.max(64, text.length >> 2));
+  const interner = new Interner(tokens);
   const comments: Span[] = [];
   const problems: LexProblem[] = [];
   const lines = scanLines(text);
@@ -131,20 +364,9 @@ export function lex(text: string): LexResult {
   const levels: number[] = [0];
   /** The previous line ended in `:`/`:=`; 'hidden' when a comment followed the colon. */
   let opener: false | true | 'hidden' = false;
-  let openerToken: Token | undefined;
+  let openerToken = -1;
   let pos = 0;
   let lineNo = 0;
-
-  const levelOf = (line: LineInfo) => Math.floor((line.contentStart - line.start - common) / unit);
-
-  /** The next line (after `from`) that holds code rather than only a comment, or -1. */
-  const nextCodeLine = (from: number): number => {
-    for (let i = from; i < lines.length; i++) {
-      const l = lines[i];
-      if (!l.blank && text.charCodeAt(l.contentStart) !== 35) return i;
-    }
-    return -1;
-  };
 
   while (lineNo < lines.length) {
     const line = lines[lineNo];
@@ -152,23 +374,22 @@ export function lex(text: string): LexResult {
       lineNo++;
       continue;
     }
-    const n = levelOf(line);
+    const n = levelOf(line, common, unit);
     const commentOnly = text.charCodeAt(line.contentStart) === 35;
-    const here = { start: line.contentStart, end: line.contentStart };
-    let top = levels[levels.length - 1];
+        let top = levels[levels.length - 1];
     if (n > top && opener) {
-      if (opener === 'hidden' && openerToken) {
+      if (opener === 'hidden' && openerToken >= 0) {
         problems.push({
           code: 'gr/syntax',
-          span: { start: openerToken.start, end: openerToken.end },
-          message: `A comment after '${openerToken.text}' hides it from the parser, so the indented block below does not open: move the comment to its own line`,
+          span: { start: tokens.starts[openerToken], end: tokens.ends[openerToken] },
+          message: `A comment after '${tokenText(tokens, openerToken)}' hides it from the parser, so the indented block below does not open: move the comment to its own line`,
         });
       }
       levels.push(n);
-      tokens.push({ kind: 'indent', text: '', start: line.start, end: line.contentStart, value: undefined });
+      tokens.push(INDENT, EMPTY, line.start, line.contentStart, -1);
     } else if (n < top) {
-      const next = commentOnly ? nextCodeLine(lineNo + 1) : -1;
-      if (commentOnly && next !== -1 && levelOf(lines[next]) >= top) {
+      const next = commentOnly ? nextCodeLine(text, lines, lineNo + 1) : -1;
+      if (commentOnly && next !== -1 && levelOf(lines[next], common, unit) >= top) {
         problems.push({
           code: 'gr/syntax',
           span: { start: line.contentStart, end: line.end },
@@ -186,7 +407,7 @@ export function lex(text: string): LexResult {
             break;
           }
           levels.pop();
-          tokens.push({ kind: 'dedent', text: '', start: here.start, end: here.end, value: undefined });
+          tokens.push(DEDENT, EMPTY, line.contentStart, line.contentStart, -1);
           top = levels[levels.length - 1];
         }
       }
@@ -212,37 +433,41 @@ export function lex(text: string): LexResult {
       const tokenStart = pos;
       if (isIdentStart(c)) {
         let p = pos + 1;
-        while (p < text.length && isIdentPart(text.charCodeAt(p))) p++;
-        const word = text.slice(pos, p);
-        const q = text.charCodeAt(p);
-        if ((word === 'r' || word === 'f') && (q === 34 || q === 39)) {
+        let hash = c;
+        let q = text.charCodeAt(p);
+        while (isIdentPart(q)) {
+          hash = (Math.imul(hash, 31) + q) | 0;
+          q = text.charCodeAt(++p);
+        }
+        if (p === pos + 1 && (c === 114 /* r */ || c === 102 /* f */) && (q === 34 || q === 39)) {
           const end = scanString(text, p, tokenStart, problems);
-          tokens.push(stringToken(text, tokenStart, end, 1));
+          pushString(tokens, text, tokenStart, end, 1);
           pos = end;
           if (end > lineEnd) {
             ({ lineNo, lineEnd } = advanceLines(lines, lineNo, end));
           }
         } else {
-          tokens.push({ kind: KEYWORDS.has(word) ? 'keyword' : 'name', text: word, start: pos, end: p, value: undefined });
+          const id = interner.intern(text, pos, p, hash);
+          tokens.push(id < KEYWORD_END ? KEYWORD : NAME, id, pos, p, -1);
           pos = p;
         }
         lineHasTokens = true;
         continue;
       }
       if (isDigit(c) || (c === 46 && isDigit(text.charCodeAt(pos + 1)))) {
-        NUMBER.lastIndex = pos;
-        const m = NUMBER.exec(text)!;
+        NUMBER_PATTERN.lastIndex = pos;
+        const m = NUMBER_PATTERN.exec(text)!;
         let end = pos + m[0].length;
         // `1.foo` is a member access on 1, not a malformed number.
         if (text.charCodeAt(end - 1) === 46 && isIdentStart(text.charCodeAt(end))) end--;
-        tokens.push({ kind: 'number', text: text.slice(pos, end), start: pos, end, value: undefined });
+        tokens.push(NUMBER, tokens.add(text.slice(pos, end)), pos, end, -1);
         pos = end;
         lineHasTokens = true;
         continue;
       }
       if (c === 34 || c === 39) {
         const end = scanString(text, pos, tokenStart, problems);
-        tokens.push(stringToken(text, tokenStart, end, 0));
+        pushString(tokens, text, tokenStart, end, 0);
         pos = end;
         if (end > lineEnd) {
           ({ lineNo, lineEnd } = advanceLines(lines, lineNo, end));
@@ -251,29 +476,30 @@ export function lex(text: string): LexResult {
         continue;
       }
       if (c === 123 /* { */ && text.charCodeAt(pos + 1) === 123) {
-        PLACEHOLDER.lastIndex = pos;
-        const m = PLACEHOLDER.exec(text);
+        PLACEHOLDER_PATTERN.lastIndex = pos;
+        const m = PLACEHOLDER_PATTERN.exec(text);
         if (m && pos + m[0].length <= lineEnd) {
-          tokens.push({ kind: 'placeholder', text: m[0], start: pos, end: pos + m[0].length, value: m[1] });
+          tokens.push(PLACEHOLDER, tokens.add(m[0]), pos, pos + m[0].length, tokens.add(m[1]));
           pos += m[0].length;
           lineHasTokens = true;
           continue;
         }
       }
-      if (c === 60 /* < */ && !endsOperand(tokens[tokens.length - 1])) {
-        VALUE_REF.lastIndex = pos;
-        const m = VALUE_REF.exec(text);
+      if (c === 60 /* < */ && !endsOperand(tokens)) {
+        VALUE_REF_PATTERN.lastIndex = pos;
+        const m = VALUE_REF_PATTERN.exec(text);
         if (m && pos + m[0].length <= lineEnd) {
-          tokens.push({ kind: 'valueRef', text: m[0], start: pos, end: pos + m[0].length, value: m[0].slice(1, -1) });
+          tokens.push(VALUE_REF, tokens.add(m[0]), pos, pos + m[0].length, tokens.add(m[0].slice(1, -1)));
           pos += m[0].length;
           lineHasTokens = true;
           continue;
         }
       }
       const op = operatorAt(text, pos, c);
-      if (op !== undefined) {
-        tokens.push({ kind: 'op', text: op, start: pos, end: pos + op.length, value: undefined });
-        pos += op.length;
+      if (op >= 0) {
+        const length = op <= LAST_TWO_CHAR_OPERATOR ? 2 : 1;
+        tokens.push(OP, op, pos, pos + length, -1);
+        pos += length;
         lineHasTokens = true;
         continue;
       }
@@ -298,51 +524,35 @@ export function lex(text: string): LexResult {
       pos = p;
     }
     if (lineHasTokens) {
-      const last = tokens[tokens.length - 1];
+      const last = tokens.count - 1;
       const nl = text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
-      tokens.push({ kind: 'newline', text: '', start: nl, end: nl, value: undefined });
-      const endsInOpener = last.kind === 'op' && (last.text === ':' || last.text === ':=');
+      tokens.push(NEWLINE, EMPTY, nl, nl, -1);
+      const endsInOpener = tokens.kinds[last] === OP && (tokens.textIds[last] === COLON_ID || tokens.textIds[last] === WALRUS_ID);
       opener = endsInOpener ? (lastCommentAfterToken ? 'hidden' : true) : false;
-      openerToken = endsInOpener ? last : undefined;
+      openerToken = endsInOpener ? last : -1;
     } else {
       opener = false;
-      openerToken = undefined;
+      openerToken = -1;
     }
     lineNo++;
   }
   while (levels.length > 1) {
     levels.pop();
-    tokens.push({ kind: 'dedent', text: '', start: text.length, end: text.length, value: undefined });
+    tokens.push(DEDENT, EMPTY, text.length, text.length, -1);
   }
-  tokens.push({ kind: 'eof', text: '', start: text.length, end: text.length, value: undefined });
-  return { tokens, comments, problems, indentUnit: unit };
+  tokens.push(EOF, EMPTY, text.length, text.length, -1);
+  return { stream: tokens, comments, problems, indentUnit: unit };
 }
 
-/** The operator starting at `pos` (shared constant strings, so tokens allocate no text). */
-function operatorAt(text: string, pos: number, c: number): string | undefined {
+/** Text id of the operator starting at `pos`, or -1 (ids of the shared constant strings, so tokens allocate no text). */
+function operatorAt(text: string, pos: number, c: number): number {
+  if (c >= 128) return -1;
   const d = text.charCodeAt(pos + 1);
-  switch (c) {
-    case 42: return d === 42 ? '**' : '*';
-    case 61: return d === 61 ? '==' : '=';
-    case 33: return d === 61 ? '!=' : undefined;
-    case 60: return d === 61 ? '<=' : '<';
-    case 62: return d === 61 ? '>=' : '>';
-    case 45: return d === 62 ? '->' : '-';
-    case 126: return d === 62 ? '~>' : undefined;
-    case 58: return d === 61 ? ':=' : ':';
-    case 40: return '(';
-    case 41: return ')';
-    case 91: return '[';
-    case 93: return ']';
-    case 123: return '{';
-    case 125: return '}';
-    case 44: return ',';
-    case 46: return '.';
-    case 43: return '+';
-    case 47: return '/';
-    case 37: return '%';
-    default: return undefined;
+  if (d < 128) {
+    const two = TWO_CHAR_OPERATOR[c * 128 + d];
+    if (two >= 0) return two;
   }
+  return ONE_CHAR_OPERATOR[c];
 }
 
 function isKnownStart(text: string, p: number): boolean {
@@ -401,15 +611,17 @@ function scanString(text: string, quote: number, tokenStart: number, problems: L
   return p;
 }
 
-function stringToken(text: string, start: number, end: number, prefixLength: number): Token {
-  const raw = text.slice(start, end);
-  const body = raw.slice(prefixLength);
-  const q = body[0];
-  const triple = body.length >= 3 && body[1] === q && body[2] === q;
+function pushString(tokens: TokenBuilder, text: string, start: number, end: number, prefixLength: number): void {
+  const body = start + prefixLength;
+  const length = end - body;
+  const q = text.charCodeAt(body);
+  const triple = length >= 3 && text.charCodeAt(body + 1) === q && text.charCodeAt(body + 2) === q;
   const open = triple ? 3 : 1;
-  const closed = body.length >= open * 2 && body.endsWith(triple ? q + q + q : q);
-  let inner = body.slice(open, closed ? body.length - open : body.length);
+  let closed = length >= open * 2;
+  for (let p = end - open; closed && p < end; p++) closed = text.charCodeAt(p) === q;
+  let inner = text.slice(body + open, closed ? end - open : end);
   // Only escaped quotes are unescaped: `"\d"` stays a working regex, as in the official parser.
   if (inner.indexOf('\\') >= 0) inner = inner.replace(/\\(["'])/g, '$1');
-  return { kind: 'string', text: raw, start, end, value: inner };
+  // The literal's own text is not stored: it is the source range (see TokenStream.textIds).
+  tokens.push(STRING, -1, start, end, tokens.add(inner));
 }

@@ -272,7 +272,9 @@ export function typeInfo(t: string | undefined): TypeInfo | undefined {
 
 export function fieldOf(t: string | undefined, field: string): FieldInfo | undefined {
   const info = typeInfo(t);
-  return info?.fields.find((f) => f.name === field);
+  if (!info) return undefined;
+  for (const f of info.fields) if (f.name === field) return f;
+  return undefined;
 }
 
 export function elementType(t: string | undefined): string {

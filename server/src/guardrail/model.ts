@@ -2,7 +2,7 @@ import type { Problem, Span } from '../common/types';
 import type { DocumentInput } from '../common/service';
 import { LineIndex } from '../common/lineIndex';
 import type { Program } from './ast';
-import type { Token } from './lexer';
+import { materializeTokens, type Token } from './lexer';
 import { parse, type SyntaxProblem } from './parser';
 import { resolve, type Occurrence, type Resolution, type RuleSymbol } from './resolve';
 
@@ -12,7 +12,8 @@ export interface RuleModel {
   version: number;
   text: string;
   lines: LineIndex;
-  tokens: Token[];
+  /** Token objects, made on first use (the parser reads the compact stream). */
+  readonly tokens: Token[];
   comments: Span[];
   program: Program;
   syntaxProblems: SyntaxProblem[];
@@ -25,12 +26,15 @@ export interface RuleModel {
 export function buildModel(doc: DocumentInput): RuleModel {
   const parsed = parse(doc.text);
   let resolution: Resolution | undefined;
+  let tokens: Token[] | undefined;
   return {
     uri: doc.uri,
     version: doc.version,
     text: doc.text,
     lines: new LineIndex(doc.text),
-    tokens: parsed.tokens,
+    get tokens(): Token[] {
+      return (tokens ??= materializeTokens(parsed.tokens));
+    },
     comments: parsed.comments,
     program: parsed.program,
     syntaxProblems: parsed.problems,

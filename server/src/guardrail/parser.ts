@@ -1,6 +1,9 @@
 import type { Span } from '../common/types';
-import type { BinaryOperator, Expr, Ident, ImportName, KeywordArgument, ObjectEntry, Parameter, Program, Statement } from './ast';
-import { lex, type Token } from './lexer';
+import { spanOf, type BinaryOperator, type Expr, type Ident, type ImportName, type KeywordArgument, type ObjectEntry, type Parameter, type Program, type Statement } from './ast';
+import { CONSTANT_TEXT_COUNT, KEYWORD, NEWLINE, OP, constantTextId, lexStream, TOKEN_KINDS, tokenText, type TokenKind, type TokenStream } from './lexer';
+
+/** A token, as its index in the token stream. */
+type Token = number;
 
 export interface SyntaxProblem {
   span: Span;
@@ -10,7 +13,7 @@ export interface SyntaxProblem {
 
 export interface ParseResult {
   program: Program;
-  tokens: Token[];
+  tokens: TokenStream;
   comments: Span[];
   problems: SyntaxProblem[];
 }
@@ -27,30 +30,47 @@ const CONTINUATION = new Set([
   'and', 'or', 'is', 'in', 'contains_only', 'else', 'if', 'for',
   '==', '!=', '<', '>', '<=', '>=', '->', '~>', '/', '%', '**', '.',
 ]);
+/** Binary operators by text id: 1 and/or, 2 comparisons, 3 + -, 4 * / %, 5 ** (all left-associative). */
+const BINARY_LEVEL = new Int8Array(CONSTANT_TEXT_COUNT);
+const LOGICAL = 1;
+const COMPARISON_LEVEL = 2;
+const POWER = 5;
+for (const [level, ops] of [
+  [LOGICAL, ['and', 'or']],
+  [COMPARISON_LEVEL, [...COMPARISON]],
+  [3, ['+', '-']],
+  [4, ['*', '/', '%']],
+  [POWER, ['**']],
+] as const) {
+  for (const op of ops) BINARY_LEVEL[constantTextId(op)] = level;
+}
+const NOT_ID = constantTextId('not');
+const IN_ID = constantTextId('in');
 const MAX_NESTING = 120;
 const MAX_BLOCK_DEPTH = 60;
 /** Operators in one logical line; longer chains are not checked (and would make tree walks too deep). */
 const MAX_OPERATORS = 5000;
 
-function describe(t: Token): string {
-  switch (t.kind) {
+function describe(stream: TokenStream, t: Token): string {
+  const text = tokenText(stream, t);
+  switch (TOKEN_KINDS[stream.kinds[t]]) {
     case 'newline': return 'the end of the line';
     case 'eof': return 'the end of the file';
     case 'indent': return 'an indented block';
     case 'dedent': return 'the end of the block';
-    case 'string': return `string ${t.text.length > 30 ? t.text.slice(0, 30) + '…' : t.text}`;
-    case 'number': return `'${t.text}'`;
-    default: return `'${t.text.length > 30 ? t.text.slice(0, 30) + '…' : t.text}'`;
+    case 'string': return `string ${text.length > 30 ? text.slice(0, 30) + '…' : text}`;
+    case 'number': return `'${text}'`;
+    default: return `'${text.length > 30 ? text.slice(0, 30) + '…' : text}'`;
   }
 }
 
 export function parse(text: string): ParseResult {
-  const lexed = lex(text);
-  const parser = new Parser(text, lexed.tokens);
+  const lexed = lexStream(text);
+  const parser = new Parser(text, lexed.stream);
   const program = parser.parseProgram();
   const problems: SyntaxProblem[] = [...lexed.problems, ...parser.problems];
   problems.sort((a, b) => a.span.start - b.span.start);
-  return { program, tokens: lexed.tokens, comments: lexed.comments, problems };
+  return { program, tokens: lexed.stream, comments: lexed.comments, problems };
 }
 
 class Parser {
@@ -64,61 +84,123 @@ class Parser {
   private quietUntil = -1;
   /** End of the last consumed token that is not layout. */
   private lastEnd = 0;
+  /**
+   * Items of the lists being parsed (arguments, list items, block lines), innermost last: each list is copied out
+   * at its exact length when complete, so no list keeps the spare capacity of a growing array.
+   */
+  private readonly scratch: Expr[] = [];
+  private top = 0;
 
-  constructor(private readonly text: string, private readonly tokens: Token[]) {}
+  private readonly count: number;
+  private readonly kinds: Uint8Array;
+  private readonly textIds: Int32Array;
+  private readonly valueIds: Int32Array;
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private readonly strings: string[];
+
+  constructor(private readonly text: string, private readonly stream: TokenStream) {
+    this.count = stream.count;
+    this.kinds = stream.kinds;
+    this.textIds = stream.textIds;
+    this.valueIds = stream.valueIds;
+    this.starts = stream.starts;
+    this.ends = stream.ends;
+    this.strings = stream.strings;
+  }
+
+  private kindOf(t: Token): TokenKind {
+    return TOKEN_KINDS[this.kinds[t]];
+  }
+
+  private textOf(t: Token): string {
+    const id = this.textIds[t];
+    return id < 0 ? this.text.slice(this.starts[t], this.ends[t]) : this.strings[id];
+  }
+
+  private startOf(t: Token): number {
+    return this.starts[t];
+  }
+
+  private endOf(t: Token): number {
+    return this.ends[t];
+  }
+
+  private tokenValue(t: Token): string | undefined {
+    const id = this.valueIds[t];
+    return id < 0 ? undefined : this.strings[id];
+  }
+
+  private pushItem(e: Expr): void {
+    this.scratch[this.top++] = e;
+  }
+
+  /** The items pushed since `mark`, as an array of their own. */
+  private takeItems(mark: number): Expr[] {
+    const items = this.scratch.slice(mark, this.top);
+    this.top = mark;
+    return items;
+  }
+
+  private describe(t: Token): string {
+    return describe(this.stream, t);
+  }
 
   // ---- token access -------------------------------------------------------------------------------
 
   /** Index of the next significant token: newlines are skipped inside brackets and before continuation lines. */
   private peekIndex(): number {
     let j = this.i;
-    const tokens = this.tokens;
-    if (tokens[j].kind !== 'newline') return j;
+    if (this.kinds[j] !== NEWLINE) return j;
     if (this.brackets > 0) {
-      while (tokens[j].kind === 'newline') j++;
+      while (this.kinds[j] === NEWLINE) j++;
       return j;
     }
-    const next = tokens[j + 1];
-    if (next && (next.kind === 'op' || next.kind === 'keyword') && CONTINUATION.has(next.text)) return j + 1;
+    const next = j + 1;
+    if (next < this.count && (this.kindOf(next) === 'op' || this.kindOf(next) === 'keyword') && CONTINUATION.has(this.textOf(next))) return j + 1;
     return j;
   }
 
   private peek(): Token {
-    return this.tokens[this.peekIndex()];
+    return this.peekIndex();
   }
 
   private peekAt(ahead: number): Token {
     const j = this.peekIndex() + ahead;
-    return this.tokens[Math.min(j, this.tokens.length - 1)];
+    return Math.min(j, this.count - 1);
   }
 
   private advance(): Token {
     const j = this.peekIndex();
-    const t = this.tokens[j];
-    if (t.kind !== 'eof') this.i = j + 1;
-    if (t.kind !== 'newline' && t.kind !== 'indent' && t.kind !== 'dedent' && t.kind !== 'eof') this.lastEnd = t.end;
+    const t = j;
+    if (this.kindOf(t) !== 'eof') this.i = j + 1;
+    if (this.kindOf(t) !== 'newline' && this.kindOf(t) !== 'indent' && this.kindOf(t) !== 'dedent' && this.kindOf(t) !== 'eof') this.lastEnd = this.endOf(t);
     return t;
   }
 
   private is(text: string): boolean {
-    const t = this.peek();
-    return (t.kind === 'op' || t.kind === 'keyword') && t.text === text;
+    const t = this.peekIndex();
+    const kind = this.kinds[t];
+    return (kind === OP || kind === KEYWORD) && this.textOf(t) === text;
   }
 
-  private accept(text: string): Token | null {
-    return this.is(text) ? this.advance() : null;
+
+  private accept(text: string): boolean {
+    if (!this.is(text)) return false;
+    this.advance();
+    return true;
   }
 
   private expect(text: string, message?: string): Token {
     const t = this.peek();
-    if ((t.kind === 'op' || t.kind === 'keyword') && t.text === text) return this.advance();
-    throw this.failAt(t, message ?? `Expected '${text}' but found ${describe(t)}`);
+    if ((this.kindOf(t) === 'op' || this.kindOf(t) === 'keyword') && this.textOf(t) === text) return this.advance();
+    throw this.failAt(t, message ?? `Expected '${text}' but found ${this.describe(t)}`);
   }
 
   private failAt(t: Token, message: string): LineFailure {
-    const span = t.kind === 'newline' || t.kind === 'eof' || t.kind === 'dedent' || t.kind === 'indent'
-      ? { start: t.start, end: t.start }
-      : { start: t.start, end: t.end };
+    const span = this.kindOf(t) === 'newline' || this.kindOf(t) === 'eof' || this.kindOf(t) === 'dedent' || this.kindOf(t) === 'indent'
+      ? { start: this.startOf(t), end: this.startOf(t) }
+      : { start: this.startOf(t), end: this.endOf(t) };
     return new LineFailure(span, message);
   }
 
@@ -129,13 +211,13 @@ class Parser {
   }
 
   private ident(t: Token): Ident {
-    return { name: t.text, span: { start: t.start, end: t.end } };
+    return { name: this.textOf(t), start: this.startOf(t), end: this.endOf(t) };
   }
 
   private expectName(what: string): Token {
     const t = this.peek();
-    if (t.kind === 'name') return this.advance();
-    throw this.failAt(t, `Expected ${what} but found ${describe(t)}`);
+    if (this.kindOf(t) === 'name') return this.advance();
+    throw this.failAt(t, `Expected ${what} but found ${this.describe(t)}`);
   }
 
   private lineIndent(offset: number): number {
@@ -152,34 +234,34 @@ class Parser {
     this.nesting = 0;
     const baseIndent = this.lineIndent(statementStart);
     let depth = 0;
-    for (let j = this.i - 1; j >= 0 && this.tokens[j].start >= statementStart; j--) {
-      const t = this.tokens[j];
-      if (t.kind !== 'op') continue;
-      if (t.text === '(' || t.text === '[' || t.text === '{') depth++;
-      else if (t.text === ')' || t.text === ']' || t.text === '}') depth--;
+    for (let j = this.i - 1; j >= 0 && this.startOf(j) >= statementStart; j--) {
+      const t = j;
+      if (this.kindOf(t) !== 'op') continue;
+      if (this.textOf(t) === '(' || this.textOf(t) === '[' || this.textOf(t) === '{') depth++;
+      else if (this.textOf(t) === ')' || this.textOf(t) === ']' || this.textOf(t) === '}') depth--;
     }
     for (;;) {
-      const t = this.tokens[this.i];
-      if (t.kind === 'eof' || t.kind === 'indent' || t.kind === 'dedent') return;
-      if (t.kind === 'newline') {
-        const next = this.tokens[this.i + 1];
-        const closer = next.kind === 'op' && (next.text === ')' || next.text === ']' || next.text === '}');
-        if (depth <= 0 || (next.kind !== 'newline' && !closer && this.lineIndent(next.start) <= baseIndent)) {
+      const t = this.i;
+      if (this.kindOf(t) === 'eof' || this.kindOf(t) === 'indent' || this.kindOf(t) === 'dedent') return;
+      if (this.kindOf(t) === 'newline') {
+        const next = this.i + 1;
+        const closer = this.kindOf(next) === 'op' && (this.textOf(next) === ')' || this.textOf(next) === ']' || this.textOf(next) === '}');
+        if (depth <= 0 || (this.kindOf(next) !== 'newline' && !closer && this.lineIndent(this.startOf(next)) <= baseIndent)) {
           this.i++;
           return;
         }
-      } else if (t.kind === 'op') {
-        if (t.text === '(' || t.text === '[' || t.text === '{') depth++;
-        else if (t.text === ')' || t.text === ']' || t.text === '}') depth--;
+      } else if (this.kindOf(t) === 'op') {
+        if (this.textOf(t) === '(' || this.textOf(t) === '[' || this.textOf(t) === '{') depth++;
+        else if (this.textOf(t) === ')' || this.textOf(t) === ']' || this.textOf(t) === '}') depth--;
       }
       this.i++;
     }
   }
 
   private resume(e: LineFailure): boolean {
-    if (e.resumeAt === undefined || e.resumeAt <= 0 || e.resumeAt >= this.tokens.length) return false;
+    if (e.resumeAt === undefined || e.resumeAt <= 0 || e.resumeAt >= this.count) return false;
     this.quietFrom = e.span.end;
-    this.quietUntil = this.tokens[Math.min(this.peekIndex(), this.tokens.length - 1)].end;
+    this.quietUntil = this.endOf(Math.min(this.peekIndex(), this.count - 1));
     this.i = e.resumeAt;
     this.brackets = 0;
     this.nesting = 0;
@@ -190,30 +272,30 @@ class Parser {
   private skipBlock(): void {
     let depth = 0;
     for (;;) {
-      const t = this.tokens[this.i];
-      if (t.kind === 'eof') return;
+      const t = this.i;
+      if (this.kindOf(t) === 'eof') return;
       this.i++;
-      if (t.kind === 'indent') depth++;
-      else if (t.kind === 'dedent' && --depth <= 0) return;
+      if (this.kindOf(t) === 'indent') depth++;
+      else if (this.kindOf(t) === 'dedent' && --depth <= 0) return;
     }
   }
 
   private expectLineEnd(): void {
     const t = this.peek();
-    if (t.kind === 'newline') {
+    if (this.kindOf(t) === 'newline') {
       this.advance();
       return;
     }
-    if (t.kind === 'eof' || t.kind === 'dedent') return;
-    if (t.kind === 'indent') {
-      this.report({ start: t.end, end: t.end }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
+    if (this.kindOf(t) === 'eof' || this.kindOf(t) === 'dedent') return;
+    if (this.kindOf(t) === 'indent') {
+      this.report({ start: this.endOf(t), end: this.endOf(t) }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
       this.skipBlock();
       return;
     }
-    if (t.kind === 'keyword' && t.text === 'not' && this.peekAt(1).text === 'in') {
-      throw new LineFailure({ start: t.start, end: this.peekAt(1).end }, "'not in' is not part of the rule language: write not (a in b)");
+    if (this.kindOf(t) === 'keyword' && this.textOf(t) === 'not' && this.textOf(this.peekAt(1)) === 'in') {
+      throw new LineFailure({ start: this.startOf(t), end: this.endOf(this.peekAt(1)) }, "'not in' is not part of the rule language: write not (a in b)");
     }
-    throw this.failAt(t, `Unexpected ${describe(t)}: expected an operator or the end of the line`);
+    throw this.failAt(t, `Unexpected ${this.describe(t)}: expected an operator or the end of the line`);
   }
 
   // ---- statements ---------------------------------------------------------------------------------
@@ -221,14 +303,14 @@ class Parser {
   parseProgram(): Program {
     const statements: Statement[] = [];
     for (;;) {
-      const t = this.tokens[this.i];
-      if (t.kind === 'eof') break;
-      if (t.kind === 'newline' || t.kind === 'dedent') {
+      const t = this.i;
+      if (this.kindOf(t) === 'eof') break;
+      if (this.kindOf(t) === 'newline' || this.kindOf(t) === 'dedent') {
         this.i++;
         continue;
       }
-      if (t.kind === 'indent') {
-        this.report({ start: t.end, end: t.end }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
+      if (this.kindOf(t) === 'indent') {
+        this.report({ start: this.endOf(t), end: this.endOf(t) }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
         this.skipBlock();
         continue;
       }
@@ -240,58 +322,61 @@ class Parser {
 
   private parseStatementSafely(): Statement | null {
     this.operators = 0;
-    const start = this.tokens[this.i].start;
+    const start = this.startOf(this.i);
     const before = this.i;
+    const top = this.top;
     try {
       return this.parseStatement();
     } catch (e) {
       if (!(e instanceof LineFailure)) throw e;
+      // Items of lists the failed line left unfinished.
+      this.top = top;
       this.report(e.span, e.message);
       if (this.resume(e)) return null;
       this.sync(start);
       if (this.i === before) this.i++;
       // A failed header ending in ':' still owns the block below it.
-      if (this.tokens[this.i].kind === 'indent') this.skipBlock();
+      if (this.kindOf(this.i) === 'indent') this.skipBlock();
       return null;
     }
   }
 
   private parseStatement(): Statement {
     const t = this.peek();
-    if (t.kind === 'keyword') {
-      switch (t.text) {
+    if (this.kindOf(t) === 'keyword') {
+      switch (this.textOf(t)) {
         case 'import': return this.parseImport();
         case 'from': return this.parseFromImport();
         case 'raise': return this.parseRule();
         case 'def': return this.parseDef();
       }
     }
-    if (t.kind === 'name') {
+    if (this.kindOf(t) === 'name') {
       const next = this.peekAt(1);
-      if (next.kind === 'op' && (next.text === ':=' || next.text === ':')) return this.parseConstant();
-      if (next.kind === 'op' && next.text === '(') return this.parsePredicate();
+      if (this.kindOf(next) === 'op' && (this.textOf(next) === ':=' || this.textOf(next) === ':')) return this.parseConstant();
+      if (this.kindOf(next) === 'op' && this.textOf(next) === '(') return this.parsePredicate();
     }
-    if (t.kind === 'placeholder') {
+    if (this.kindOf(t) === 'placeholder') {
       this.advance();
-      const placeholder: Expr = { kind: 'placeholder', name: t.value ?? '', span: { start: t.start, end: t.end } };
+      const placeholder: Expr = { kind: 'placeholder', name: this.tokenValue(t) ?? '', start: this.startOf(t), end: this.endOf(t) };
       this.expectLineEnd();
       // A template placeholder standing for whole statements: keep it as a constant-less opaque body.
-      return { kind: 'constant', name: { name: '', span: placeholder.span }, body: [placeholder], span: placeholder.span, block: false };
+      return { kind: 'constant', name: { name: '', start: placeholder.start, end: placeholder.end }, body: [placeholder], span: spanOf(placeholder), block: false };
     }
-    throw this.failAt(t, `Unexpected ${describe(t)}: expected a rule (raise "…" if:), a declaration (name := …) or an import`);
+    throw this.failAt(t, `Unexpected ${this.describe(t)}: expected a rule (raise "…" if:), a declaration (name := …) or an import`);
   }
 
   private parseDottedName(): Ident {
     const first = this.expectName('a module name');
-    let name = first.text;
-    let end = first.end;
+    let name = this.textOf(first);
+    let end = this.endOf(first);
     while (this.is('.')) {
       this.advance();
       const part = this.expectName("a module name after '.'");
-      name += '.' + part.text;
-      end = part.end;
+      name += '.' + this.textOf(part);
+      end = this.endOf(part);
     }
-    return { name, span: { start: first.start, end } };
+    return { name, start: this.startOf(first), end };
   }
 
   private parseImport(): Statement {
@@ -299,7 +384,7 @@ class Parser {
     const module = this.parseDottedName();
     let alias: Ident | null = null;
     if (this.accept('as')) alias = this.ident(this.expectName("a name after 'as'"));
-    const span = { start: keyword.start, end: this.lastEnd };
+    const span = { start: this.startOf(keyword), end: this.lastEnd };
     this.expectLineEnd();
     return { kind: 'import', module, alias, span };
   }
@@ -307,7 +392,7 @@ class Parser {
   private parseFromImport(): Statement {
     const keyword = this.advance();
     const module = this.parseDottedName();
-    this.expect('import', `Expected 'import' after the module name but found ${describe(this.peek())}`);
+    this.expect('import', `Expected 'import' after the module name but found ${this.describe(this.peek())}`);
     const names: ImportName[] = [];
     do {
       const name = this.ident(this.expectName('a name to import'));
@@ -315,7 +400,7 @@ class Parser {
       if (this.accept('as')) alias = this.ident(this.expectName("a name after 'as'"));
       names.push({ name, alias });
     } while (this.accept(','));
-    const span = { start: keyword.start, end: this.lastEnd };
+    const span = { start: this.startOf(keyword), end: this.lastEnd };
     this.expectLineEnd();
     return { kind: 'fromImport', module, names, span };
   }
@@ -324,42 +409,42 @@ class Parser {
     const keyword = this.advance();
     const messageToken = this.peek();
     let message: Expr | null = null;
-    if (!(messageToken.kind === 'keyword' && messageToken.text === 'if')) {
+    if (!(this.kindOf(messageToken) === 'keyword' && this.textOf(messageToken) === 'if')) {
       message = this.parsePostfix();
       if (message.kind !== 'string' && message.kind !== 'name' && message.kind !== 'call') {
-        this.report(message.span, 'A rule raises a string, a name or a call such as PolicyViolation("…")');
+        this.report(spanOf(message), 'A rule raises a string, a name or a call such as PolicyViolation("…")');
       }
     } else {
-      this.report({ start: keyword.start, end: keyword.end }, "Expected the rule's message after 'raise'");
+      this.report({ start: this.startOf(keyword), end: this.endOf(keyword) }, "Expected the rule's message after 'raise'");
     }
-    const ifToken = this.expect('if', `Expected 'if' after the rule's message but found ${describe(this.peek())}`);
+    const ifToken = this.expect('if', `Expected 'if' after the rule's message but found ${this.describe(this.peek())}`);
     const colon = this.peek();
-    if (!(colon.kind === 'op' && colon.text === ':')) {
-      throw this.failAt(colon, `Expected ':' after 'if' but found ${describe(colon)}`);
+    if (!(this.kindOf(colon) === 'op' && this.textOf(colon) === ':')) {
+      throw this.failAt(colon, `Expected ':' after 'if' but found ${this.describe(colon)}`);
     }
     this.advance();
-    const headerSpan = { start: keyword.start, end: colon.end };
+    const headerSpan = { start: this.startOf(keyword), end: this.endOf(colon) };
     let body: Expr[] = [];
-    const after = this.tokens[this.i];
-    if (after.kind === 'newline' || after.kind === 'eof' || after.kind === 'dedent') {
-      if (after.kind === 'newline') this.i++;
-      if (this.tokens[this.i].kind === 'indent') {
+    const after = this.i;
+    if (this.kindOf(after) === 'newline' || this.kindOf(after) === 'eof' || this.kindOf(after) === 'dedent') {
+      if (this.kindOf(after) === 'newline') this.i++;
+      if (this.kindOf(this.i) === 'indent') {
         this.i++;
         body = this.parseBodyLines();
       } else {
-        this.report({ start: ifToken.start, end: colon.end }, "This rule has no conditions: write them on the lines after 'if:', indented", 'gr/empty-rule');
+        this.report({ start: this.startOf(ifToken), end: this.endOf(colon) }, "This rule has no conditions: write them on the lines after 'if:', indented", 'gr/empty-rule');
       }
     } else {
-      this.report({ start: colon.start, end: colon.end },
+      this.report({ start: this.startOf(colon), end: this.endOf(colon) },
         "A rule's conditions go on the lines after 'if:', indented (a one-line rule body is not allowed)");
       const line = this.parseBodyLineSafely();
       if (line) body.push(line);
-      if (this.tokens[this.i].kind === 'indent') {
+      if (this.kindOf(this.i) === 'indent') {
         this.i++;
         body.push(...this.parseBodyLines());
       }
     }
-    return { kind: 'rule', message, body, span: { start: keyword.start, end: Math.max(this.lastEnd, colon.end) }, headerSpan };
+    return { kind: 'rule', message, body, span: { start: this.startOf(keyword), end: Math.max(this.lastEnd, this.endOf(colon)) }, headerSpan };
   }
 
   private parseParameters(): Parameter[] {
@@ -374,24 +459,24 @@ class Parser {
         params.push({ name, type });
       } while (this.accept(','));
     }
-    this.expect(')', `Expected ',' or ')' in the parameter list but found ${describe(this.peek())}`);
+    this.expect(')', `Expected ',' or ')' in the parameter list but found ${this.describe(this.peek())}`);
     this.brackets--;
     return params;
   }
 
   /** After `:=` or `:` ending a declaration header: a one-line value or an indented block of conditions. */
   private parseDeclarationBody(opener: Token): { body: Expr[]; block: boolean } {
-    const after = this.tokens[this.i];
-    if (after.kind === 'newline' || after.kind === 'eof' || after.kind === 'dedent') {
-      if (after.kind === 'newline') this.i++;
-      if (this.tokens[this.i].kind === 'indent') {
+    const after = this.i;
+    if (this.kindOf(after) === 'newline' || this.kindOf(after) === 'eof' || this.kindOf(after) === 'dedent') {
+      if (this.kindOf(after) === 'newline') this.i++;
+      if (this.kindOf(this.i) === 'indent') {
         this.i++;
         return { body: this.parseBodyLines(), block: true };
       }
-      this.report({ start: opener.start, end: opener.end }, `Expected a value after '${opener.text}': on the same line, or as an indented block below`);
+      this.report({ start: this.startOf(opener), end: this.endOf(opener) }, `Expected a value after '${this.textOf(opener)}': on the same line, or as an indented block below`);
       return { body: [], block: false };
     }
-    if (opener.text === ':') {
+    if (this.textOf(opener) === ':') {
       throw this.failAt(opener, "Expected ':=' (a one-line declaration) or ':' at the end of the line (a block)");
     }
     const value = this.parseExpr();
@@ -403,49 +488,49 @@ class Parser {
     const name = this.ident(this.advance());
     const opener = this.advance();
     const { body, block } = this.parseDeclarationBody(opener);
-    return { kind: 'constant', name, body, block, span: { start: name.span.start, end: Math.max(this.lastEnd, opener.end) } };
+    return { kind: 'constant', name, body, block, span: { start: name.start, end: Math.max(this.lastEnd, this.endOf(opener)) } };
   }
 
   private parsePredicate(): Statement {
     const name = this.ident(this.advance());
     const params = this.parseParameters();
     const opener = this.peek();
-    if (!(opener.kind === 'op' && (opener.text === ':=' || opener.text === ':'))) {
-      throw this.failAt(opener, `Expected ':=' after the predicate's parameters but found ${describe(opener)}`);
+    if (!(this.kindOf(opener) === 'op' && (this.textOf(opener) === ':=' || this.textOf(opener) === ':'))) {
+      throw this.failAt(opener, `Expected ':=' after the predicate's parameters but found ${this.describe(opener)}`);
     }
     this.advance();
     const { body, block } = this.parseDeclarationBody(opener);
-    return { kind: 'predicate', name, params, body, block, span: { start: name.span.start, end: Math.max(this.lastEnd, opener.end) } };
+    return { kind: 'predicate', name, params, body, block, span: { start: name.start, end: Math.max(this.lastEnd, this.endOf(opener)) } };
   }
 
   private parseDef(): Statement {
     const keyword = this.advance();
     const name = this.ident(this.expectName("a name after 'def'"));
     const params = this.is('(') ? this.parseParameters() : [];
-    const colon = this.expect(':', `Expected ':' after the definition's header but found ${describe(this.peek())}`);
+    const colon = this.expect(':', `Expected ':' after the definition's header but found ${this.describe(this.peek())}`);
     const body: Statement[] = [];
-    const after = this.tokens[this.i];
-    if (after.kind === 'newline') this.i++;
-    else if (after.kind !== 'eof' && after.kind !== 'dedent') throw this.failAt(after, "Expected the definition's body on the next line, indented");
-    if (this.tokens[this.i].kind === 'indent' && this.blockDepth >= MAX_BLOCK_DEPTH) {
-      this.report({ start: keyword.start, end: colon.end }, 'Blocks are nested too deeply to check');
+    const after = this.i;
+    if (this.kindOf(after) === 'newline') this.i++;
+    else if (this.kindOf(after) !== 'eof' && this.kindOf(after) !== 'dedent') throw this.failAt(after, "Expected the definition's body on the next line, indented");
+    if (this.kindOf(this.i) === 'indent' && this.blockDepth >= MAX_BLOCK_DEPTH) {
+      this.report({ start: this.startOf(keyword), end: this.endOf(colon) }, 'Blocks are nested too deeply to check');
       this.skipBlock();
-    } else if (this.tokens[this.i].kind === 'indent') {
+    } else if (this.kindOf(this.i) === 'indent') {
       this.i++;
       this.blockDepth++;
       for (;;) {
-        const t = this.tokens[this.i];
-        if (t.kind === 'eof') break;
-        if (t.kind === 'dedent') {
+        const t = this.i;
+        if (this.kindOf(t) === 'eof') break;
+        if (this.kindOf(t) === 'dedent') {
           this.i++;
           break;
         }
-        if (t.kind === 'newline') {
+        if (this.kindOf(t) === 'newline') {
           this.i++;
           continue;
         }
-        if (t.kind === 'indent') {
-          this.report({ start: t.end, end: t.end }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
+        if (this.kindOf(t) === 'indent') {
+          this.report({ start: this.endOf(t), end: this.endOf(t) }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
           this.skipBlock();
           continue;
         }
@@ -454,69 +539,72 @@ class Parser {
       }
       this.blockDepth--;
     } else {
-      this.report({ start: keyword.start, end: colon.end }, "This definition has no body: write it on the lines after ':', indented");
+      this.report({ start: this.startOf(keyword), end: this.endOf(colon) }, "This definition has no body: write it on the lines after ':', indented");
     }
-    return { kind: 'def', name, params, body, span: { start: keyword.start, end: Math.max(this.lastEnd, colon.end) } };
+    return { kind: 'def', name, params, body, span: { start: this.startOf(keyword), end: Math.max(this.lastEnd, this.endOf(colon)) } };
   }
 
   // ---- body lines ---------------------------------------------------------------------------------
 
   /** Lines of an indented block, up to and including its DEDENT. */
   private parseBodyLines(): Expr[] {
-    const lines: Expr[] = [];
     if (this.blockDepth >= MAX_BLOCK_DEPTH) {
-      const t = this.tokens[this.i];
-      this.report({ start: t.start, end: t.end }, 'Blocks are nested too deeply to check');
+      const t = this.i;
+      this.report({ start: this.startOf(t), end: this.endOf(t) }, 'Blocks are nested too deeply to check');
       this.i--;
       this.skipBlock();
-      return lines;
+      return [];
     }
+    const mark = this.top;
     this.blockDepth++;
     try {
-      this.parseBodyLinesInto(lines);
+      this.parseBodyLinesOntoScratch();
     } finally {
       this.blockDepth--;
     }
-    return lines;
+    return this.takeItems(mark);
   }
 
-  private parseBodyLinesInto(lines: Expr[]): void {
+  private parseBodyLinesOntoScratch(): void {
     for (;;) {
-      const t = this.tokens[this.i];
-      if (t.kind === 'eof') break;
-      if (t.kind === 'dedent') {
+      const t = this.i;
+      if (this.kindOf(t) === 'eof') break;
+      if (this.kindOf(t) === 'dedent') {
         this.i++;
         break;
       }
-      if (t.kind === 'newline') {
+      if (this.kindOf(t) === 'newline') {
         this.i++;
         continue;
       }
-      if (t.kind === 'indent') {
+      if (this.kindOf(t) === 'indent') {
         // Only reachable after a line whose own block could not be parsed: keep its lines in this block.
         this.i++;
-        lines.push(...this.parseBodyLines());
+        for (const line of this.parseBodyLines()) this.pushItem(line);
         continue;
       }
-      if (t.kind === 'keyword' && (t.text === 'raise' || t.text === 'def')) {
-        this.report({ start: t.start, end: t.end }, `'${t.text}' cannot appear inside a block: write it at the top level, without indentation`);
-        this.sync(t.start);
-        if (this.tokens[this.i].kind === 'indent') this.skipBlock();
+      if (this.kindOf(t) === 'keyword' && (this.textOf(t) === 'raise' || this.textOf(t) === 'def')) {
+        this.report({ start: this.startOf(t), end: this.endOf(t) }, `'${this.textOf(t)}' cannot appear inside a block: write it at the top level, without indentation`);
+        this.sync(this.startOf(t));
+        if (this.kindOf(this.i) === 'indent') this.skipBlock();
         continue;
       }
       const line = this.parseBodyLineSafely();
-      if (line) lines.push(line);
+      if (line) this.pushItem(line);
     }
   }
 
   private parseBodyLineSafely(): Expr | null {
     this.operators = 0;
-    const start = this.tokens[this.i].start;
+    const start = this.startOf(this.i);
     const before = this.i;
+    const top = this.top;
     try {
       return this.parseBodyLine();
     } catch (e) {
       if (!(e instanceof LineFailure)) throw e;
+      // Items of lists the failed line left unfinished.
+      this.top = top;
       this.report(e.span, e.message);
       if (this.resume(e)) return null;
       this.sync(start);
@@ -527,14 +615,14 @@ class Parser {
 
   private parseBodyLine(): Expr {
     const t = this.peek();
-    if (t.kind === 'name' && this.peekAt(1).kind === 'op' && this.peekAt(1).text === ':=') {
+    if (this.kindOf(t) === 'name' && this.kindOf(this.peekAt(1)) === 'op' && this.textOf(this.peekAt(1)) === ':=') {
       const target = this.ident(this.advance());
       this.advance();
       const value = this.parseExpr();
       this.expectLineEnd();
-      return { kind: 'assign', target, value, span: { start: target.span.start, end: value.span.end } };
+      return { kind: 'assign', target, value, start: target.start, end: value.end };
     }
-    if (t.kind === 'keyword' && (t.text === 'import' || t.text === 'from')) {
+    if (this.kindOf(t) === 'keyword' && (this.textOf(t) === 'import' || this.textOf(t) === 'from')) {
       throw this.failAt(t, 'Imports belong at the top level of the file');
     }
     const expr = this.parseExpr();
@@ -547,22 +635,22 @@ class Parser {
         head = head.operand;
       }
       if (head.kind !== 'call' && head.kind !== 'name') {
-        this.report(colon, "Only a quantifier such as 'forall:' or 'count(min=2):' can open a block here");
+        this.report({ start: this.startOf(colon), end: this.endOf(colon) }, "Only a quantifier such as 'forall:' or 'count(min=2):' can open a block here");
       }
       let body: Expr[] = [];
-      const after = this.tokens[this.i];
-      if (after.kind === 'newline' || after.kind === 'eof' || after.kind === 'dedent') {
-        if (after.kind === 'newline') this.i++;
-        if (this.tokens[this.i].kind === 'indent') {
+      const after = this.i;
+      if (this.kindOf(after) === 'newline' || this.kindOf(after) === 'eof' || this.kindOf(after) === 'dedent') {
+        if (this.kindOf(after) === 'newline') this.i++;
+        if (this.kindOf(this.i) === 'indent') {
           this.i++;
           body = this.parseBodyLines();
         } else {
-          this.report({ start: colon.start, end: colon.end }, `Expected the quantifier's conditions on the lines after ':', indented`);
+          this.report({ start: this.startOf(colon), end: this.endOf(colon) }, `Expected the quantifier's conditions on the lines after ':', indented`);
         }
       } else {
         throw this.failAt(after, "A quantifier's conditions go on the lines after ':', indented");
       }
-      return { kind: 'quantifier', negated, head, body, span: { start: expr.span.start, end: Math.max(this.lastEnd, colon.end) } };
+      return { kind: 'quantifier', negated, head, body, start: expr.start, end: Math.max(this.lastEnd, this.endOf(colon)) };
     }
     this.expectLineEnd();
     return expr;
@@ -571,94 +659,66 @@ class Parser {
   // ---- expressions --------------------------------------------------------------------------------
 
   parseExpr(noTernary = false): Expr {
-    const value = this.parseLogical();
+    const value = this.parseBinary(LOGICAL);
     if (noTernary || !this.is('if')) return value;
     this.advance();
-    const condition = this.parseLogical();
-    this.expect('else', `Expected 'else' in the conditional expression but found ${describe(this.peek())}`);
+    const condition = this.parseBinary(LOGICAL);
+    this.expect('else', `Expected 'else' in the conditional expression but found ${this.describe(this.peek())}`);
     const otherwise = this.parseExpr();
-    return { kind: 'ternary', then: value, condition, otherwise, span: { start: value.span.start, end: otherwise.span.end } };
+    return { kind: 'ternary', then: value, condition, otherwise, start: value.start, end: otherwise.end };
   }
 
   private binary(op: BinaryOperator, opToken: Token, left: Expr, right: Expr): Expr {
     if (++this.operators > MAX_OPERATORS) throw this.failAt(opToken, 'This line has too many operators to check');
-    return { kind: 'binary', op, opSpan: { start: opToken.start, end: opToken.end }, left, right, span: { start: left.span.start, end: right.span.end } };
+    return { kind: 'binary', op, opStart: this.startOf(opToken), opEnd: this.endOf(opToken), left, right, start: left.start, end: right.end };
   }
 
-  private parseLogical(): Expr {
-    let left = this.parseComparison();
-    while (this.is('and') || this.is('or')) {
-      const op = this.advance();
-      const right = this.parseComparison();
-      left = this.binary(op.text as BinaryOperator, op, left, right);
-    }
-    return left;
+  /** Binding level of the binary operator at token `t`, or 0. */
+  private binaryLevel(t: Token): number {
+    const kind = this.kinds[t];
+    if (kind !== OP && kind !== KEYWORD) return 0;
+    const id = this.textIds[t];
+    return id < CONSTANT_TEXT_COUNT ? BINARY_LEVEL[id] : 0;
   }
 
-  private parseComparison(): Expr {
-    let left = this.parseAdditive();
+  /** Operators of level `minLevel` and tighter, by precedence climbing (every level is left-associative). */
+  private parseBinary(minLevel: number): Expr {
+    let left = this.parseUnary();
     for (;;) {
       const t = this.peek();
-      if (t.kind === 'keyword' && t.text === 'not' && this.peekAt(1).kind === 'keyword' && this.peekAt(1).text === 'in') {
+      if (minLevel <= COMPARISON_LEVEL && this.kinds[t] === KEYWORD && this.textIds[t] === NOT_ID) {
         const inToken = this.peekAt(1);
-        this.report({ start: t.start, end: inToken.end }, "'not in' is not part of the rule language: write not (a in b)");
-        this.advance();
-        this.advance();
-        const right = this.parseAdditive();
-        const inner = this.binary('in', inToken, left, right);
-        left = { kind: 'unary', op: 'not', opSpan: { start: t.start, end: t.end }, operand: inner, span: inner.span };
-        continue;
+        if (this.kinds[inToken] === KEYWORD && this.textIds[inToken] === IN_ID) {
+          this.report({ start: this.startOf(t), end: this.endOf(inToken) }, "'not in' is not part of the rule language: write not (a in b)");
+          this.advance();
+          this.advance();
+          const right = this.parseBinary(COMPARISON_LEVEL + 1);
+          const inner = this.binary('in', inToken, left, right);
+          left = { kind: 'unary', op: 'not', opStart: this.startOf(t), opEnd: this.endOf(t), operand: inner, start: inner.start, end: inner.end };
+          continue;
+        }
       }
-      if (!((t.kind === 'op' || t.kind === 'keyword') && COMPARISON.has(t.text))) return left;
+      const level = this.binaryLevel(t);
+      if (level === 0 || level < minLevel) return left;
       const op = this.advance();
-      const right = this.parseAdditive();
-      left = this.binary(op.text as BinaryOperator, op, left, right);
+      const right = level === POWER ? this.parseUnary() : this.parseBinary(level + 1);
+      left = this.binary(this.textOf(op) as BinaryOperator, op, left, right);
     }
-  }
-
-  private parseAdditive(): Expr {
-    let left = this.parseMultiplicative();
-    while (this.is('+') || this.is('-')) {
-      const op = this.advance();
-      const right = this.parseMultiplicative();
-      left = this.binary(op.text as BinaryOperator, op, left, right);
-    }
-    return left;
-  }
-
-  private parseMultiplicative(): Expr {
-    let left = this.parsePower();
-    while (this.is('*') || this.is('/') || this.is('%')) {
-      const op = this.advance();
-      const right = this.parsePower();
-      left = this.binary(op.text as BinaryOperator, op, left, right);
-    }
-    return left;
-  }
-
-  private parsePower(): Expr {
-    let left = this.parseUnary();
-    while (this.is('**')) {
-      const op = this.advance();
-      const right = this.parseUnary();
-      left = this.binary('**', op, left, right);
-    }
-    return left;
   }
 
   /** Unary operators bind tightest in this language: `not "a" in x` is `(not "a") in x`. */
   private parseUnary(): Expr {
     const t = this.peek();
-    if ((t.kind === 'keyword' && t.text === 'not') || (t.kind === 'op' && (t.text === '-' || t.text === '+'))) {
+    if ((this.kindOf(t) === 'keyword' && this.textOf(t) === 'not') || (this.kindOf(t) === 'op' && (this.textOf(t) === '-' || this.textOf(t) === '+'))) {
       this.advance();
       const next = this.peek();
-      if (t.text === 'not' && next.start === t.end && next.kind === 'op' && (next.text === '(' || next.text === '[')) {
-        this.report({ start: t.start, end: next.end }, `Write a space after 'not': the official parser reads 'not${next.text}' as a call of a function named 'not'`);
+      if (this.textOf(t) === 'not' && this.startOf(next) === this.endOf(t) && this.kindOf(next) === 'op' && (this.textOf(next) === '(' || this.textOf(next) === '[')) {
+        this.report({ start: this.startOf(t), end: this.endOf(next) }, `Write a space after 'not': the official parser reads 'not${this.textOf(next)}' as a call of a function named 'not'`);
       }
       this.enter(t);
       const operand = this.parseUnary();
       this.nesting--;
-      return { kind: 'unary', op: t.text as 'not' | '-' | '+', opSpan: { start: t.start, end: t.end }, operand, span: { start: t.start, end: operand.span.end } };
+      return { kind: 'unary', op: this.textOf(t) as 'not' | '-' | '+', opStart: this.startOf(t), opEnd: this.endOf(t), operand, start: this.startOf(t), end: operand.end };
     }
     return this.parsePostfix();
   }
@@ -671,25 +731,25 @@ class Parser {
     let e = this.parsePrimary();
     for (;;) {
       const t = this.peek();
-      if (t.kind !== 'op') return e;
-      if (t.text === '.') {
+      if (this.kindOf(t) !== 'op') return e;
+      if (this.textOf(t) === '.') {
         this.advance();
         const name = this.peek();
-        if (name.kind !== 'name' && name.kind !== 'keyword') {
+        if (this.kindOf(name) !== 'name' && this.kindOf(name) !== 'keyword') {
           if (e.kind === 'tool') throw this.failAt(name, "A tool pattern names one tool (tool:name); to match several tools compare call.function.name with match(...)");
-          throw this.failAt(name, `Expected a field name after '.' but found ${describe(name)}`);
+          throw this.failAt(name, `Expected a field name after '.' but found ${this.describe(name)}`);
         }
         this.advance();
-        e = { kind: 'member', object: e, member: this.ident(name), span: { start: e.span.start, end: name.end } };
-      } else if (t.text === '(') {
+        e = { kind: 'member', object: e, member: this.ident(name), start: e.start, end: this.endOf(name) };
+      } else if (this.textOf(t) === '(') {
         const { args, kwargs, end } = this.parseArguments();
         if (e.kind === 'tool' && e.args === null) {
-          e = { kind: 'tool', toolName: e.toolName, args, span: { start: e.span.start, end } };
-          if (kwargs.length > 0) this.report(kwargs[0].span, 'A tool pattern takes a dictionary such as tool:name({arg: "value"}), not keyword arguments');
+          e = { kind: 'tool', toolName: e.toolName, args, start: e.start, end };
+          if (kwargs.length > 0) this.report(spanOf(kwargs[0]), 'A tool pattern takes a dictionary such as tool:name({arg: "value"}), not keyword arguments');
         } else {
-          e = { kind: 'call', callee: e, args, kwargs, span: { start: e.span.start, end } };
+          e = { kind: 'call', callee: e, args, kwargs, start: e.start, end };
         }
-      } else if (t.text === '[') {
+      } else if (this.textOf(t) === '[') {
         this.advance();
         this.enter(t);
         this.brackets++;
@@ -697,7 +757,7 @@ class Parser {
         const close = this.closing(']', t);
         this.brackets--;
         this.nesting--;
-        e = { kind: 'index', object: e, index, span: { start: e.span.start, end: close.end } };
+        e = { kind: 'index', object: e, index, start: e.start, end: this.endOf(close) };
       } else {
         return e;
       }
@@ -705,154 +765,158 @@ class Parser {
   }
 
   private neverClosed(open: Token): LineFailure {
-    const closer = open.text === '(' ? ')' : open.text === '[' ? ']' : '}';
+    const closer = this.textOf(open) === '(' ? ')' : this.textOf(open) === '[' ? ']' : '}';
     let j = this.i;
-    while (j > 0 && this.tokens[j].start > open.start) j--;
-    while (this.tokens[j].kind !== 'newline' && this.tokens[j].kind !== 'eof') j++;
-    return new LineFailure({ start: open.start, end: open.end }, `'${open.text}' is never closed: add '${closer}'`, j + 1);
+    while (j > 0 && this.startOf(j) > this.startOf(open)) j--;
+    while (this.kindOf(j) !== 'newline' && this.kindOf(j) !== 'eof') j++;
+    return new LineFailure({ start: this.startOf(open), end: this.endOf(open) }, `'${this.textOf(open)}' is never closed: add '${closer}'`, j + 1);
   }
 
   /** The innermost bracket opened before the current token and not closed yet. */
-  private unclosedBracket(): Token | undefined {
+  private unclosedBracket(): Token {
     let depth = 0;
     for (let j = this.i - 1; j >= 0 && j >= this.i - 100_000; j--) {
-      const t = this.tokens[j];
-      if (t.kind !== 'op') continue;
-      if (t.text === ')' || t.text === ']' || t.text === '}') depth++;
-      else if (t.text === '(' || t.text === '[' || t.text === '{') {
+      const t = j;
+      if (this.kindOf(t) !== 'op') continue;
+      if (this.textOf(t) === ')' || this.textOf(t) === ']' || this.textOf(t) === '}') depth++;
+      else if (this.textOf(t) === '(' || this.textOf(t) === '[' || this.textOf(t) === '{') {
         if (depth === 0) return t;
         depth--;
       }
     }
-    return undefined;
+    return -1;
   }
 
   /** Expects the closer of `open`; when the list ran onto later lines, blames the unclosed bracket. */
   /** Whether the next item starts a line indented no deeper than the line of `open` (a sign it was never closed). */
   private startsOutside(open: Token): boolean {
     const j = this.peekIndex();
-    const previous = this.tokens[j - 1];
-    const startsLine = !previous || previous.kind === 'newline' || previous.kind === 'indent' || previous.kind === 'dedent';
-    return startsLine && this.text.lastIndexOf('\n', this.tokens[j].start) > open.start &&
-      this.lineIndent(this.tokens[j].start) <= this.lineIndent(open.start);
+    const previous = j - 1;
+    const startsLine = previous < 0 || this.kindOf(previous) === 'newline' || this.kindOf(previous) === 'indent' || this.kindOf(previous) === 'dedent';
+    return startsLine && this.text.lastIndexOf('\n', this.startOf(j)) > this.startOf(open) &&
+      this.lineIndent(this.startOf(j)) <= this.lineIndent(this.startOf(open));
   }
 
   private closing(closer: string, open: Token, ranOutside = false): Token {
     const t = this.peek();
-    if (t.kind === 'op' && t.text === closer) return this.advance();
+    if (this.kindOf(t) === 'op' && this.textOf(t) === closer) return this.advance();
     // The list ran into the end of the block, or into a line indented no deeper than the bracket's own line:
     // the bracket was never closed (rather than a separator missing).
-    const layout = t.kind === 'dedent' || t.kind === 'eof' || t.kind === 'indent';
+    const layout = this.kindOf(t) === 'dedent' || this.kindOf(t) === 'eof' || this.kindOf(t) === 'indent';
     if (layout || ranOutside || this.startsOutside(open)) throw this.neverClosed(open);
-    throw this.failAt(t, `Expected ',' or '${closer}' but found ${describe(t)}`);
+    throw this.failAt(t, `Expected ',' or '${closer}' but found ${this.describe(t)}`);
   }
 
   private parseArguments(): { args: Expr[]; kwargs: KeywordArgument[]; end: number } {
     const open = this.advance();
     this.enter(open);
     this.brackets++;
-    const args: Expr[] = [];
+    const mark = this.top;
     const kwargs: KeywordArgument[] = [];
     let outside = false;
     while (!this.is(')')) {
       outside ||= this.startsOutside(open);
       const t = this.peek();
       const next = this.peekAt(1);
-      if ((t.kind === 'name' || t.kind === 'keyword') && next.kind === 'op' && next.text === '=') {
+      if ((this.kindOf(t) === 'name' || this.kindOf(t) === 'keyword') && this.kindOf(next) === 'op' && this.textOf(next) === '=') {
         this.advance();
         this.advance();
         const value = this.parseExpr();
-        kwargs.push({ name: this.ident(t), value, span: { start: t.start, end: value.span.end } });
+        kwargs.push({ name: this.ident(t), value, start: this.startOf(t), end: value.end });
       } else {
         const value = this.parseExpr();
-        if (kwargs.length > 0) this.report(value.span, 'A positional argument cannot follow a keyword argument');
-        args.push(value);
+        if (kwargs.length > 0) this.report(spanOf(value), 'A positional argument cannot follow a keyword argument');
+        this.pushItem(value);
       }
       if (!this.accept(',')) break;
       if (this.is(')')) {
-        const comma = this.tokens[this.i - 1];
-        this.report({ start: comma.start, end: comma.end }, 'A trailing comma is not allowed here');
+        const comma = this.i - 1;
+        this.report({ start: this.startOf(comma), end: this.endOf(comma) }, 'A trailing comma is not allowed here');
       }
     }
     const close = this.closing(')', open, outside);
     this.brackets--;
     this.nesting--;
-    return { args, kwargs, end: close.end };
+    return { args: this.takeItems(mark), kwargs, end: this.endOf(close) };
   }
 
   private parsePrimary(): Expr {
     let t = this.peek();
-    if (t.kind === 'newline' && this.brackets === 0) {
+    if (this.kindOf(t) === 'newline' && this.brackets === 0) {
       // An expression left open at the end of a line (e.g. after 'and') continues on the next line.
       const j = this.peekIndex();
-      const next = this.tokens[j + 1];
-      if (next.kind !== 'indent' && next.kind !== 'dedent' && next.kind !== 'eof' && next.kind !== 'newline') {
+      const next = j + 1;
+      if (this.kindOf(next) !== 'indent' && this.kindOf(next) !== 'dedent' && this.kindOf(next) !== 'eof' && this.kindOf(next) !== 'newline') {
         this.i = j + 1;
         t = this.peek();
       }
     }
-    const span = { start: t.start, end: t.end };
-    switch (t.kind) {
+    const start = this.startOf(t);
+    const end = this.endOf(t);
+    switch (this.kindOf(t)) {
       case 'number':
         this.advance();
-        return { kind: 'number', value: Number(t.text), span };
+        return { kind: 'number', value: Number(this.textOf(t)), start, end };
       case 'string': {
         this.advance();
-        const prefixLength = /^[rf]/.test(t.text) ? 1 : 0;
+        const first = this.text.charCodeAt(start);
+        const prefixLength = first === 114 /* r */ || first === 102 /* f */ ? 1 : 0;
+        const quote = this.text.charCodeAt(start + prefixLength);
+        const triple = end - start >= prefixLength + 3 && this.text.charCodeAt(start + prefixLength + 1) === quote && this.text.charCodeAt(start + prefixLength + 2) === quote;
         const next = this.peek();
-        if (next.kind === 'string') throw this.failAt(next, "Two strings in a row: join them with '+'");
-        return { kind: 'string', value: t.value ?? '', span, prefix: t.text.slice(0, prefixLength), triple: t.text.slice(prefixLength).startsWith(t.text[prefixLength].repeat(3)) };
+        if (this.kindOf(next) === 'string') throw this.failAt(next, "Two strings in a row: join them with '+'");
+        return { kind: 'string', value: this.tokenValue(t) ?? '', start, end, prefix: prefixLength === 1 ? this.text[start] : '', triple };
       }
       case 'valueRef':
         this.advance();
-        return { kind: 'valueRef', name: t.value ?? '', span };
+        return { kind: 'valueRef', name: this.tokenValue(t) ?? '', start, end };
       case 'placeholder':
         this.advance();
-        return { kind: 'placeholder', name: t.value ?? '', span };
+        return { kind: 'placeholder', name: this.tokenValue(t) ?? '', start, end };
       case 'keyword':
-        if (t.text === 'True' || t.text === 'False') {
+        if (this.textOf(t) === 'True' || this.textOf(t) === 'False') {
           this.advance();
-          return { kind: 'bool', value: t.text === 'True', span };
+          return { kind: 'bool', value: this.textOf(t) === 'True', start, end };
         }
-        if (t.text === 'None') {
+        if (this.textOf(t) === 'None') {
           this.advance();
-          return { kind: 'none', span };
+          return { kind: 'none', start, end };
         }
         break;
       case 'name': {
-        if (t.text === 'tool' && this.peekAt(1).kind === 'op' && this.peekAt(1).text === ':') {
+        if (this.textOf(t) === 'tool' && this.kindOf(this.peekAt(1)) === 'op' && this.textOf(this.peekAt(1)) === ':') {
           this.advance();
           this.advance();
           const name = this.peek();
-          if (name.kind !== 'name' && name.kind !== 'keyword') throw this.failAt(name, `Expected a tool name after 'tool:' but found ${describe(name)}`);
-          if (name.start !== this.tokens[this.i - 1].end) throw this.failAt(name, "Write the tool name right after 'tool:', without a space");
+          if (this.kindOf(name) !== 'name' && this.kindOf(name) !== 'keyword') throw this.failAt(name, `Expected a tool name after 'tool:' but found ${this.describe(name)}`);
+          if (this.startOf(name) !== this.endOf(this.i - 1)) throw this.failAt(name, "Write the tool name right after 'tool:', without a space");
           this.advance();
-          return { kind: 'tool', toolName: this.ident(name), args: null, span: { start: t.start, end: name.end } };
+          return { kind: 'tool', toolName: this.ident(name), args: null, start, end: this.endOf(name) };
         }
-        if (t.text === 'lambda') throw this.failAt(t, 'Lambdas are not part of the rule language: declare a predicate instead');
+        if (this.textOf(t) === 'lambda') throw this.failAt(t, 'Lambdas are not part of the rule language: declare a predicate instead');
         this.advance();
-        return { kind: 'name', name: t.text, span };
+        return { kind: 'name', name: this.textOf(t), start, end };
       }
       case 'op':
-        if (t.text === '*') {
+        if (this.textOf(t) === '*') {
           this.advance();
-          return { kind: 'wildcard', span };
+          return { kind: 'wildcard', start, end };
         }
-        if (t.text === '(') return this.parseParenthesized();
-        if (t.text === '[') return this.parseList();
-        if (t.text === '{') return this.parseObject();
+        if (this.textOf(t) === '(') return this.parseParenthesized();
+        if (this.textOf(t) === '[') return this.parseList();
+        if (this.textOf(t) === '{') return this.parseObject();
         break;
     }
-    if (this.brackets > 0 && (t.kind === 'eof' || t.kind === 'dedent' || t.kind === 'indent')) {
+    if (this.brackets > 0 && (this.kindOf(t) === 'eof' || this.kindOf(t) === 'dedent' || this.kindOf(t) === 'indent')) {
       const open = this.unclosedBracket();
-      if (open) throw this.neverClosed(open);
+      if (open >= 0) throw this.neverClosed(open);
     }
-    if (t.kind === 'newline' || t.kind === 'eof' || t.kind === 'dedent') {
-      const previous = this.tokens[this.i - 1];
-      const after = previous && previous.kind !== 'newline' && previous.kind !== 'indent' && previous.kind !== 'dedent' ? ` after '${previous.text.slice(0, 20)}'` : '';
-      throw this.failAt(t, `Expected an expression${after} but found ${describe(t)}`);
+    if (this.kindOf(t) === 'newline' || this.kindOf(t) === 'eof' || this.kindOf(t) === 'dedent') {
+      const previous = this.i - 1;
+      const after = previous >= 0 && this.kindOf(previous) !== 'newline' && this.kindOf(previous) !== 'indent' && this.kindOf(previous) !== 'dedent' ? ` after '${this.textOf(previous).slice(0, 20)}'` : '';
+      throw this.failAt(t, `Expected an expression${after} but found ${this.describe(t)}`);
     }
-    throw this.failAt(t, `Expected an expression but found ${describe(t)}`);
+    throw this.failAt(t, `Expected an expression but found ${this.describe(t)}`);
   }
 
   private parseParenthesized(): Expr {
@@ -861,46 +925,46 @@ class Parser {
     const colon = this.peekAt(1);
     const type = this.peekAt(2);
     const close = this.peekAt(3);
-    if ((a.kind === 'name') && colon.kind === 'op' && colon.text === ':' && type.kind === 'name' && close.kind === 'op' && close.text === ')') {
+    if ((this.kindOf(a) === 'name') && this.kindOf(colon) === 'op' && this.textOf(colon) === ':' && this.kindOf(type) === 'name' && this.kindOf(close) === 'op' && this.textOf(close) === ')') {
       this.advance();
       this.advance();
       this.advance();
       this.advance();
-      return { kind: 'typed', variable: this.ident(a), type: this.ident(type), span: { start: open.start, end: close.end } };
+      return { kind: 'typed', variable: this.ident(a), type: this.ident(type), start: this.startOf(open), end: this.endOf(close) };
     }
     this.enter(open);
     this.brackets++;
-    const items: Expr[] = [];
+    const mark = this.top;
     let tuple = false;
     let outside = false;
     if (this.is(')')) {
       tuple = true;
     } else {
-      if (a.kind === 'name' && colon.kind === 'op' && colon.text === ':') {
-        throw this.failAt(type, `Expected a type name in (${a.text}: Type) but found ${describe(type)}`);
+      if (this.kindOf(a) === 'name' && this.kindOf(colon) === 'op' && this.textOf(colon) === ':') {
+        throw this.failAt(type, `Expected a type name in (${this.textOf(a)}: Type) but found ${this.describe(type)}`);
       }
       outside = this.startsOutside(open);
-      items.push(this.parseExpr());
+      this.pushItem(this.parseExpr());
       while (this.accept(',')) {
         tuple = true;
         if (this.is(')')) break;
         outside ||= this.startsOutside(open);
-        items.push(this.parseExpr());
+        this.pushItem(this.parseExpr());
       }
     }
     const end = this.closing(')', open, outside);
     this.brackets--;
     this.nesting--;
-    const span = { start: open.start, end: end.end };
+    const items = this.takeItems(mark);
     if (!tuple) return items[0];
-    return { kind: 'tuple', items, span };
+    return { kind: 'tuple', items, start: this.startOf(open), end: this.endOf(end) };
   }
 
   private parseList(): Expr {
     const open = this.advance();
     this.enter(open);
     this.brackets++;
-    const items: Expr[] = [];
+    const mark = this.top;
     let outside = false;
     if (!this.is(']')) {
       outside = this.startsOutside(open);
@@ -908,7 +972,7 @@ class Parser {
       if (this.is('for')) {
         this.advance();
         const variable = this.ident(this.expectName("a variable name after 'for'"));
-        this.expect('in', `Expected 'in' after the comprehension variable but found ${describe(this.peek())}`);
+        this.expect('in', `Expected 'in' after the comprehension variable but found ${this.describe(this.peek())}`);
         const iterable = this.parseExpr(true);
         let condition: Expr | null = null;
         if (this.accept('if')) condition = this.parseExpr(true);
@@ -916,23 +980,23 @@ class Parser {
         const close = this.closing(']', open);
         this.brackets--;
         this.nesting--;
-        return { kind: 'comprehension', element: first, variable, iterable, condition, span: { start: open.start, end: close.end } };
+        return { kind: 'comprehension', element: first, variable, iterable, condition, start: this.startOf(open), end: this.endOf(close) };
       }
-      items.push(first);
+      this.pushItem(first);
       while (this.accept(',')) {
         if (this.is(']')) {
-          const comma = this.tokens[this.i - 1];
-          this.report({ start: comma.start, end: comma.end }, 'A trailing comma is not allowed here');
+          const comma = this.i - 1;
+          this.report({ start: this.startOf(comma), end: this.endOf(comma) }, 'A trailing comma is not allowed here');
           break;
         }
         outside ||= this.startsOutside(open);
-        items.push(this.parseExpr());
+        this.pushItem(this.parseExpr());
       }
     }
     const close = this.closing(']', open, outside);
     this.brackets--;
     this.nesting--;
-    return { kind: 'list', items, span: { start: open.start, end: close.end } };
+    return { kind: 'list', items: this.takeItems(mark), start: this.startOf(open), end: this.endOf(close) };
   }
 
   private parseObject(): Expr {
@@ -944,24 +1008,25 @@ class Parser {
     if (!this.is('}')) {
       do {
         if (this.is('}')) {
-          const comma = this.tokens[this.i - 1];
-          this.report({ start: comma.start, end: comma.end }, 'A trailing comma is not allowed here');
+          const comma = this.i - 1;
+          this.report({ start: this.startOf(comma), end: this.endOf(comma) }, 'A trailing comma is not allowed here');
           break;
         }
         outside ||= entries.length > 0 && this.startsOutside(open);
         const key = this.peek();
-        if (key.kind !== 'name' && key.kind !== 'string' && key.kind !== 'keyword') {
+        if (this.kindOf(key) !== 'name' && this.kindOf(key) !== 'string' && this.kindOf(key) !== 'keyword') {
           if (outside || this.startsOutside(open)) throw this.neverClosed(open);
-          throw this.failAt(key, `Expected a key (a name or a string) but found ${describe(key)}`);
+          throw this.failAt(key, `Expected a key (a name or a string) but found ${this.describe(key)}`);
         }
         this.advance();
-        this.expect(':', `Expected ':' after the key but found ${describe(this.peek())}`);
+        this.expect(':', `Expected ':' after the key but found ${this.describe(this.peek())}`);
         const value = this.parseExpr();
         if (this.is('for')) throw this.failAt(this.peek(), 'Dictionary comprehensions are not part of the rule language');
         entries.push({
-          key: key.kind === 'string' ? key.value ?? '' : key.text,
-          keySpan: { start: key.start, end: key.end },
-          bareKey: key.kind !== 'string',
+          key: this.kindOf(key) === 'string' ? this.tokenValue(key) ?? '' : this.textOf(key),
+          keyStart: this.startOf(key),
+          keyEnd: this.endOf(key),
+          bareKey: this.kindOf(key) !== 'string',
           value,
         });
       } while (this.accept(','));
@@ -969,6 +1034,6 @@ class Parser {
     const close = this.closing('}', open, outside);
     this.brackets--;
     this.nesting--;
-    return { kind: 'object', entries, span: { start: open.start, end: close.end } };
+    return { kind: 'object', entries, start: this.startOf(open), end: this.endOf(close) };
   }
 }

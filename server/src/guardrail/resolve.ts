@@ -1,5 +1,5 @@
 import type { Problem, Span } from '../common/types';
-import type { Expr, Parameter, Program, Statement } from './ast';
+import { spanOf, type Expr, type Ident, type Parameter, type Program, type Statement } from './ast';
 import {
   BUILTIN_FUNCTIONS, LIBRARY_FUNCTIONS, MODULES, RESULT_TYPES, TYPES, VALUE_TYPES,
   elementType, fieldOf, has, suggest, typeInfo, type FunctionInfo,
@@ -93,6 +93,8 @@ export interface Resolution {
   problems: Problem[];
 }
 
+const NON_BOOLEAN_OPERATORS = new Set(['and', 'or', '+', '-', '*', '/', '%', '**']);
+
 const STRING_METHOD_RESULTS: Record<string, string> = {
   strip: 'str', lower: 'str', upper: 'str', format: 'str', join: 'str', splitlines: 'list<str>', split: 'list<str>',
 };
@@ -115,6 +117,8 @@ class Resolver {
   private readonly global = new Scope(null);
   private inferring = new Set<RuleSymbol>();
   private readonly declScope = new Map<RuleSymbol, Scope>();
+  /** Reused by declareBody (one walk per block line). */
+  private readonly stack: Expr[] = [];
 
   run(program: Program): Resolution {
     for (const statement of program.statements) this.declareGlobal(statement);
@@ -144,8 +148,10 @@ class Resolver {
       declaredType: symbol.declaredType, valueExpr: symbol.valueExpr, references: [], module: symbol.module,
       importedName: symbol.importedName, params: symbol.params, inferred: undefined,
     };
-    this.symbols.push(s);
-    this.occurrence({ span: s.declSpan, symbol: s, isDeclaration: true });
+    if (this.index) {
+      this.symbols.push(s);
+      this.occurrence({ span: s.declSpan, symbol: s, isDeclaration: true });
+    }
     return s;
   }
 
@@ -154,27 +160,27 @@ class Resolver {
   private declareGlobal(statement: Statement): void {
     switch (statement.kind) {
       case 'import': {
-        this.checkModule(statement.module.name, statement.module.span);
-        this.occurrence({ span: statement.module.span, module: statement.module.name });
-        const bound = statement.alias ?? { name: statement.module.name.split('.')[0], span: { start: statement.module.span.start, end: statement.module.span.start + statement.module.name.split('.')[0].length } };
+        this.checkModule(statement.module.name, spanOf(statement.module));
+        this.occurrence({ span: spanOf(statement.module), module: statement.module.name });
+        const bound = statement.alias ?? { name: statement.module.name.split('.')[0], start: statement.module.start, end: statement.module.start + statement.module.name.split('.')[0].length };
         if (statement.alias) {
-          this.global.names.set(bound.name, this.newSymbol({ name: bound.name, kind: 'import', declSpan: bound.span, statementSpan: statement.span, module: statement.module.name }));
+          this.global.names.set(bound.name, this.newSymbol({ name: bound.name, kind: 'import', declSpan: spanOf(bound), statementSpan: statement.span, module: statement.module.name }));
         } else if (!this.global.names.has(bound.name)) {
-          const symbol = this.newSymbol({ name: bound.name, kind: 'import', declSpan: bound.span, statementSpan: statement.span, module: statement.module.name });
+          const symbol = this.newSymbol({ name: bound.name, kind: 'import', declSpan: spanOf(bound), statementSpan: statement.span, module: statement.module.name });
           this.global.names.set(bound.name, symbol);
         }
         break;
       }
       case 'fromImport': {
-        const known = this.checkModule(statement.module.name, statement.module.span);
-        this.occurrence({ span: statement.module.span, module: statement.module.name });
+        const known = this.checkModule(statement.module.name, spanOf(statement.module));
+        this.occurrence({ span: spanOf(statement.module), module: statement.module.name });
         for (const { name, alias } of statement.names) {
           if (known && known.checked && !known.members.includes(name.name)) {
-            this.problem(name.span, 'error', 'gr/unknown-import', `module '${known.name}' has no attribute '${name.name}'`);
+            this.problem(spanOf(name), 'error', 'gr/unknown-import', `module '${known.name}' has no attribute '${name.name}'`);
           }
           const bound = alias ?? name;
-          if (alias) this.occurrence({ span: name.span, builtin: name.name, module: statement.module.name });
-          const symbol = this.newSymbol({ name: bound.name, kind: 'import', declSpan: bound.span, statementSpan: statement.span, module: statement.module.name, importedName: name.name });
+          if (alias) this.occurrence({ span: spanOf(name), builtin: name.name, module: statement.module.name });
+          const symbol = this.newSymbol({ name: bound.name, kind: 'import', declSpan: spanOf(bound), statementSpan: statement.span, module: statement.module.name, importedName: name.name });
           this.global.names.set(bound.name, symbol);
         }
         break;
@@ -186,16 +192,17 @@ class Resolver {
         const existing = this.global.names.get(statement.name.name);
         if (existing && (existing.kind === 'constant' || existing.kind === 'predicate')) {
           const what = kind === 'predicate' ? 'Predicate' : 'Constant';
-          this.problem(statement.name.span, 'error', 'gr/duplicate-constant', `${what} ${statement.name.name} already declared`,
+          const span = spanOf(statement.name);
+          this.problem(span, 'error', 'gr/duplicate-constant', `${what} ${statement.name.name} already declared`,
             [{ span: existing.declSpan, message: `${existing.name} is first declared here` }]);
-          if (this.index) existing.references.push(statement.name.span);
-          this.occurrence({ span: statement.name.span, symbol: existing, isDeclaration: true });
+          if (this.index) existing.references.push(span);
+          this.occurrence({ span, symbol: existing, isDeclaration: true });
           break;
         }
         const symbol = this.newSymbol({
           name: statement.name.name,
           kind,
-          declSpan: statement.name.span,
+          declSpan: spanOf(statement.name),
           statementSpan: statement.span,
           params: kind === 'predicate' ? statement.params : undefined,
           valueExpr: kind === 'constant' && !statement.block ? statement.body[0] : undefined,
@@ -220,7 +227,7 @@ class Resolver {
     switch (statement.kind) {
       case 'rule': {
         const scope = new Scope(this.global);
-        this.scopes.push({ span: statement.span, scope });
+        if (this.index) this.scopes.push({ span: statement.span, scope });
         this.declareBody(statement.body, scope);
         if (statement.message) this.expr(statement.message, scope, false);
         for (const line of statement.body) this.expr(line, scope, false);
@@ -228,10 +235,10 @@ class Resolver {
       }
       case 'predicate': {
         const scope = new Scope(this.global);
-        this.scopes.push({ span: statement.span, scope });
+        if (this.index) this.scopes.push({ span: statement.span, scope });
         for (const param of statement.params) {
-          this.checkType(param.type.name, param.type.span, this.global, param.name.span.start);
-          this.declare(scope, param.name.name, 'parameter', param.name.span, { start: param.name.span.start, end: param.type.span.end }, param.type.name);
+          this.checkType(param.type, this.global, param.name.start);
+          this.declare(scope, param.name.name, 'parameter', spanOf(param.name), { start: param.name.start, end: param.type.end }, param.type.name);
         }
         this.declareBody(statement.body, scope);
         for (const line of statement.body) this.expr(line, scope, false);
@@ -240,7 +247,7 @@ class Resolver {
       case 'constant': {
         if (statement.block) {
           const scope = new Scope(this.global);
-          this.scopes.push({ span: statement.span, scope });
+          if (this.index) this.scopes.push({ span: statement.span, scope });
           this.declareBody(statement.body, scope);
           for (const line of statement.body) this.expr(line, scope, false);
         } else {
@@ -267,22 +274,23 @@ class Resolver {
     }
     const symbol = this.newSymbol({ name, kind, declSpan: span, statementSpan, declaredType, valueExpr });
     scope.names.set(name, symbol);
-    this.declScope.set(symbol, scope);
+    if (this.index) this.declScope.set(symbol, scope);
     return symbol;
   }
 
   /** Registers the variables a block declares (typed variables and assignments), before any use is resolved. */
   private declareBody(lines: Expr[], scope: Scope): void {
+    const stack = this.stack;
     for (const line of lines) {
-      const stack: Expr[] = [line];
+      stack.push(line);
       while (stack.length > 0) {
         const e = stack.pop()!;
         switch (e.kind) {
           case 'typed':
-            this.declare(scope, e.variable.name, 'variable', e.variable.span, line.span, e.type.name);
+            this.declare(scope, e.variable.name, 'variable', spanOf(e.variable), spanOf(line), e.type.name);
             break;
           case 'assign':
-            this.declare(scope, e.target.name, 'variable', e.target.span, line.span, undefined, e.value);
+            this.declare(scope, e.target.name, 'variable', spanOf(e.target), spanOf(line), undefined, e.value);
             stack.push(e.value);
             break;
           case 'quantifier':
@@ -295,10 +303,14 @@ class Resolver {
           case 'ternary': stack.push(e.otherwise, e.condition, e.then); break;
           case 'member': stack.push(e.object); break;
           case 'index': stack.push(e.index, e.object); break;
-          case 'call': stack.push(...e.kwargs.map((k) => k.value), ...e.args, e.callee); break;
-          case 'tuple': case 'list': stack.push(...e.items); break;
-          case 'object': stack.push(...e.entries.map((x) => x.value)); break;
-          case 'tool': if (e.args) stack.push(...e.args); break;
+          case 'call':
+            for (const k of e.kwargs) stack.push(k.value);
+            for (const a of e.args) stack.push(a);
+            stack.push(e.callee);
+            break;
+          case 'tuple': case 'list': for (const item of e.items) stack.push(item); break;
+          case 'object': for (const entry of e.entries) stack.push(entry.value); break;
+          case 'tool': if (e.args) for (const a of e.args) stack.push(a); break;
           default: break;
         }
       }
@@ -306,20 +318,25 @@ class Resolver {
   }
 
   /** `problemStart`: unknown types are reported from the declared name on, where the official parser points. */
-  private checkType(name: string, span: Span, scope: Scope, problemStart: number): void {
+  private checkType(type: Ident, scope: Scope, problemStart: number): void {
+    const name = type.name;
     const symbol = scope.lookup(name);
     if (symbol) {
-      if (this.index) symbol.references.push(span);
-      this.occurrence({ span, symbol, typeName: name });
+      if (this.index) {
+        const span = spanOf(type);
+        symbol.references.push(span);
+        this.occurrence({ span, symbol, typeName: name });
+      }
       return;
     }
     if (BUILTIN_TYPES.has(name) || isBuiltinName(name)) {
-      this.occurrence({ span, typeName: name, builtin: name });
+      if (this.index) this.occurrence({ span: spanOf(type), typeName: name, builtin: name });
       return;
     }
-    this.problem({ start: problemStart, end: span.end }, 'error', 'gr/unknown-type', `Failed to resolve type ${name}`);
-    this.occurrence({ span, typeName: name });
+    this.problem({ start: problemStart, end: type.end }, 'error', 'gr/unknown-type', `Failed to resolve type ${name}`);
+    if (this.index) this.occurrence({ span: spanOf(type), typeName: name });
   }
+
 
   // ---- expressions --------------------------------------------------------------------------------
 
@@ -328,18 +345,21 @@ class Resolver {
       case 'name': {
         const symbol = scope.lookup(e.name);
         if (symbol) {
-          if (this.index) symbol.references.push(e.span);
-          this.occurrence({ span: e.span, symbol });
+          if (this.index) {
+            const span = spanOf(e);
+            symbol.references.push(span);
+            this.occurrence({ span, symbol });
+          }
         } else if (isBuiltinName(e.name)) {
-          this.occurrence({ span: e.span, builtin: e.name });
+          if (this.index) this.occurrence({ span: spanOf(e), builtin: e.name });
         } else {
-          this.problem(e.span, 'error', 'gr/unknown-identifier', `Failed to resolve identifier ${e.name}`);
+          this.problem(spanOf(e), 'error', 'gr/unknown-identifier', `Failed to resolve identifier ${e.name}`);
         }
         return;
       }
       case 'typed':
         // Declared by declareBody; here only the type is checked.
-        this.checkType(e.type.name, e.type.span, scope, e.variable.span.start);
+        this.checkType(e.type, scope, e.variable.start);
         return;
       case 'assign':
         this.expr(e.value, scope, inPattern);
@@ -347,11 +367,11 @@ class Resolver {
       case 'member': {
         this.expr(e.object, scope, inPattern);
         const objectType = this.typeOf(e.object, scope);
-        this.occurrence({ span: e.member.span, member: { objectType, name: e.member.name } });
+        if (this.index) this.occurrence({ span: spanOf(e.member), member: { objectType, name: e.member.name } });
         const info = typeInfo(objectType);
-        if (info && info.closed && !info.fields.some((f) => f.name === e.member.name)) {
+        if (info && info.closed && !fieldOf(objectType, e.member.name)) {
           const hint = suggest(e.member.name, info.fields.map((f) => f.name));
-          this.problem(e.member.span, 'warning', 'gr/unknown-attribute',
+          this.problem(spanOf(e.member), 'warning', 'gr/unknown-attribute',
             `${info.name} has no field '${e.member.name}'.${hint ? ` Did you mean '${hint}'?` : ` Its fields are: ${info.fields.map((f) => f.name).join(', ')}.`}`);
         }
         return;
@@ -365,29 +385,29 @@ class Resolver {
         return;
       }
       case 'tool':
-        this.occurrence({ span: e.toolName.span, tool: e.toolName.name });
+        if (this.index) this.occurrence({ span: spanOf(e.toolName), tool: e.toolName.name });
         if (e.args) for (const a of e.args) this.expr(a, scope, true);
         return;
       case 'wildcard':
         if (!inPattern) {
-          this.problem(e.span, 'error', 'gr/wildcard-outside-pattern', 'You cannot use wildcards outside of semantic patterns (e.g. tool:abc(*, 12))');
+          this.problem(spanOf(e), 'error', 'gr/wildcard-outside-pattern', 'You cannot use wildcards outside of semantic patterns (e.g. tool:abc(*, 12))');
         }
         return;
       case 'valueRef':
         if (!inPattern) {
-          this.problem(e.span, 'error', 'gr/value-ref-outside-pattern', 'You cannot use value references outside of semantic patterns (e.g. tool:abc(<VALUE>, 12))');
+          this.problem(spanOf(e), 'error', 'gr/value-ref-outside-pattern', 'You cannot use value references outside of semantic patterns (e.g. tool:abc(<VALUE>, 12))');
         } else if (!VALUE_TYPES.includes(e.name)) {
-          this.problem(e.span, 'error', 'gr/unsupported-value-type', `Unsupported value type: ${e.name}. Available types: ${VALUE_TYPES.join(' ')}`);
+          this.problem(spanOf(e), 'error', 'gr/unsupported-value-type', `Unsupported value type: ${e.name}. Available types: ${VALUE_TYPES.join(' ')}`);
         }
         return;
       case 'placeholder':
-        this.problem(e.span, 'information', 'gr/template-placeholder', `Template placeholder {{ ${e.name} }}: filled in before the rules are loaded`);
+        this.problem(spanOf(e), 'information', 'gr/template-placeholder', `Template placeholder {{ ${e.name} }}: filled in before the rules are loaded`);
         return;
       case 'comprehension': {
         this.expr(e.iterable, scope, inPattern);
         const inner = new Scope(scope);
-        this.scopes.push({ span: e.span, scope: inner });
-        const symbol = this.newSymbol({ name: e.variable.name, kind: 'comprehension', declSpan: e.variable.span, statementSpan: e.span });
+        if (this.index) this.scopes.push({ span: spanOf(e), scope: inner });
+        const symbol = this.newSymbol({ name: e.variable.name, kind: 'comprehension', declSpan: spanOf(e.variable), statementSpan: spanOf(e) });
         symbol.inferred = elementType(this.typeOf(e.iterable, scope));
         inner.names.set(e.variable.name, symbol);
         this.expr(e.element, inner, inPattern);
@@ -397,7 +417,7 @@ class Resolver {
       case 'quantifier': {
         this.expr(e.head, scope, inPattern);
         const inner = new Scope(scope);
-        this.scopes.push({ span: e.span, scope: inner });
+        if (this.index) this.scopes.push({ span: spanOf(e), scope: inner });
         this.declareBody(e.body, inner);
         for (const line of e.body) this.expr(line, inner, inPattern);
         return;
@@ -447,14 +467,15 @@ class Resolver {
     const positional = call.args.length;
     const plural = (n: number) => `${n} argument${n === 1 ? '' : 's'}`;
     if (!f.varargs && positional > f.params.length) {
-      this.problem(call.span, 'warning', 'gr/argument-count',
+      this.problem(spanOf(call), 'warning', 'gr/argument-count',
         `${f.name}() takes at most ${plural(f.params.length)} but ${positional} ${positional === 1 ? 'was' : 'were'} given`);
       return;
     }
+    if (!missesArgument(f, call)) return;
     const given = new Set(call.kwargs.map((k) => k.name.name));
     const missing = f.params.filter((p, i) => !p.optional && i >= positional && !given.has(p.name));
     if (missing.length > 0) {
-      this.problem(call.span, 'warning', 'gr/argument-count',
+      this.problem(spanOf(call), 'warning', 'gr/argument-count',
         `${f.name}() is missing the required argument${missing.length > 1 ? 's' : ''} ${missing.map((p) => `'${p.name}'`).join(', ')}`);
     }
   }
@@ -487,7 +508,7 @@ class Resolver {
         return 'unknown';
       }
       case 'binary':
-        return ['and', 'or', '+', '-', '*', '/', '%', '**'].includes(e.op) ? 'unknown' : 'bool';
+        return NON_BOOLEAN_OPERATORS.has(e.op) ? 'unknown' : 'bool';
       case 'unary': return e.op === 'not' ? 'bool' : 'unknown';
       default: return 'unknown';
     }
@@ -502,6 +523,23 @@ class Resolver {
     this.inferring.delete(symbol);
     return (symbol.inferred = t);
   }
+}
+
+/** Whether a required parameter of `f` is given neither by position nor by keyword (allocation-free check). */
+function missesArgument(f: FunctionInfo, call: Extract<Expr, { kind: 'call' }>): boolean {
+  for (let i = call.args.length; i < f.params.length; i++) {
+    const param = f.params[i];
+    if (param.optional) continue;
+    let given = false;
+    for (const k of call.kwargs) {
+      if (k.name.name === param.name) {
+        given = true;
+        break;
+      }
+    }
+    if (!given) return true;
+  }
+  return false;
 }
 
 /** A stable sort by start offset through a native numeric sort (a comparator sort is the slowest step on big files). */

@@ -1,7 +1,7 @@
 import type { OutlineItem, Span } from '../common/types';
 import { displayType } from './library';
 import { symbolTypeName } from './resolve';
-import type { Expr, Statement } from './ast';
+import { spanOf, type Expr, type Statement } from './ast';
 import type { RuleModel } from './model';
 
 function ruleName(message: Expr | null): string {
@@ -29,7 +29,7 @@ function variables(model: RuleModel, span: Span): OutlineItem[] {
 function item(model: RuleModel, statement: Statement): OutlineItem[] {
   switch (statement.kind) {
     case 'rule': {
-      const selection = statement.message?.span ?? statement.headerSpan;
+      const selection = statement.message ? spanOf(statement.message) : statement.headerSpan;
       return [{ name: ruleName(statement.message), kind: 'rule', detail: 'rule', span: statement.span, selection, children: variables(model, statement.span) }];
     }
     case 'predicate':
@@ -39,26 +39,26 @@ function item(model: RuleModel, statement: Statement): OutlineItem[] {
         kind: 'predicate',
         detail: `(${statement.params.map((p) => `${p.name.name}: ${p.type.name}`).join(', ')})`,
         span: statement.span,
-        selection: statement.name.span,
+        selection: spanOf(statement.name),
       }];
     case 'constant':
       if (!statement.name.name) return [];
       return [{
         name: statement.name.name,
         kind: 'constant',
-        detail: statement.block ? 'block' : model.text.slice(statement.body[0]?.span.start ?? 0, statement.body[0]?.span.end ?? 0).slice(0, 60),
+        detail: statement.block ? 'block' : model.text.slice(statement.body[0]?.start ?? 0, statement.body[0]?.end ?? 0).slice(0, 60),
         span: statement.span,
-        selection: statement.name.span,
+        selection: spanOf(statement.name),
       }];
     case 'import':
-      return [{ name: statement.alias?.name ?? statement.module.name, kind: 'import', detail: `import ${statement.module.name}`, span: statement.span, selection: statement.module.span }];
+      return [{ name: statement.alias?.name ?? statement.module.name, kind: 'import', detail: `import ${statement.module.name}`, span: statement.span, selection: spanOf(statement.module) }];
     case 'fromImport':
       return statement.names.map(({ name, alias }) => ({
         name: (alias ?? name).name,
         kind: 'import' as const,
         detail: `from ${statement.module.name}`,
         span: statement.span,
-        selection: (alias ?? name).span,
+        selection: spanOf(alias ?? name),
       }));
     case 'def':
       return [{
@@ -66,7 +66,7 @@ function item(model: RuleModel, statement: Statement): OutlineItem[] {
         kind: 'function',
         detail: 'def (ignored by the rule engine)',
         span: statement.span,
-        selection: statement.name.span,
+        selection: spanOf(statement.name),
         children: statement.body.flatMap((s) => item(model, s)),
       }];
   }
