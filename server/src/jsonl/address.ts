@@ -1,4 +1,4 @@
-import { parseJsonValue, property, type JsonNode, type JsonString } from './json';
+import { parseJsonValue, property, transientStringValue, type JsonNode, type JsonString } from './json';
 import { countLines, lineBounds, sourceSpanInString } from './strings';
 import { TraceArray } from './traceTree';
 import type { Span } from '../common/types';
@@ -135,11 +135,7 @@ export function resolveAddress(text: string, root: JsonNode, address: string, pa
   /** When the walk entered JSON encoded in a string: that string (offsets of `node` are then in its value). */
   let encodedIn: JsonString | undefined;
   const segments = parsed.segments;
-  let step = 0;
-  /** The path walked so far, e.g. `messages.2.content` (built only for messages). */
-  const walkedPath = (): string => segments.slice(0, step).map((s) => s.key).join('.');
-  const where = (): string => (step === 0 ? 'the trace' : `'${walkedPath()}'`);
-  for (; step < segments.length; step++) {
+  for (let step = 0; step < segments.length; step++) {
     const segment = segments[step];
     let next: JsonNode | undefined;
     if (node.type === 'string' && !encodedIn && /^\s*[[{]/.test(node.value)) {
@@ -151,39 +147,31 @@ export function resolveAddress(text: string, root: JsonNode, address: string, pa
     }
     if (node.type === 'object') {
       next = property(node, segment.key)?.value;
-      if (!next) return fail(`Address '${address}' names nothing: ${where()} has no key '${segment.key}'`, segment);
+      if (!next) return fail(`Address '${address}' names nothing: ${where(segments, step)} has no key '${segment.key}'`, segment);
     } else if (node.type === 'array') {
-      if (!/^\d+$/.test(segment.key)) return fail(`Address '${address}' names nothing: ${where()} is a list, so '${segment.key}' must be an index`, segment);
+      if (!/^\d+$/.test(segment.key)) return fail(`Address '${address}' names nothing: ${where(segments, step)} is a list, so '${segment.key}' must be an index`, segment);
       const index = Number(segment.key);
       next = node instanceof TraceArray ? node.item(index) : node.items[index];
       if (!next) {
         const count = node instanceof TraceArray ? node.length : node.items.length;
-        return fail(`Address '${address}' names nothing: ${where()} has ${count} item${count === 1 ? '' : 's'}, so there is no index ${segment.key}`, segment);
+        return fail(`Address '${address}' names nothing: ${where(segments, step)} has ${count} item${count === 1 ? '' : 's'}, so there is no index ${segment.key}`, segment);
       }
     } else {
-      return fail(`Address '${address}' names nothing: ${where()} is ${describeType(node)}, it has no '${segment.key}'`, segment);
+      return fail(`Address '${address}' names nothing: ${where(segments, step)} is ${describeType(node)}, it has no '${segment.key}'`, segment);
     }
     node = next;
   }
-  // Every annotation of a dataset is resolved when the file is read; the texts only a hover shows are made then.
-  let walkedText: string | undefined;
-  const walked = (): string => (walkedText ??= walkedPath());
-  const valueSpan = (n: JsonNode): Span => encodedIn ? sourceSpanInString(text, encodedIn, n.start, n.end) : { start: n.start, end: n.end };
-  const valueSource = (n: JsonNode): string => encodedIn ? encodedIn.value.slice(n.start, n.end) : text.slice(n.start, n.end);
   const range = parsed.range;
   if (!range || range.kind === 'bbox') {
-    const named = node;
-    const annotatedText = () => (named.type === 'string' ? named.value : valueSource(named));
-    return {
-      ok: true, target: valueSpan(node), node, annotatedText,
-      get description() { return range?.kind === 'bbox' ? `region ${range.box.join(',')} of ${walked()}` : walked(); },
-    };
+    const target = encodedIn ? sourceSpanInString(text, encodedIn, node.start, node.end) : { start: node.start, end: node.end };
+    return new ResolvedAddress(target, node, text, encodedIn, segments, range, 0, 0);
   }
   const rangeFault = { start: parsed.rangeStart, end: parsed.rangeEnd };
   if (node.type !== 'string') {
-    return { ok: false, code: 'jsonl/annotation-range', message: `A ${range.kind === 'chars' ? 'character range' : 'line'} needs a string, but '${walked()}' is ${describeType(node)}`, ...rangeFault };
+    return { ok: false, code: 'jsonl/annotation-range', message: `A ${range.kind === 'chars' ? 'character range' : 'line'} needs a string, but '${walkedPath(segments, segments.length)}' is ${describeType(node)}`, ...rangeFault };
   }
-  const value = node.value;
+  // Read once here and not kept: every annotation of a dataset is resolved when the file is read.
+  const value = transientStringValue(node);
   const stringNode = node;
   const toTarget = (start: number, end: number): Span => {
     if (!encodedIn) return sourceSpanInString(text, stringNode, start, end);
@@ -194,35 +182,74 @@ export function resolveAddress(text: string, root: JsonNode, address: string, pa
   };
   if (range.kind === 'chars') {
     if (range.start > range.end) {
-      return { ok: false, code: 'jsonl/annotation-range', message: `Character range ${range.start}-${range.end} of '${walked()}' ends before it starts`, ...rangeFault };
+      return { ok: false, code: 'jsonl/annotation-range', message: `Character range ${range.start}-${range.end} of '${walkedPath(segments, segments.length)}' ends before it starts`, ...rangeFault };
     }
     // Addresses come from Python tools, which count characters (code points): an emoji is one character there
     // but two UTF-16 units here.
     const surrogates = SURROGATE.test(value);
     const characters = surrogates ? codePointLength(value) : value.length;
     if (range.end > characters) {
-      return { ok: false, code: 'jsonl/annotation-range', message: `Character range ${range.start}-${range.end} runs past the end of '${walked()}' (length ${characters})`, ...rangeFault };
+      return { ok: false, code: 'jsonl/annotation-range', message: `Character range ${range.start}-${range.end} runs past the end of '${walkedPath(segments, segments.length)}' (length ${characters})`, ...rangeFault };
     }
     const start = surrogates ? unitOffset(value, range.start) : range.start;
     const end = surrogates ? unitOffset(value, range.end) : range.end;
-    return {
-      ok: true, target: toTarget(start, end), node, annotatedText: () => stringNode.value.slice(start, end),
-      get description() { return `characters ${range.start}-${range.end} of ${walked()}`; },
-    };
+    return new ResolvedAddress(toTarget(start, end), node, text, encodedIn, segments, range, start, end);
   }
   const bounds = lineBounds(value, range.line);
   if (!bounds) {
     const lines = countLines(value);
-    return { ok: false, code: 'jsonl/annotation-range', message: `Line L${range.line} does not exist: '${walked()}' has ${lines} line${lines === 1 ? '' : 's'} (L0-L${lines - 1})`, ...rangeFault };
+    return { ok: false, code: 'jsonl/annotation-range', message: `Line L${range.line} does not exist: '${walkedPath(segments, segments.length)}' has ${lines} line${lines === 1 ? '' : 's'} (L0-L${lines - 1})`, ...rangeFault };
   }
-  return {
-    ok: true, target: toTarget(bounds.start, bounds.end), node, annotatedText: () => stringNode.value.slice(bounds.start, bounds.end),
-    get description() { return `line L${range.line} of ${walked()}`; },
-  };
+  return new ResolvedAddress(toTarget(bounds.start, bounds.end), node, text, encodedIn, segments, range, bounds.start, bounds.end);
 
   function fail(message: string, segment: AddressSegment): Resolution {
     return { ok: false, code: 'jsonl/annotation-address', message, start: segment.start, end: segment.end };
   }
+}
+
+/**
+ * A resolved address. A dataset keeps one per annotation for the document's life, so it holds what it names and
+ * makes its texts (which only a hover shows) when asked, rather than closures over the parse.
+ */
+class ResolvedAddress {
+  readonly ok = true as const;
+
+  constructor(
+    readonly target: Span,
+    readonly node: JsonNode,
+    private readonly text: string,
+    private readonly encodedIn: JsonString | undefined,
+    private readonly segments: AddressSegment[],
+    private readonly range: AddressRange | undefined,
+    /** Decoded offsets of a character or line range in the named string. */
+    private readonly from: number,
+    private readonly to: number,
+  ) {}
+
+  annotatedText(): string {
+    const node = this.node;
+    if (this.range && this.range.kind !== 'bbox') return (node as JsonString).value.slice(this.from, this.to);
+    if (node.type === 'string') return node.value;
+    return this.encodedIn ? this.encodedIn.value.slice(node.start, node.end) : this.text.slice(node.start, node.end);
+  }
+
+  get description(): string {
+    const walked = walkedPath(this.segments, this.segments.length);
+    const range = this.range;
+    if (!range) return walked;
+    if (range.kind === 'bbox') return `region ${range.box.join(',')} of ${walked}`;
+    if (range.kind === 'chars') return `characters ${range.start}-${range.end} of ${walked}`;
+    return `line L${range.line} of ${walked}`;
+  }
+}
+
+/** The path walked by the first `steps` segments, e.g. `messages.2.content`. */
+function walkedPath(segments: AddressSegment[], steps: number): string {
+  return segments.slice(0, steps).map((s) => s.key).join('.');
+}
+
+function where(segments: AddressSegment[], step: number): string {
+  return step === 0 ? 'the trace' : `'${walkedPath(segments, step)}'`;
 }
 
 const SURROGATE = /[\uD800-\uDBFF]/;

@@ -32,12 +32,25 @@ class SourceString implements JsonString {
 
   get value(): string {
     if (this.decoded !== undefined) return this.decoded;
-    // The literal is valid JSON (it was read once already): V8's JSON parser decodes it fastest.
-    const value = this.escaped ? JSON.parse(this.text.slice(this.start, this.end)) as string : this.text.slice(this.start + 1, this.end - 1);
+    const value = this.decode();
     // Long values (tool outputs, documents) are decoded again when needed rather than kept for the file's life.
     if (this.end - this.start <= MAX_KEPT_STRING) this.decoded = value;
     return value;
   }
+
+  decode(): string {
+    if (this.decoded !== undefined) return this.decoded;
+    // The literal is valid JSON (it was read once already): V8's JSON parser decodes it fastest.
+    return this.escaped ? JSON.parse(this.text.slice(this.start, this.end)) as string : this.text.slice(this.start + 1, this.end - 1);
+  }
+}
+
+/**
+ * The value of a string node, without keeping it on the node: for reads made while a file is parsed (annotation
+ * ranges), whose strings would otherwise stay decoded for the life of the document.
+ */
+export function transientStringValue(node: JsonString): string {
+  return node instanceof SourceString ? node.decode() : node.value;
 }
 
 /**

@@ -43,7 +43,8 @@ export interface LinesModel {
   /** Lines that are not blank, in order. */
   contentLines: Line[];
   format: FileFormat;
-  lineIndex: LineIndex;
+  /** Built on first use. */
+  readonly lineIndex: LineIndex;
   /** Per-line models of the single-trace service, built on first use (keyed by line number). */
   traceModels: Map<number, unknown>;
 }
@@ -65,6 +66,8 @@ export function parseLines(doc: DocumentInput): LinesModel {
     start = newline + 1;
     number++;
   }
+  // Diagnostics need no line index (the server converts offsets with its own): it is built when a feature asks.
+  let lineIndex: LineIndex | undefined;
   return {
     uri: doc.uri,
     version: doc.version,
@@ -72,7 +75,9 @@ export function parseLines(doc: DocumentInput): LinesModel {
     lines,
     contentLines,
     format: detectFormat(contentLines),
-    lineIndex: new LineIndex(text),
+    get lineIndex() {
+      return (lineIndex ??= new LineIndex(text));
+    },
     traceModels: new Map(),
   };
 }

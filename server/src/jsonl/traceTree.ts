@@ -37,7 +37,11 @@ export function lineNodeOfTraceValue(text: string, value: JsonValue, depth = 0):
   if (value.kind === 'object' || value.kind === 'array') {
     const isObject = value.kind === 'object';
     if (depth >= lazyDepth || !(isObject ? value.fields : value.items)) return lazyContainer(text, value.start, value.end, isObject);
-    if (!isObject) return { type: 'array', start: value.start, end: value.end, items: value.items!.map((item) => lineNodeOfTraceValue(text, item, depth + 1)) };
+    if (!isObject) {
+      const items = value.items!;
+      if (depth + 1 >= lazyDepth && items.every(isContainer)) return new LazyItems(text, value.start, value.end, items);
+      return { type: 'array', start: value.start, end: value.end, items: items.map((item) => lineNodeOfTraceValue(text, item, depth + 1)) };
+    }
     const properties: JsonProperty[] = value.fields!.map((f) => {
       const child = f.value ? lineNodeOfTraceValue(text, f.value, depth + 1) : undefined;
       return { key: f.name, keyStart: f.keyStart, keyEnd: f.keyEnd, value: child, start: f.keyStart, end: child ? child.end : f.keyEnd };
@@ -49,6 +53,39 @@ export function lineNodeOfTraceValue(text: string, value: JsonValue, depth = 0):
 
 /** As the JSON Lines parser: the events of a trace are built when visited. */
 const lazyDepth = 2;
+
+const isContainer = (value: JsonValue) => value.kind === 'object' || value.kind === 'array';
+
+/**
+ * A list whose items (the events of a trace) are all containers read again only when visited: it keeps their spans
+ * alone until its items are first asked for, since a large dataset would otherwise hold a node per event.
+ */
+class LazyItems implements JsonArray {
+  readonly type = 'array' as const;
+  /** Start and end of each item, in pairs. */
+  private spans: number[] | undefined;
+  private built: JsonNode[] | undefined;
+
+  constructor(private readonly text: string, readonly start: number, readonly end: number, items: JsonValue[]) {
+    const spans = new Array<number>(items.length * 2);
+    for (let i = 0; i < items.length; i++) {
+      spans[2 * i] = items[i].start;
+      spans[2 * i + 1] = items[i].end;
+    }
+    this.spans = spans;
+  }
+
+  get items(): JsonNode[] {
+    if (!this.built) {
+      const spans = this.spans!;
+      const built: JsonNode[] = [];
+      for (let i = 0; i < spans.length; i += 2) built.push(lazyContainer(this.text, spans[i], spans[i + 1], this.text.charCodeAt(spans[i]) === 0x7b));
+      this.built = built;
+      this.spans = undefined;
+    }
+    return this.built;
+  }
+}
 
 class TraceObject implements JsonObject, Findable {
   readonly type = 'object' as const;

@@ -96,6 +96,17 @@ test('hover on an address shows the annotated text; on a broken one, the problem
   assert.equal(jsonlService.hover(model, offsetOf(text, 'messages.9'), context)?.markdown, "**Annotation address** `messages.9`\n\nAddress 'messages.9' names nothing: 'messages' has 3 items, so there is no index 9");
 });
 
+test('hover names a whole value, an image region and a value inside encoded JSON, with the text each annotates', () => {
+  const addresses = ['messages.1.tool_calls.0.function.name', 'messages.2.content.1.image_url:bbox-1,2,3,4', 'messages.1.tool_calls.0.function.arguments.hand', 'messages.1.tool_calls.0.function'];
+  const text = line(addresses.map((address) => note(address)).join(', '));
+  const model = parse(text);
+  const hover = (address: string) => jsonlService.hover(model, offsetOf(text, `"${address}"`) + 1, context)?.markdown;
+  assert.equal(hover(addresses[0]), '**Annotation** on messages.1.tool_calls.0.function.name\n\n```text\nwave\n```\n\n> note');
+  assert.equal(hover(addresses[1]), '**Annotation** on region 1,2,3,4 of messages.2.content.1.image_url\n\n```text\n{"url": "data:x"}\n```\n\n> note');
+  assert.equal(hover(addresses[2]), '**Annotation** on messages.1.tool_calls.0.function.arguments.hand\n\n```text\nleft\n```\n\n> note');
+  assert.equal(hover(addresses[3]), '**Annotation** on messages.1.tool_calls.0.function\n\n```text\n{"name": "wave", "arguments": "{\\"hand\\": \\"left\\"}"}\n```\n\n> note');
+});
+
 test('highlights and references connect an address with what it names', () => {
   const text = line([note('messages.0.content:0-3'), note('messages.0.content:0-3')].join(', '));
   const model = parse(text);

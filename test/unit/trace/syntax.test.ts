@@ -220,3 +220,47 @@ test('random edits of a trace never make a feature throw', () => {
     }
   }
 });
+
+test('a string that goes wrong after a valid escape still reports the fault where it is', () => {
+  const text = lines(
+    '[',
+    '  {"role": "user", "content": "a plain start \\n then \\q here"},',
+    '  {"role": "user", "content": "escaped \\"quote\\" then a\ttab"},',
+    '  {"role": "user", "content": "escaped \\t and \\u00e9 then \\u12"},',
+    '  {"role": "user", "content": "escaped \\n and never closed',
+    ']',
+  );
+  assert.deepEqual(errors(text), [
+    `error json/syntax 1:53-1:55 "\\\\q": Invalid escape sequence '\\q' in string: valid escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX`,
+    'error json/syntax 2:55-2:56 "\\t": Control character U+0009 in a string: write it as \\t',
+    'error json/syntax 3:58-3:62 "\\\\u12": Invalid unicode escape: \\u needs four hex digits',
+    `error json/syntax 4:30-4:58 "\\"escaped \\\\n and never closed": Unterminated string: expected a closing '"' before the end of the line`,
+    `error json/syntax 5:0-5:1 "]": Expected ',' or '}', found ']'`,
+  ]);
+});
+
+test('well-formed strings with escapes keep their decoded values', () => {
+  const text = lines(
+    '[',
+    '  {"role": "assistant", "tool_calls": [{"id": "c\\u0031", "type": "function", "function": {"name": "read_\\"file\\"", "arguments": "{\\"path\\": \\"/a\\\\nb\\"}"}}]},',
+    '  {"role": "to\\u006fl", "tool_call_id": "c1", "content": "line one\\nline two"}',
+    ']',
+  );
+  const trace = model(text);
+  assert.deepEqual(errors(text), []);
+  assert.equal(trace.calls[0].id, 'c1');
+  assert.equal(trace.calls[0].name, 'read_"file"');
+  assert.equal(trace.events[1].kind, 'output');
+  assert.equal(trace.events[1].answers, trace.calls[0]);
+});
+
+test('a string with millions of escapes is read whole, and a fault after hundreds of them is still found', () => {
+  const many = `[{"role": "tool", "content": "${'ab\\n'.repeat(2_000_000)}"}]`;
+  const trace = parseTrace(many);
+  assert.deepEqual(trace.syntaxErrors, []);
+  assert.equal(trace.events[0].kind, 'output');
+  const text = lines('[', `  {"role": "user", "content": "${'\\t'.repeat(300)}\\q"}`, ']');
+  assert.deepEqual(errors(text), [
+    `error json/syntax 1:631-1:633 "\\\\q": Invalid escape sequence '\\q' in string: valid escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX`,
+  ]);
+});
