@@ -2,6 +2,7 @@ import { createScanner } from 'jsonc-parser';
 import type { ServiceContext } from '../common/service';
 import type { CompletionEntry, Span } from '../common/types';
 import { eventAt, eventBefore, type Shape, type ToolCall, type TraceModel } from './model';
+import { shapeOfChild } from './parser';
 import { roleValues } from './schema';
 import { fieldDoc, renderFieldDoc } from './fieldDocs';
 import { callLabel } from './text';
@@ -30,21 +31,7 @@ interface CursorContext {
 
 function childWhere(parent: Container, isObject: boolean): Where {
   const key = parent.isObject ? parent.key : undefined;
-  switch (parent.shape) {
-    case 'top': return isObject ? 'root' : 'events';
-    case 'root': return !isObject && key === 'messages' ? 'events' : 'other';
-    case 'events': return isObject ? 'event' : 'other';
-    case 'event':
-      if (!isObject && key === 'content') return 'content';
-      if (!isObject && key === 'tool_calls') return 'calls';
-      if (isObject && key === 'function') return 'function';
-      return 'other';
-    case 'content': return isObject ? 'chunk' : 'other';
-    case 'chunk': return isObject && (key === 'image_url' || key === 'image') ? 'image' : 'other';
-    case 'calls': return isObject ? 'call' : 'other';
-    case 'call': return isObject && key === 'function' ? 'function' : 'other';
-    default: return 'other';
-  }
+  return shapeOfChild(parent.shape === 'top' ? undefined : parent.shape, key, isObject);
 }
 
 /** Reads text[from, offset) to find where the cursor is: which object, key or value position, partial token. */

@@ -104,9 +104,13 @@ interface Frame {
   lastComma: number;
 }
 
-function childShape(parent: Frame | undefined, key: string | undefined, isObject: boolean): Shape {
-  if (!parent) return isObject ? 'root' : 'events';
-  switch (parent.shape) {
+/**
+ * The shape of a container inside one of the given shape (undefined: the top level) under `key`: what the trace
+ * format expects there. Shared by the parser and by completion, which reads a half-typed document the same way.
+ */
+export function shapeOfChild(parent: Shape | undefined, key: string | undefined, isObject: boolean): Shape {
+  if (parent === undefined) return isObject ? 'root' : 'events';
+  switch (parent) {
     case 'root': return !isObject && key === 'messages' ? 'events' : 'other';
     case 'events': return isObject ? 'event' : 'other';
     case 'event':
@@ -194,7 +198,7 @@ export function parseJson(text: string, from = 0, end = text.length): ParsedJson
 
   const open = (isObject: boolean, offset: number) => {
     const key = top?.isObject ? top.pendingKey?.name : undefined;
-    const shape = top && !top.recorded ? 'other' : childShape(top, key, isObject);
+    const shape = top && !top.recorded ? 'other' : shapeOfChild(top?.shape, key, isObject);
     const recorded = shape !== 'other';
     // Frames are reused: a trace opens hundreds of thousands of containers, and only the recorded ones stay.
     const frame: Frame = spareFrames.pop() ?? {
