@@ -8,16 +8,9 @@
 import { performance } from 'node:perf_hooks';
 import { defaultSettings, type ServiceContext } from '../server/src/common/service';
 import { guardrailService } from '../server/src/guardrail';
+import { median, random } from './measure';
 
 const context: ServiceContext = { settings: defaultSettings };
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const tools = ['get_inbox', 'send_email', 'read_file', 'run_python', 'search_web', 'sql_query', 'fetch_url', 'write_file'];
 const words = ['secret', 'password', 'token', 'ignore previous', 'rm -rf', 'DROP TABLE', 'exfiltrate', 'curl'];
@@ -98,11 +91,6 @@ export function generateRules(lineCount: number, seed = 7): string {
     }
   }
   return out.join('\n') + '\n';
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 interface Timing {

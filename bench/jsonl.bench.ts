@@ -6,17 +6,9 @@ import { validateDataset } from '../server/src/jsonl/validateDataset';
 import { defaultSettings, type ServiceContext } from '../server/src/common/service';
 import { parseTrace } from '../server/src/trace/model';
 import { collectProblems } from '../server/src/trace/validate';
+import { cpuTime, median, random } from './measure';
 
 const context: ServiceContext = { settings: defaultSettings };
-
-/** Deterministic pseudo-random numbers, so every run measures the same text. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const words = ('the inbox meeting report deploy server error warning file line function value result user request '
   + 'response token cache build test passed failed retry timeout network database query index café naïve').split(' ');
@@ -63,22 +55,6 @@ function generate(megabytes: number, traces: number): string {
   return lines.join('\n');
 }
 
-/**
- * CPU time of the process (user + system) in ms: on a shared machine wall time mostly measures the neighbours.
- * Both the baseline and the service are measured the same way, so the ratio stays fair.
- */
-function time(run: () => void): number {
-  const start = process.cpuUsage();
-  run();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 function main(): void {
   const megabytes = Number(process.argv[2] ?? 50);
   const traces = Number(process.argv[3] ?? 5000);
@@ -92,31 +68,31 @@ function main(): void {
   // makes V8 drop the parser's optimized code, which charged our parse (and not the native JSON.parse) with
   // recompiling it every run. The garbage each run leaves is collected within its own block.
   for (let round = 0; round < rounds; round++) {
-    runs.baseline.push(time(() => {
+    runs.baseline.push(cpuTime(() => {
       for (const line of text.split('\n')) if (line) sink += JSON.parse(line) ? 1 : 0;
     }));
   }
   // The headline figure: from text to every diagnostic, as the server does on open.
   for (let round = 0; round < rounds; round++) {
-    runs.full.push(time(() => {
+    runs.full.push(cpuTime(() => {
       problems = jsonlService.validate(parse(), context).length;
     }));
   }
   let model!: LinesModel;
   for (let round = 0; round < rounds; round++) {
-    runs.parse.push(time(() => {
+    runs.parse.push(cpuTime(() => {
       model = parse();
     }));
   }
   // The dataset's own rules and annotation checks (addresses were resolved during the parse).
   for (let round = 0; round < rounds; round++) {
-    runs.rules.push(time(() => {
+    runs.rules.push(cpuTime(() => {
       validateDataset(model, (problem) => (sink += problem.span.start, true));
     }));
   }
   // Part of the parse above: the single-trace service's parse and checks of every trace line.
   for (let round = 0; round < rounds; round++) {
-    runs.traceService.push(time(() => {
+    runs.traceService.push(cpuTime(() => {
       for (const line of model.contentLines) {
         if (line.kind === 'raw' || line.kind === 'annotated') sink += collectProblems(parseTrace(text, line.start, line.end), context).length;
       }

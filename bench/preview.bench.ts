@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildGraph, syntheticEvents } from '../test/webview/graphFixture';
 import { launchBrowser, openPreview, repoRoot } from '../test/webview/harness';
+import { median } from './measure';
 
 const SIZES = [1_000, 10_000, 100_000];
 const RUNS = 3;
@@ -23,11 +24,6 @@ interface Sample {
   parseMs: number;
   domNodeCount: number;
   nodeCount: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function main(): Promise<void> {

@@ -6,17 +6,9 @@ import { validateTrace } from '../server/src/trace/validate';
 import { traceDefinition } from '../server/src/trace/definition';
 import { traceHover } from '../server/src/trace/hover';
 import { defaultSettings, type ServiceContext } from '../server/src/common/service';
+import { cpuTime, median, random } from './measure';
 
 const context: ServiceContext = { settings: defaultSettings };
-
-/** Deterministic pseudo-random numbers, so every run measures the same text. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const words = ('the inbox meeting report deploy server error warning file line function value result user ' +
   'request response token cache build test passed failed retry timeout network database query index').split(' ');
@@ -81,11 +73,6 @@ export function generateTrace(targetBytes: number, seed = 1): string {
   return JSON.stringify(events, null, 2);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
@@ -103,17 +90,6 @@ function time(run: () => unknown): number {
   const start = performance.now();
   run();
   return performance.now() - start;
-}
-
-/**
- * CPU milliseconds of a run. The machine may be shared: wall time then measures the neighbours as much as the code,
- * while CPU time of this process does not (it includes V8's helper threads, e.g. for GC).
- */
-function cpuTime(run: () => unknown): number {
-  const start = process.cpuUsage();
-  run();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
 }
 
 interface Row {
