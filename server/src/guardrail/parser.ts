@@ -321,12 +321,18 @@ class Parser {
   }
 
   private parseStatementSafely(): Statement | null {
+    // A failed header ending in ':' still owns the block below it.
+    return this.parseLineSafely(() => this.parseStatement(), true);
+  }
+
+  /** Parses one line; on a line failure reports it, moves on to the next line and returns null. */
+  private parseLineSafely<T>(parse: () => T, failureOwnsBlock: boolean): T | null {
     this.operators = 0;
     const start = this.startOf(this.i);
     const before = this.i;
     const top = this.top;
     try {
-      return this.parseStatement();
+      return parse();
     } catch (e) {
       if (!(e instanceof LineFailure)) throw e;
       // Items of lists the failed line left unfinished.
@@ -335,8 +341,7 @@ class Parser {
       if (this.resume(e)) return null;
       this.sync(start);
       if (this.i === before) this.i++;
-      // A failed header ending in ':' still owns the block below it.
-      if (this.kindOf(this.i) === 'indent') this.skipBlock();
+      if (failureOwnsBlock && this.kindOf(this.i) === 'indent') this.skipBlock();
       return null;
     }
   }
@@ -595,22 +600,7 @@ class Parser {
   }
 
   private parseBodyLineSafely(): Expr | null {
-    this.operators = 0;
-    const start = this.startOf(this.i);
-    const before = this.i;
-    const top = this.top;
-    try {
-      return this.parseBodyLine();
-    } catch (e) {
-      if (!(e instanceof LineFailure)) throw e;
-      // Items of lists the failed line left unfinished.
-      this.top = top;
-      this.report(e.span, e.message);
-      if (this.resume(e)) return null;
-      this.sync(start);
-      if (this.i === before) this.i++;
-      return null;
-    }
+    return this.parseLineSafely(() => this.parseBodyLine(), false);
   }
 
   private parseBodyLine(): Expr {
