@@ -1,4 +1,5 @@
 import { parseTree, printParseErrorCode, type Node as JsoncNode, type ParseError as JsoncError } from 'jsonc-parser';
+import { decodeJsonString, escapeLength, indexOfWithin } from '../common/jsonStrings';
 
 /**
  * A JSON tree with absolute source offsets, built for one line of a JSON Lines file.
@@ -113,26 +114,6 @@ class LazyArray implements JsonArray {
   }
 }
 
-/** Decodes a valid string literal text[start, end) (quotes included). */
-export function decodeStringLiteral(text: string, start: number, end: number): string {
-  const close = end - 1;
-  let out = '';
-  let chunk = start + 1;
-  let at = indexOfWithin(text, BACKSLASH, chunk, close);
-  while (at !== -1) {
-    out += text.slice(chunk, at);
-    const length = escapeLength(text, at, close);
-    if (length === 0) {
-      out += text[at];
-      chunk = at + 1;
-    } else {
-      out += length === 6 ? String.fromCharCode(parseInt(text.slice(at + 2, at + 6), 16)) : SIMPLE_ESCAPES[text[at + 1]];
-      chunk = at + length;
-    }
-    at = indexOfWithin(text, BACKSLASH, chunk, close);
-  }
-  return out + text.slice(chunk, close);
-}
 export interface JsonNumber { type: 'number'; start: number; end: number; raw: string }
 export interface JsonLiteral { type: 'boolean' | 'null'; start: number; end: number; value: boolean | null }
 
@@ -396,7 +377,7 @@ class StrictParser {
   private parseKey(): string {
     const start = this.pos;
     const escaped = this.scanString();
-    return escaped ? decodeStringLiteral(this.text, start, this.pos) : this.text.slice(start + 1, this.pos - 1);
+    return escaped ? decodeJsonString(this.text, start + 1, this.pos - 1, Infinity) : this.text.slice(start + 1, this.pos - 1);
   }
 
   private parseObject(): JsonObject {
@@ -471,36 +452,7 @@ function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
-/**
- * indexOf that never looks at or past limit, however far away the next match is: long ranges are searched
- * through a slice (no copy in V8), short ones directly.
- */
-export function indexOfWithin(text: string, charCode: number, from: number, limit: number): number {
-  if (limit - from <= 64) {
-    for (let i = from; i < limit; i++) if (text.charCodeAt(i) === charCode) return i;
-    return -1;
-  }
-  const found = text.slice(from, limit).indexOf(String.fromCharCode(charCode));
-  return found === -1 ? -1 : from + found;
-}
 
-/** Length of the valid escape sequence at text[pos] (a backslash), or 0. Allocates nothing. */
-export function escapeLength(text: string, pos: number, end: number): number {
-  if (pos + 1 >= end) return 0;
-  switch (text.charCodeAt(pos + 1)) {
-    case 0x22: case 0x5c: case 0x2f: case 0x62: case 0x66: case 0x6e: case 0x72: case 0x74:
-      return 2;
-    case 0x75:
-      if (pos + 6 > end) return 0;
-      for (let i = pos + 2; i < pos + 6; i++) {
-        const c = text.charCodeAt(i);
-        if (!((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66))) return 0;
-      }
-      return 6;
-    default:
-      return 0;
-  }
-}
 
 const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 

@@ -1,29 +1,12 @@
-import { escapeLength, indexOfWithin, type JsonString } from './json';
+import { sourceOffsetInLiteral } from '../common/jsonStrings';
+import type { JsonString } from './json';
 
 /**
  * Maps an offset in a string's decoded value to the source offset inside its JSON literal, stepping over
  * escapes (`\n`, `\"`, `\u00e9` each count as one decoded character).
  */
 export function sourceOffsetInString(text: string, node: JsonString, decodedOffset: number): number {
-  const contentStart = node.start + 1;
-  const contentEnd = Math.max(contentStart, node.end - 1);
-  const backslash = indexOfWithin(text, 0x5c, contentStart, contentEnd);
-  if (backslash === -1) return Math.min(contentStart + decodedOffset, contentEnd);
-  // Jump from backslash to backslash: the text between them maps one to one.
-  let pos = contentStart;
-  let decoded = 0;
-  let next = backslash;
-  while (next !== -1) {
-    const plain = next - pos;
-    if (decoded + plain >= decodedOffset) return pos + (decodedOffset - decoded);
-    decoded += plain;
-    pos = next;
-    if (decoded === decodedOffset) return pos;
-    pos += escapeLength(text, pos, contentEnd) || 1;
-    decoded++;
-    next = indexOfWithin(text, 0x5c, pos, contentEnd);
-  }
-  return Math.min(pos + (decodedOffset - decoded), contentEnd);
+  return sourceOffsetInLiteral(text, node.start, node.end, decodedOffset);
 }
 
 /** The source span of decoded characters [start, end) of a string literal. */

@@ -3,7 +3,8 @@
  * feature reads (call id → calls, call id → outputs, offset → event). Built once per document version.
  */
 import type { Span } from '../common/types';
-import { decodeJsonString, parseJson, type Field, type JsonValue, type SyntaxProblem } from './parser';
+import { decodeJsonString, sourceOffsetInLiteral } from '../common/jsonStrings';
+import { parseJson, type Field, type JsonValue, type SyntaxProblem } from './parser';
 
 export type { Field, JsonValue, SyntaxProblem, ValueKind, Shape } from './parser';
 
@@ -225,18 +226,7 @@ export function decodeString(text: string, value: JsonValue, maxChars: number): 
  * Maps an offset in the decoded value of a string node back to the source offset (accounting for escapes).
  */
 export function sourceOffsetInString(text: string, value: JsonValue, decodedOffset: number): number {
-  let i = value.start + 1;
-  const to = value.end;
-  let decoded = 0;
-  while (i < to && decoded < decodedOffset) {
-    if (text.charCodeAt(i) === 0x5c) {
-      i += text.charAt(i + 1) === 'u' ? 6 : 2;
-    } else {
-      i++;
-    }
-    decoded++;
-  }
-  return Math.min(i, Math.max(value.start + 1, to - 1));
+  return sourceOffsetInLiteral(text, value.start, value.end, decodedOffset);
 }
 
 /** Binary search over the sorted event spans. */

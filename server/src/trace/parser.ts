@@ -5,6 +5,7 @@
  * but allocates nothing. Iterative with an explicit stack, so deep nesting cannot overflow the call stack.
  */
 import { createScanner } from 'jsonc-parser';
+import { decodeJsonString } from '../common/jsonStrings';
 
 /** jsonc-parser's SyntaxKind values (its const enum cannot be read under isolatedModules). */
 const Token = {
@@ -752,51 +753,7 @@ class Lexer {
   }
 }
 
-/** The first backslash in text[from, to), never searching past to (the next one may be megabytes away). */
-function backslashWithin(text: string, from: number, to: number): number {
-  if (to - from <= 64) {
-    for (let i = from; i < to; i++) if (text.charCodeAt(i) === 0x5c) return i;
-    return -1;
-  }
-  const found = text.slice(from, to).indexOf('\\');
-  return found === -1 ? -1 : from + found;
-}
 
-/** Decodes the text between a string's quotes (at most maxChars characters), keeping broken escapes as written. */
-export function decodeJsonString(text: string, from: number, to: number, maxChars: number): string {
-  let out = '';
-  let i = from;
-  while (i < to && out.length < maxChars) {
-    const slash = backslashWithin(text, i, to);
-    const stop = slash === -1 ? to : slash;
-    if (stop > i) {
-      out += text.substring(i, Math.min(stop, i + (maxChars - out.length)));
-      i = stop;
-      continue;
-    }
-    const next = text.charAt(i + 1);
-    switch (next) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'u': {
-        const hex = text.substring(i + 2, i + 6);
-        if (/^[0-9a-fA-F]{4}$/.test(hex)) {
-          out += String.fromCharCode(parseInt(hex, 16));
-          i += 6;
-          continue;
-        }
-        out += '\\u';
-        break;
-      }
-      default: out += next;
-    }
-    i += 2;
-  }
-  return out;
-}
 
 function unknownTokenMessage(word: string): string {
   const shown = word.length > 40 ? `${word.slice(0, 40)}…` : word;
