@@ -1,4 +1,5 @@
 import { sourceOffsetInLiteral } from '../common/jsonStrings';
+import { shorten } from '../trace/text';
 import type { JsonString } from './json';
 
 /**
@@ -38,6 +39,5 @@ export function countLines(value: string): number {
 
 /** Shortens text for one-line display. */
 export function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return shorten(text.replace(/\s+/g, ' ').trim(), max);
 }
