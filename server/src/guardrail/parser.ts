@@ -8,7 +8,7 @@ type Token = number;
 export interface SyntaxProblem {
   span: Span;
   message: string;
-  code: 'gr/syntax' | 'gr/inconsistent-dedent' | 'gr/empty-rule';
+  code: 'gr/syntax' | 'gr/inconsistent-dedent' | 'gr/empty-rule' | 'gr/too-deep';
 }
 
 export interface ParseResult {
@@ -21,7 +21,7 @@ export interface ParseResult {
 /** Thrown inside a line; the statement or body-line level records it and resumes at the next line. */
 class LineFailure {
   /** `resumeAt`: token index where parsing resumes (after an unclosed bracket: the line after it). */
-  constructor(readonly span: Span, readonly message: string, readonly resumeAt?: number) {}
+  constructor(readonly span: Span, readonly message: string, readonly resumeAt?: number, readonly code: SyntaxProblem['code'] = 'gr/syntax') {}
 }
 
 const COMPARISON = new Set(['==', '!=', '<', '>', '<=', '>=', 'is', 'in', 'contains_only', '->', '~>']);
@@ -46,7 +46,11 @@ for (const [level, ops] of [
 }
 const NOT_ID = constantTextId('not');
 const IN_ID = constantTextId('in');
-const MAX_NESTING = 120;
+/**
+ * Brackets, unary operators and nested lists an expression may nest: the parser recurses once per level (chains of
+ * operators, calls and fields are built in loops, and every walk over the tree uses an explicit stack).
+ */
+export const MAX_NESTING = 120;
 const MAX_BLOCK_DEPTH = 60;
 /** Operators in one logical line; longer chains are not checked (and would make tree walks too deep). */
 const MAX_OPERATORS = 5000;
@@ -337,7 +341,7 @@ class Parser {
       if (!(e instanceof LineFailure)) throw e;
       // Items of lists the failed line left unfinished.
       this.top = top;
-      this.report(e.span, e.message);
+      this.report(e.span, e.message, e.code);
       if (this.resume(e)) return null;
       this.sync(start);
       if (this.i === before) this.i++;
@@ -651,15 +655,34 @@ class Parser {
   parseExpr(noTernary = false): Expr {
     const value = this.parseBinary(LOGICAL);
     if (noTernary || !this.is('if')) return value;
-    this.advance();
-    const condition = this.parseBinary(LOGICAL);
-    this.expect('else', `Expected 'else' in the conditional expression but found ${this.describe(this.peek())}`);
-    const otherwise = this.parseExpr();
-    return { kind: 'ternary', then: value, condition, otherwise, start: value.start, end: otherwise.end };
+    // `a if b else c if d else e` is `a if b else (c if d else e)`: read the chain in a loop, then nest it from the right.
+    const thens: Expr[] = [value];
+    const conditions: Expr[] = [];
+    let otherwise: Expr;
+    for (;;) {
+      const ifToken = this.advance();
+      this.countOperator(ifToken);
+      conditions.push(this.parseBinary(LOGICAL));
+      this.expect('else', `Expected 'else' in the conditional expression but found ${this.describe(this.peek())}`);
+      const next = this.parseBinary(LOGICAL);
+      if (!this.is('if')) {
+        otherwise = next;
+        break;
+      }
+      thens.push(next);
+    }
+    for (let k = conditions.length - 1; k >= 0; k--) {
+      otherwise = { kind: 'ternary', then: thens[k], condition: conditions[k], otherwise, start: thens[k].start, end: otherwise.end };
+    }
+    return otherwise;
+  }
+
+  private countOperator(opToken: Token): void {
+    if (++this.operators > MAX_OPERATORS) throw this.failAt(opToken, 'This line has too many operators to check');
   }
 
   private binary(op: BinaryOperator, opToken: Token, left: Expr, right: Expr): Expr {
-    if (++this.operators > MAX_OPERATORS) throw this.failAt(opToken, 'This line has too many operators to check');
+    this.countOperator(opToken);
     return { kind: 'binary', op, opStart: this.startOf(opToken), opEnd: this.endOf(opToken), left, right, start: left.start, end: right.end };
   }
 
@@ -714,7 +737,10 @@ class Parser {
   }
 
   private enter(t: Token): void {
-    if (++this.nesting > MAX_NESTING) throw this.failAt(t, 'This expression is nested too deeply to check');
+    if (++this.nesting > MAX_NESTING) {
+      const failure = this.failAt(t, `Expression nested deeper than ${MAX_NESTING} levels: the rest of this line is not checked`);
+      throw new LineFailure(failure.span, failure.message, undefined, 'gr/too-deep');
+    }
   }
 
   private parsePostfix(): Expr {

@@ -93,6 +93,16 @@ export interface Resolution {
   problems: Problem[];
 }
 
+/** Declarations whose types are followed through one another (`b := a.x`, `c := b.y`, …) before giving up. */
+const MAX_TYPE_DEPTH = 200;
+
+/** An expression waiting on the resolver's stack, with the scope and pattern context it is resolved in. */
+interface PendingExpr {
+  e: Expr;
+  scope: Scope;
+  inPattern: boolean;
+}
+
 const NON_BOOLEAN_OPERATORS = new Set(['and', 'or', '+', '-', '*', '/', '%', '**']);
 
 const STRING_METHOD_RESULTS: Record<string, string> = {
@@ -340,7 +350,21 @@ class Resolver {
 
   // ---- expressions --------------------------------------------------------------------------------
 
-  private expr(e: Expr, scope: Scope, inPattern: boolean): void {
+  /**
+   * Resolves `root` and every expression in it, parents first, with an explicit stack: chains of operators, calls and
+   * fields make trees thousands of levels deep.
+   */
+  private expr(root: Expr, rootScope: Scope, rootInPattern: boolean): void {
+    const stack: PendingExpr[] = [{ e: root, scope: rootScope, inPattern: rootInPattern }];
+    while (stack.length > 0) {
+      const { e, scope, inPattern } = stack.pop()!;
+      this.visit(e, scope, inPattern, stack);
+    }
+  }
+
+  /** Checks `e` itself and pushes its children (last child first, so they are visited in source order). */
+  private visit(e: Expr, scope: Scope, inPattern: boolean, stack: PendingExpr[]): void {
+    const push = (child: Expr, childScope = scope, childInPattern = inPattern) => stack.push({ e: child, scope: childScope, inPattern: childInPattern });
     switch (e.kind) {
       case 'name': {
         const symbol = scope.lookup(e.name);
@@ -362,10 +386,9 @@ class Resolver {
         this.checkType(e.type, scope, e.variable.start);
         return;
       case 'assign':
-        this.expr(e.value, scope, inPattern);
+        push(e.value);
         return;
       case 'member': {
-        this.expr(e.object, scope, inPattern);
         const objectType = this.typeOf(e.object, scope);
         if (this.index) this.occurrence({ span: spanOf(e.member), member: { objectType, name: e.member.name } });
         const info = typeInfo(objectType);
@@ -374,19 +397,20 @@ class Resolver {
           this.problem(spanOf(e.member), 'warning', 'gr/unknown-attribute',
             `${info.name} has no field '${e.member.name}'.${hint ? ` Did you mean '${hint}'?` : ` Its fields are: ${info.fields.map((f) => f.name).join(', ')}.`}`);
         }
+        push(e.object);
         return;
       }
       case 'call': {
-        this.expr(e.callee, scope, inPattern);
-        for (const a of e.args) this.expr(a, scope, inPattern);
-        for (const k of e.kwargs) this.expr(k.value, scope, inPattern);
         const f = this.functionOf(e.callee, scope);
         if (f) this.checkArguments(f, e);
+        for (let k = e.kwargs.length - 1; k >= 0; k--) push(e.kwargs[k].value);
+        for (let k = e.args.length - 1; k >= 0; k--) push(e.args[k]);
+        push(e.callee);
         return;
       }
       case 'tool':
         if (this.index) this.occurrence({ span: spanOf(e.toolName), tool: e.toolName.name });
-        if (e.args) for (const a of e.args) this.expr(a, scope, true);
+        if (e.args) for (let k = e.args.length - 1; k >= 0; k--) push(e.args[k], scope, true);
         return;
       case 'wildcard':
         if (!inPattern) {
@@ -404,46 +428,46 @@ class Resolver {
         this.problem(spanOf(e), 'information', 'gr/template-placeholder', `Template placeholder {{ ${e.name} }}: filled in before the rules are loaded`);
         return;
       case 'comprehension': {
-        this.expr(e.iterable, scope, inPattern);
         const inner = new Scope(scope);
         if (this.index) this.scopes.push({ span: spanOf(e), scope: inner });
         const symbol = this.newSymbol({ name: e.variable.name, kind: 'comprehension', declSpan: spanOf(e.variable), statementSpan: spanOf(e) });
         symbol.inferred = elementType(this.typeOf(e.iterable, scope));
         inner.names.set(e.variable.name, symbol);
-        this.expr(e.element, inner, inPattern);
-        if (e.condition) this.expr(e.condition, inner, inPattern);
+        if (e.condition) push(e.condition, inner);
+        push(e.element, inner);
+        push(e.iterable);
         return;
       }
       case 'quantifier': {
-        this.expr(e.head, scope, inPattern);
         const inner = new Scope(scope);
         if (this.index) this.scopes.push({ span: spanOf(e), scope: inner });
         this.declareBody(e.body, inner);
-        for (const line of e.body) this.expr(line, inner, inPattern);
+        for (let k = e.body.length - 1; k >= 0; k--) push(e.body[k], inner);
+        push(e.head);
         return;
       }
       case 'binary':
-        this.expr(e.left, scope, inPattern);
-        this.expr(e.right, scope, inPattern);
+        push(e.right);
+        push(e.left);
         return;
       case 'unary':
-        this.expr(e.operand, scope, inPattern);
+        push(e.operand);
         return;
       case 'ternary':
-        this.expr(e.then, scope, inPattern);
-        this.expr(e.condition, scope, inPattern);
-        this.expr(e.otherwise, scope, inPattern);
+        push(e.otherwise);
+        push(e.condition);
+        push(e.then);
         return;
       case 'index':
-        this.expr(e.object, scope, inPattern);
-        this.expr(e.index, scope, inPattern);
+        push(e.index);
+        push(e.object);
         return;
       case 'tuple':
       case 'list':
-        for (const item of e.items) this.expr(item, scope, inPattern);
+        for (let k = e.items.length - 1; k >= 0; k--) push(e.items[k]);
         return;
       case 'object':
-        for (const entry of e.entries) this.expr(entry.value, scope, inPattern);
+        for (let k = e.entries.length - 1; k >= 0; k--) push(e.entries[k].value);
         return;
       default:
         return;
@@ -482,7 +506,29 @@ class Resolver {
 
   // ---- types --------------------------------------------------------------------------------------
 
+  /**
+   * The type of `e`. A chain of fields, indexes and method calls is read in a loop from its innermost object out;
+   * types that depend on other declarations are followed at most MAX_TYPE_DEPTH declarations deep (then 'unknown').
+   */
   typeOf(e: Expr, scope: Scope): string {
+    const chain: Expr[] = [];
+    let base = e;
+    for (;;) {
+      if (base.kind === 'member' || base.kind === 'index') base = (chain.push(base), base.object);
+      else if (base.kind === 'call' && base.callee.kind === 'member') base = (chain.push(base), base.callee.object);
+      else break;
+    }
+    let t = this.baseType(base, scope);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const link = chain[k];
+      if (link.kind === 'member') t = fieldOf(t, link.member.name)?.type ?? 'unknown';
+      else if (link.kind === 'index') t = elementType(t);
+      else if (link.kind === 'call' && link.callee.kind === 'member') t = t === 'str' ? STRING_METHOD_RESULTS[link.callee.member.name] ?? 'unknown' : 'unknown';
+    }
+    return t;
+  }
+
+  private baseType(e: Expr, scope: Scope): string {
     switch (e.kind) {
       case 'string': return 'str';
       case 'number': return Number.isInteger(e.value) ? 'int' : 'float';
@@ -494,19 +540,7 @@ class Resolver {
         const symbol = scope.lookup(e.name);
         return symbol ? this.symbolType(symbol, scope) : 'unknown';
       }
-      case 'member': {
-        const objectType = this.typeOf(e.object, scope);
-        return fieldOf(objectType, e.member.name)?.type ?? 'unknown';
-      }
-      case 'index': return elementType(this.typeOf(e.object, scope));
-      case 'call': {
-        const f = this.functionOf(e.callee, scope);
-        if (f) return f.returns;
-        if (e.callee.kind === 'member' && this.typeOf(e.callee.object, scope) === 'str') {
-          return STRING_METHOD_RESULTS[e.callee.member.name] ?? 'unknown';
-        }
-        return 'unknown';
-      }
+      case 'call': return this.functionOf(e.callee, scope)?.returns ?? 'unknown';
       case 'binary':
         return NON_BOOLEAN_OPERATORS.has(e.op) ? 'unknown' : 'bool';
       case 'unary': return e.op === 'not' ? 'bool' : 'unknown';
@@ -518,6 +552,7 @@ class Resolver {
     if (symbol.inferred) return symbol.inferred;
     if (symbol.declaredType) return (symbol.inferred = symbol.declaredType);
     if (!symbol.valueExpr || this.inferring.has(symbol)) return 'unknown';
+    if (this.inferring.size >= MAX_TYPE_DEPTH) return 'unknown';
     this.inferring.add(symbol);
     const t = this.typeOf(symbol.valueExpr, symbol.kind === 'constant' ? this.global : scope);
     this.inferring.delete(symbol);

@@ -172,7 +172,7 @@ test('huge, deeply nested and binary input neither throws nor hangs', () => {
   const list = problems(binary);
   assert.ok(list.length > 0 && list.length <= 1001);
   const nested = 'x := ' + '('.repeat(50_000) + '1' + ')'.repeat(50_000) + '\n';
-  assert.deepEqual(describe(nested).map((d) => d.split(' ').slice(0, 3).join(' ')), ['error gr/syntax 1:126-1:127']);
+  assert.deepEqual(describe(nested).map((d) => d.split(' ').slice(0, 3).join(' ')), ['error gr/too-deep 1:126-1:127']);
   const long = 'raise "x" if:\n    (m: Message)\n' + '    m.role == "user" and "a" in m.content\n'.repeat(20_000);
   assert.deepEqual(problems(long), []);
   const unclosed = 'raise "x" if:\n    (m: Message)\n    f(' + '\n    m,'.repeat(5_000) + '\n';
@@ -184,7 +184,7 @@ test('pathological input gets one clear problem instead of exhausting the stack'
   assert.equal(first(Array.from({ length: 3000 }, (_, i) => ' '.repeat(i) + 'x:').join('\n')), 'Blocks are nested too deeply to check');
   assert.equal(first(Array.from({ length: 3000 }, (_, i) => ' '.repeat(i) + 'def x():').join('\n')), 'Blocks are nested too deeply to check');
   assert.equal(first('x := ' + '1 + '.repeat(50_000) + '1\n'), 'This line has too many operators to check');
-  assert.equal(first('x := ' + 'not '.repeat(50_000) + 'True\n'), 'This expression is nested too deeply to check');
+  assert.equal(first('x := ' + 'not '.repeat(50_000) + 'True\n'), 'Expression nested deeper than 120 levels: the rest of this line is not checked');
   assert.equal(first('x := (\n'.repeat(5_000)), "'(' is never closed: add ')'");
   assert.equal(problems('{{ A }}\n'.repeat(2_000)).length, 1001);
 });
