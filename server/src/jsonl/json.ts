@@ -68,8 +68,17 @@ export interface Findable {
 
 /** A node for a container read once already (its syntax is known to be valid), built when first visited. */
 export function lazyContainer(text: string, start: number, end: number, isObject: boolean): JsonObject | JsonArray {
-  return isObject ? new LazyObject(text, start, end) : new LazyArray(text, start, end);
+  return isObject ? new LazyObject(text, start, end, new Map()) : new LazyArray(text, start, end, new Map());
 }
+
+/**
+ * Where the large containers of one lazily built tree end (opening offset → end), shared by every container built
+ * from it: building a container steps over its nested ones, and without this each level of a deeply nested value
+ * would read its whole subtree again (5,000 levels around a big array: quadratic).
+ */
+type ContainerEnds = Map<number, number>;
+/** Containers shorter than this are stepped over again rather than remembered (cheap, and keeps the map small). */
+const REMEMBERED_CONTAINER_LENGTH = 1024;
 
 /** A node for a valid string literal text[start, end), decoded when first read. */
 export function sourceString(text: string, start: number, end: number, escaped: boolean): JsonString {
@@ -81,7 +90,7 @@ class LazyObject implements JsonObject, Findable {
   private built: JsonProperty[] | undefined;
   private found: Map<string, JsonProperty | null> | undefined;
 
-  constructor(private readonly text: string, readonly start: number, readonly end: number) {}
+  constructor(private readonly text: string, readonly start: number, readonly end: number, private readonly ends: ContainerEnds) {}
 
   /** One property, without building the others (an address or a fact usually needs one path only). */
   find(key: string): JsonProperty | undefined {
@@ -89,7 +98,7 @@ class LazyObject implements JsonObject, Findable {
     this.found ??= new Map();
     let found = this.found.get(key);
     if (found === undefined) {
-      found = new StrictParser(this.text, this.start, this.end, true, true).findProperty(key) ?? null;
+      found = new StrictParser(this.text, this.start, this.end, true, true, this.ends).findProperty(key) ?? null;
       this.found.set(key, found);
     }
     return found ?? undefined;
@@ -97,7 +106,7 @@ class LazyObject implements JsonObject, Findable {
 
   get properties(): JsonProperty[] {
     // Already checked when the line was read, so control characters need no second look.
-    if (!this.built) this.built = (new StrictParser(this.text, this.start, this.end, true, true).parseDocument() as JsonObject).properties;
+    if (!this.built) this.built = (new StrictParser(this.text, this.start, this.end, true, true, this.ends).parseDocument() as JsonObject).properties;
     return this.built;
   }
 }
@@ -106,10 +115,10 @@ class LazyArray implements JsonArray {
   readonly type = 'array' as const;
   private built: JsonNode[] | undefined;
 
-  constructor(private readonly text: string, readonly start: number, readonly end: number) {}
+  constructor(private readonly text: string, readonly start: number, readonly end: number, private readonly ends: ContainerEnds) {}
 
   get items(): JsonNode[] {
-    if (!this.built) this.built = (new StrictParser(this.text, this.start, this.end, true, true).parseDocument() as JsonArray).items;
+    if (!this.built) this.built = (new StrictParser(this.text, this.start, this.end, true, true, this.ends).parseDocument() as JsonArray).items;
     return this.built;
   }
 }
@@ -154,6 +163,7 @@ class StrictParser {
     private readonly end: number,
     private readonly controlFree = false,
     private readonly checked = false,
+    private readonly ends: ContainerEnds = new Map(),
   ) {
     this.pos = start;
   }
@@ -270,7 +280,7 @@ class StrictParser {
   private skipContainer(isObject: boolean): JsonNode {
     const start = this.pos;
     this.skipValue();
-    return isObject ? new LazyObject(this.text, start, this.pos) : new LazyArray(this.text, start, this.pos);
+    return isObject ? new LazyObject(this.text, start, this.pos, this.ends) : new LazyArray(this.text, start, this.pos, this.ends);
   }
 
   private skipValue(): void {
@@ -282,6 +292,12 @@ class StrictParser {
       return;
     }
     if (c === 0x7b || c === 0x5b) {
+      const known = this.ends.get(this.pos);
+      if (known !== undefined) {
+        this.pos = known;
+        return;
+      }
+      const containerStart = this.pos;
       const isObject = c === 0x7b;
       const close = isObject ? 0x7d : 0x5d;
       this.pos++;
@@ -309,6 +325,7 @@ class StrictParser {
         }
         if (next === close) {
           this.pos++;
+          if (this.pos - containerStart >= REMEMBERED_CONTAINER_LENGTH) this.ends.set(containerStart, this.pos);
           return;
         }
         throw new SyntaxFailure(this.pos, isObject ? 'Comma or closing brace expected' : 'Comma or closing bracket expected');
