@@ -48,20 +48,60 @@ function chainType(chain: string[], scope: Scope): string {
   return t;
 }
 
+const isWordCode = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isDigitCode = (c: number) => c >= 48 && c <= 57;
+
+/** Start of the run of word characters ending at `end` (not before `from`). */
+function wordRunStart(text: string, from: number, end: number): number {
+  let start = end;
+  while (start > from && isWordCode(text.charCodeAt(start - 1))) start--;
+  return start;
+}
+
+/** The identifier ending at `end`: the word characters before it, without leading digits. */
+function identifierBefore(text: string, from: number, end: number): Span {
+  let start = wordRunStart(text, from, end);
+  while (start < end && isDigitCode(text.charCodeAt(start))) start++;
+  return { start, end };
+}
+
+/**
+ * `a.b.c` in `a.b.c.partial` ending at `wordStart` (just after the dot), read backwards in one pass (a regular
+ * expression anchored at the end would try every start on the line: quadratic on a long line); undefined when no
+ * name precedes the dot.
+ */
+function chainBefore(text: string, from: number, wordStart: number): string[] | undefined {
+  if (wordStart <= from || text.charCodeAt(wordStart - 1) !== 46 /* . */) return undefined;
+  const parts: string[] = [];
+  let end = wordStart - 1;
+  for (;;) {
+    const run = wordRunStart(text, from, end);
+    const name = identifierBefore(text, from, end);
+    if (name.start === name.end) break;
+    parts.push(text.slice(name.start, name.end));
+    if (name.start !== run || run <= from || text.charCodeAt(run - 1) !== 46) break;
+    end = run - 1;
+  }
+  return parts.length > 0 ? parts.reverse() : undefined;
+}
+
+/** Lines longer than this get no import-line completion (its pattern backtracks on very long lines). */
+const MAX_IMPORT_LINE = 4096;
+
 export function completion(model: RuleModel, offset: number, context: ServiceContext): CompletionEntry[] {
   const text = model.text;
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const prefix = text.slice(lineStart, offset);
-  const wordMatch = /[A-Za-z_][A-Za-z0-9_]*$/.exec(prefix);
-  const word: Span = { start: offset - (wordMatch ? wordMatch[0].length : 0), end: offset };
+  const word: Span = identifierBefore(text, lineStart, offset);
   const indented = /^[ \t]+/.test(prefix);
+  const importLine = prefix.length <= MAX_IMPORT_LINE;
 
-  let m = /^\s*(?:from|import)\s+([\w.]*)$/.exec(prefix);
+  let m = importLine ? /^\s*(?:from|import)\s+([\w.]*)$/.exec(prefix) : null;
   if (m) {
     const replace = { start: offset - m[1].length, end: offset };
     return Object.values(MODULES).map((mod) => ({ label: mod.name, kind: 'module' as const, detail: 'standard library', documentation: mod.doc, replace }));
   }
-  m = /^\s*from\s+([\w.]+)\s+import\s+(?:\w+(?:\s+as\s+\w+)?\s*,\s*)*(\w*)$/.exec(prefix);
+  m = importLine ? /^\s*from\s+([\w.]+)\s+import\s+(?:\w+(?:\s+as\s+\w+)?\s*,\s*)*(\w*)$/.exec(prefix) : null;
   if (m) {
     const mod = MODULES[m[1]];
     if (!mod) return [];
@@ -72,7 +112,7 @@ export function completion(model: RuleModel, offset: number, context: ServiceCon
         : { label: name, kind: 'type' as const, detail: typeInfo(name)?.doc ?? (has(RESULT_TYPES, name) ? RESULT_TYPES[name] : undefined), replace: word };
     });
   }
-  if (/^\s*from\s+[\w.]+\s+\w*$/.test(prefix)) {
+  if (importLine && /^\s*from\s+[\w.]+\s+\w*$/.test(prefix)) {
     return [{ label: 'import', kind: 'keyword', replace: word }];
   }
   m = /\btool:(\w*)$/.exec(prefix);
@@ -99,9 +139,9 @@ export function completion(model: RuleModel, offset: number, context: ServiceCon
     }
     return entries;
   }
-  m = /([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.(\w*)$/.exec(prefix);
-  if (m) {
-    const t = chainType(m[1].split('.'), scope);
+  const chain = chainBefore(text, lineStart, wordRunStart(text, lineStart, offset));
+  if (chain) {
+    const t = chainType(chain, scope);
     const info = typeInfo(t);
     if (info && info.fields.length > 0) {
       return info.fields.map((f) => ({ label: f.name, kind: 'field' as const, detail: displayType(f.type), documentation: f.doc, replace: word }));

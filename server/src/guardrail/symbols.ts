@@ -3,6 +3,10 @@ import { displayType } from './library';
 import { symbolTypeName } from './resolve';
 import { spanOf, type Expr, type Statement } from './ast';
 import type { RuleModel } from './model';
+import type { Scope } from './resolve';
+
+/** The scope of each rule, by the rule's span object (one lookup per rule keeps the outline linear). */
+type RuleScopes = Map<Span, Scope>;
 
 function ruleName(message: Expr | null): string {
   if (!message) return 'raise';
@@ -17,8 +21,8 @@ function ruleName(message: Expr | null): string {
 }
 
 /** The variables a rule declares at its top level (typed variables and assignments). */
-function variables(model: RuleModel, span: Span): OutlineItem[] {
-  const scope = model.resolution.scopes.find((info) => info.span === span)?.scope;
+function variables(scopes: RuleScopes, span: Span): OutlineItem[] {
+  const scope = scopes.get(span);
   if (!scope) return [];
   return [...scope.names.values()].map((symbol) => {
     const type = symbolTypeName(symbol);
@@ -26,11 +30,11 @@ function variables(model: RuleModel, span: Span): OutlineItem[] {
   });
 }
 
-function item(model: RuleModel, statement: Statement): OutlineItem[] {
+function item(model: RuleModel, scopes: RuleScopes, statement: Statement): OutlineItem[] {
   switch (statement.kind) {
     case 'rule': {
       const selection = statement.message ? spanOf(statement.message) : statement.headerSpan;
-      return [{ name: ruleName(statement.message), kind: 'rule', detail: 'rule', span: statement.span, selection, children: variables(model, statement.span) }];
+      return [{ name: ruleName(statement.message), kind: 'rule', detail: 'rule', span: statement.span, selection, children: variables(scopes, statement.span) }];
     }
     case 'predicate':
       if (!statement.name.name) return [];
@@ -67,12 +71,14 @@ function item(model: RuleModel, statement: Statement): OutlineItem[] {
         detail: 'def (ignored by the rule engine)',
         span: statement.span,
         selection: spanOf(statement.name),
-        children: statement.body.flatMap((s) => item(model, s)),
+        children: statement.body.flatMap((s) => item(model, scopes, s)),
       }];
   }
 }
 
 /** Rules (named by their message), predicates, constants and imports, in source order. */
 export function symbols(model: RuleModel): OutlineItem[] {
-  return model.program.statements.flatMap((s) => item(model, s));
+  const scopes: RuleScopes = new Map();
+  for (const info of model.resolution.scopes) if (!scopes.has(info.span)) scopes.set(info.span, info.scope);
+  return model.program.statements.flatMap((s) => item(model, scopes, s));
 }
