@@ -1,5 +1,6 @@
 import type { HoverResult, Span, WorkspaceTools } from '../common/types';
 import type { ServiceContext } from '../common/service';
+import { codeBlock, inlineCode } from '../common/markdown';
 import {
   BUILTIN_FUNCTIONS, KEYWORD_DOCS, LIBRARY_FUNCTIONS, MODULES, OPERATOR_DOCS, RESULT_TYPES,
   displayType, fieldOf, functionSignature, has, typeInfo, type FunctionInfo,
@@ -10,7 +11,7 @@ import { symbolTypeName, type Occurrence, type RuleSymbol } from './resolve';
 const MAX_TOOL_FILES = 10;
 
 function code(text: string): string {
-  return '```guardrail\n' + text + '\n```';
+  return codeBlock(text, 'guardrail');
 }
 
 export function describeType(name: string): string | undefined {
@@ -18,13 +19,13 @@ export function describeType(name: string): string | undefined {
   if (!info) return undefined;
   const parts = [code(`type ${displayType(name)}`), info.doc];
   if (info.fields.length > 0) {
-    parts.push(info.fields.map((f) => `- \`${f.name}\`: \`${displayType(f.type)}\` — ${f.doc}`).join('\n'));
+    parts.push(info.fields.map((f) => `- ${inlineCode(f.name)}: ${inlineCode(displayType(f.type))} — ${f.doc}`).join('\n'));
   }
   return parts.join('\n\n');
 }
 
 export function describeFunction(f: FunctionInfo, module?: string): string {
-  return [code(functionSignature(f)), f.doc + (module ? `\n\nFrom \`${module}\`.` : '')].join('\n\n');
+  return [code(functionSignature(f)), f.doc + (module ? `\n\nFrom ${inlineCode(module)}.` : '')].join('\n\n');
 }
 
 function describeSymbol(model: RuleModel, symbol: RuleSymbol): string {
@@ -35,9 +36,9 @@ function describeSymbol(model: RuleModel, symbol: RuleSymbol): string {
     case 'comprehension': {
       const t = symbolTypeName(symbol);
       const label = symbol.kind === 'parameter' ? 'parameter' : 'variable';
-      const parts = [code(`(${label}) ${symbol.name}: ${displayType(t)}`), `Declared by \`${declaration}\``];
+      const parts = [code(`(${label}) ${symbol.name}: ${displayType(t)}`), `Declared by ${inlineCode(declaration)}`];
       const info = typeInfo(t);
-      if (info && info.fields.length > 0) parts.push(`Fields: ${info.fields.map((f) => `\`${f.name}\``).join(', ')}`);
+      if (info && info.fields.length > 0) parts.push(`Fields: ${info.fields.map((f) => inlineCode(f.name)).join(', ')}`);
       return parts.join('\n\n');
     }
     case 'constant':
@@ -51,7 +52,7 @@ function describeSymbol(model: RuleModel, symbol: RuleSymbol): string {
       if (module && imported && has(LIBRARY_FUNCTIONS, imported)) parts.push(describeFunction(LIBRARY_FUNCTIONS[imported], module.name));
       else if (module && imported && typeInfo(imported)) parts.push(describeType(imported)!);
       else if (module && !imported) parts.push(module.doc);
-      else if (!symbol.module?.startsWith('invariant')) parts.push(`Python ${imported ? 'name' : 'module'} imported from \`${symbol.module}\`, resolved when the rules are loaded.`);
+      else if (!symbol.module?.startsWith('invariant')) parts.push(`Python ${imported ? 'name' : 'module'} imported from ${inlineCode(symbol.module ?? '')}, resolved when the rules are loaded.`);
       return parts.join('\n\n');
     }
   }
@@ -66,16 +67,16 @@ function describeBuiltin(name: string): string | undefined {
 
 export function describeTool(name: string, tools: WorkspaceTools | undefined): string {
   const header = code(`tool:${name}`);
-  const explain = `Matches a call of the tool \`${name}\` (the name must match fully as a regular expression), or an output answering such a call.`;
+  const explain = `Matches a call of the tool ${inlineCode(name)} (the name must match fully as a regular expression), or an output answering such a call.`;
   if (!tools) return [header, explain].join('\n\n');
   const usage = tools.tools().find((t) => t.name === name);
   const notice = tools.truncated ? '\n\nThe workspace index stopped at its file limit, so other trace files may call it too.' : '';
   if (!usage || usage.files.length === 0) {
-    return [header, explain, `No trace file in the workspace calls \`${name}\`.${notice}`].join('\n\n');
+    return [header, explain, `No trace file in the workspace calls ${inlineCode(name)}.${notice}`].join('\n\n');
   }
   const total = usage.files.reduce((n, f) => n + f.count, 0);
   const files = [...usage.files].sort((a, b) => b.count - a.count);
-  const listed = files.slice(0, MAX_TOOL_FILES).map((f) => `- \`${f.uri}\`: ${f.count} call${f.count === 1 ? '' : 's'}`);
+  const listed = files.slice(0, MAX_TOOL_FILES).map((f) => `- ${inlineCode(f.uri)}: ${f.count} call${f.count === 1 ? '' : 's'}`);
   if (files.length > MAX_TOOL_FILES) listed.push(`- … and ${files.length - MAX_TOOL_FILES} more files`);
   const summary = `Called ${total} time${total === 1 ? '' : 's'} in ${files.length} trace file${files.length === 1 ? '' : 's'} of the workspace:`;
   return [header, explain, summary + '\n' + listed.join('\n') + notice].join('\n\n');
@@ -86,7 +87,7 @@ function describeOccurrence(model: RuleModel, o: Occurrence, context: ServiceCon
   if (o.symbol) return describeSymbol(model, o.symbol);
   if (o.module !== undefined && o.builtin === undefined) {
     const module = MODULES[o.module];
-    if (module) return [code(`module ${module.name}`), module.doc, module.members.length ? `Provides: ${module.members.map((m) => `\`${m}\``).join(', ')}` : ''].filter(Boolean).join('\n\n');
+    if (module) return [code(`module ${module.name}`), module.doc, module.members.length ? `Provides: ${module.members.map((m) => inlineCode(m)).join(', ')}` : ''].filter(Boolean).join('\n\n');
     return o.module.startsWith('invariant') ? undefined : [code(`module ${o.module}`), 'A Python module, resolved when the rules are loaded.'].join('\n\n');
   }
   if (o.builtin !== undefined && o.module !== undefined) {

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../common/service';
 import type { HoverResult } from '../common/types';
+import { codeBlock, escapeMarkdown, inlineCode, quote } from '../common/markdown';
 import { entryFacts, formatCost, formatDuration, llmSummary } from './agentguard';
 import { STATUS_DOCS, VALIDATION_KIND_DOCS, describeFieldType, specAt, timestampKey } from './agentguardSchema';
 import { propertyValue, stringValue } from './json';
@@ -46,7 +47,7 @@ function datasetKeyHover(place: Place): HoverResult | null {
   if (place.line.kind === 'metadata' && key === 'metadata') {
     return { span, markdown: '**Dataset metadata**\n\nFacts about the whole dataset. Only the first line of the file may hold it, and only once.' };
   }
-  if (place.line.kind === 'annotated' && DATASET_KEYS[key]) return { span, markdown: `**${key}** (dataset trace)\n\n${DATASET_KEYS[key]}` };
+  if (place.line.kind === 'annotated' && Object.hasOwn(DATASET_KEYS, key)) return { span, markdown: `**${key}** (dataset trace)\n\n${DATASET_KEYS[key]}` };
   return null;
 }
 
@@ -55,24 +56,18 @@ function annotationHover(annotation: Annotation, onAddress: boolean): HoverResul
   const resolution = annotation.resolution;
   if (!address || !resolution) return null;
   const span = onAddress ? { start: address.start, end: address.end } : { start: annotation.content!.start, end: annotation.content!.end };
-  if (!resolution.ok) return { span, markdown: `**Annotation address** \`${address.value}\`\n\n${resolution.message}` };
+  if (!resolution.ok) return { span, markdown: `**Annotation address** ${inlineCode(address.value)}\n\n${escapeMarkdown(resolution.message)}` };
   const annotated = resolution.annotatedText();
   const shown = annotated.length > MAX_SHOWN ? `${annotated.slice(0, MAX_SHOWN)}…` : annotated;
   const content = annotation.content?.type === 'string' ? annotation.content.value : '';
   const lines = [
-    `**Annotation** on ${resolution.description}`,
+    `**Annotation** on ${escapeMarkdown(resolution.description)}`,
     '',
-    fence(shown),
+    codeBlock(shown),
   ];
-  if (onAddress && content) lines.push('', `> ${clip(content, 300)}`);
+  if (onAddress && content) lines.push('', quote(clip(content, 300)));
   if (annotated.length > MAX_SHOWN) lines.push('', `_${annotated.length} characters in all._`);
   return { span, markdown: lines.join('\n') };
-}
-
-function fence(text: string): string {
-  let ticks = '```';
-  while (text.includes(ticks)) ticks += '`';
-  return `${ticks}text\n${text}\n${ticks}`;
 }
 
 function agentguardHover(place: Place): HoverResult | null {
@@ -84,11 +79,11 @@ function agentguardHover(place: Place): HoverResult | null {
     if (!spec) return null;
     const span = { start: last.property.keyStart, end: last.property.keyEnd };
     const name = path.filter((p) => typeof p === 'string').join('.');
-    const parts = [`**${name}**: ${describeFieldType(spec)}`, '', spec.doc];
-    if (spec.values) parts.push('', `Values: ${spec.values.map((v) => `\`${v}\``).join(', ')}`);
+    const parts = [`**${escapeMarkdown(name)}**: ${describeFieldType(spec)}`, '', spec.doc];
+    if (spec.values) parts.push('', `Values: ${spec.values.map((v) => inlineCode(v)).join(', ')}`);
     if (spec.type === 'number' && !spec.nullable) parts.push('', '_null here means the value was NaN or infinite when it was recorded._');
     if (facts.isLlm && (path[1] === 'usage' || path[1] === 'cost' || path[1] === 'model' || path[1] === 'cost_breakdown')) {
-      parts.push('', `LLM spend: ${llmSummary(facts) || 'no usage recorded'}`);
+      parts.push('', `LLM spend: ${escapeMarkdown(llmSummary(facts) || 'no usage recorded')}`);
     }
     return { span, markdown: parts.join('\n') };
   }
@@ -97,13 +92,13 @@ function agentguardHover(place: Place): HoverResult | null {
   const span = { start: node.start, end: node.end };
   const field = path[path.length - 1];
   if (path[0] === 'result' && field === 'status' && path.length === 2) {
-    const doc = STATUS_DOCS[node.value];
+    const doc = Object.hasOwn(STATUS_DOCS, node.value) ? STATUS_DOCS[node.value] : undefined;
     const failed = facts.failed ? ' — counts as a **failure**' : '';
-    return { span, markdown: doc ? `**status \`${node.value}\`**${failed}\n\n${doc}${facts.exception ? `\n\n> ${clip(facts.exception, 300)}` : ''}` : `Unknown status \`${node.value}\`` };
+    return { span, markdown: doc ? `**status ${inlineCode(node.value)}**${failed}\n\n${doc}${facts.exception ? `\n\n${quote(clip(facts.exception, 300))}` : ''}` : `Unknown status ${inlineCode(node.value)}` };
   }
   if (path[1] === 'validations' && field === 'kind') {
-    const doc = VALIDATION_KIND_DOCS[node.value];
-    return doc ? { span, markdown: `**validation kind \`${node.value}\`**\n\n${doc}` } : null;
+    const doc = Object.hasOwn(VALIDATION_KIND_DOCS, node.value) ? VALIDATION_KIND_DOCS[node.value] : undefined;
+    return doc ? { span, markdown: `**validation kind ${inlineCode(node.value)}**\n\n${doc}` } : null;
   }
   if (field === 'tool_name' || field === 'call_id') return { span, markdown: entrySummary(place, facts) };
   if (field === 'timestamp' && path.length === 2) return timestampHover(place, span);
@@ -118,7 +113,7 @@ function timestampHover(place: Place, span: { start: number; end: number }): Hov
   const startKey = started === undefined ? undefined : timestampKey(started);
   const finishKey = finished === undefined ? undefined : timestampKey(finished);
   const which = place.path[0] === 'call' ? 'Call started' : 'Result recorded';
-  const lines = [`**${which}** ${place.path[0] === 'call' ? started : finished}`];
+  const lines = [`**${which}** ${escapeMarkdown(String(place.path[0] === 'call' ? started : finished))}`];
   if (startKey && finishKey) {
     const micros = (finishKey.ms - startKey.ms) * 1000 + (Number(finishKey.fraction.slice(0, 6)) - Number(startKey.fraction.slice(0, 6)));
     lines.push('', `${(micros / 1000).toFixed(3)} ms from call to result (wall clock, including guards and retries).`);
@@ -127,18 +122,18 @@ function timestampHover(place: Place, span: { start: number; end: number }): Hov
 }
 
 function entrySummary(place: Place, facts: ReturnType<typeof entryFacts>): string {
-  const lines = [`**${facts.isLlm ? 'LLM call' : 'Tool call'} \`${facts.toolName ?? '?'}\`** (line ${place.line.number + 1})`, ''];
+  const lines = [`**${facts.isLlm ? 'LLM call' : 'Tool call'} ${inlineCode(facts.toolName ?? '?')}** (line ${place.line.number + 1})`, ''];
   const status = facts.status ?? 'no status';
-  lines.push(`- status: \`${status}\`${facts.failed ? ' (failed)' : ''}`);
+  lines.push(`- status: ${inlineCode(status)}${facts.failed ? ' (failed)' : ''}`);
   lines.push(`- duration: ${formatDuration(facts)}`);
   if (facts.retries) lines.push(`- retries: ${facts.retries}`);
   if (typeof facts.cost === 'number') lines.push(`- cost: ${formatCost(facts.cost)}`);
   if (facts.isLlm) {
-    if (facts.provider || facts.model) lines.push(`- model: ${[facts.provider, facts.model].filter(Boolean).join(' / ')}`);
+    if (facts.provider || facts.model) lines.push(`- model: ${escapeMarkdown([facts.provider, facts.model].filter(Boolean).join(' / '))}`);
     if (facts.inputTokens || facts.outputTokens || facts.totalTokens) {
       lines.push(`- tokens: ${facts.inputTokens ?? '?'} in, ${facts.outputTokens ?? '?'} out${facts.totalTokens ? `, ${facts.totalTokens} total` : ''}`);
     }
   }
-  if (facts.exception) lines.push('', `> ${clip(facts.exception, 300)}`);
+  if (facts.exception) lines.push('', quote(clip(facts.exception, 300)));
   return lines.join('\n');
 }

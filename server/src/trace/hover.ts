@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../common/service';
 import type { HoverResult } from '../common/types';
+import { codeBlock, escapeMarkdown, inlineCode } from '../common/markdown';
 import { decodeString, keySpan, valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';
 import { callsFor, locate, referenceAt } from './locate';
 import { fieldDoc, renderFieldDoc, roleDocs } from './fieldDocs';
@@ -8,19 +9,14 @@ import { callLabel, contentText, firstLines } from './text';
 const outputLines = 6;
 const outputChars = 600;
 
-function fence(text: string): string {
-  const ticks = text.includes('```') ? '````' : '```';
-  return `${ticks}text\n${text}\n${ticks}`;
-}
-
 function describeCall(model: TraceModel, call: ToolCall): string {
-  return `\`${callLabel(model, call, 120).replace(/`/g, "'")}\` — event #${call.event.index}${call.id !== undefined ? `, id \`${call.id}\`` : ''}`;
+  return `${inlineCode(callLabel(model, call, 120))} — event #${call.event.index}${call.id !== undefined ? `, id ${inlineCode(call.id)}` : ''}`;
 }
 
 function describeOutput(model: TraceModel, output: TraceEvent): string {
   const { text } = contentText(model, output, outputChars + 200);
   const how = output.implicit ? ' (implicit: it has no tool_call_id)' : '';
-  return `Output in event #${output.index}${how}:\n${fence(firstLines(text, outputLines, outputChars) || '(empty)')}`;
+  return `Output in event #${output.index}${how}:\n${codeBlock(firstLines(text, outputLines, outputChars) || '(empty)')}`;
 }
 
 export function traceHover(model: TraceModel, offset: number, _context: ServiceContext): HoverResult | null {
@@ -29,7 +25,7 @@ export function traceHover(model: TraceModel, offset: number, _context: ServiceC
     const parts: string[] = [];
     if (ref.kind === 'tool-call-id') {
       const calls = callsFor(model, ref.event);
-      if (calls.length === 0) parts.push(`**tool_call_id** \`${ref.event.callId}\` names no tool call in this trace.`);
+      if (calls.length === 0) parts.push(`**tool_call_id** ${inlineCode(ref.event.callId ?? '')} names no tool call in this trace.`);
       for (const call of calls) {
         const later = call.event.index > ref.event.index ? ' (made later: an output must come after its call)' : '';
         parts.push(`**Answers** ${describeCall(model, call)}${later}`);
@@ -56,7 +52,7 @@ export function traceHover(model: TraceModel, offset: number, _context: ServiceC
   }
   if (location.on === 'value' && location.shape === 'event' && f.name === 'role' && f.value?.kind === 'string') {
     const role = decodeString(model.text, f.value, 40);
-    const text = roleDocs[role] ?? `**${role}** — a role this format does not define; tools treat it as an ordinary message.`;
+    const text = Object.hasOwn(roleDocs, role) ? roleDocs[role] : `**${escapeMarkdown(role)}** — a role this format does not define; tools treat it as an ordinary message.`;
     return { span: valueSpan(f.value), markdown: text };
   }
   if (location.on !== 'key') return null;
