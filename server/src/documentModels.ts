@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LanguageService } from './common/service';
+import type { Budget } from './common/budget';
 import { LineIndex } from './common/lineIndex';
 import { languageForFile, serviceFor } from './languages';
 import type { PositionMapper } from './convert';
@@ -23,7 +24,8 @@ export class DocumentModels {
   private readonly open = new Map<string, ParsedDocument>();
   private readonly fromDisk = new Map<string, { mtimeMs: number; parsed: ParsedDocument }>();
 
-  get(document: TextDocument): ParsedDocument | undefined {
+  /** `budget`: a request's cancellation and time budget, checked while parsing (the parse then throws BudgetExceeded). */
+  get(document: TextDocument, budget?: Budget): ParsedDocument | undefined {
     const cached = this.open.get(document.uri);
     if (cached && cached.version === document.version && cached.languageId === document.languageId) return cached;
     const service = serviceFor(document.languageId);
@@ -33,7 +35,7 @@ export class DocumentModels {
       version: document.version,
       languageId: document.languageId,
       service,
-      model: service.parse({ uri: document.uri, version: document.version, text: document.getText() }),
+      model: service.parse({ uri: document.uri, version: document.version, text: document.getText(), budget }),
       positions: document,
     };
     this.open.set(document.uri, parsed);

@@ -4,6 +4,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './common/service';
+import { BudgetExceeded, type Budget } from './common/budget';
 import {
   toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
   toTextEdit,
@@ -24,8 +25,8 @@ let settings: ServerSettings = defaultServerSettings;
 let canPullConfiguration = false;
 let workspaceFolders: string[] = [];
 
-function context(): ServiceContext {
-  return { settings, workspaceTools: toolIndex };
+function context(budget?: Budget): ServiceContext {
+  return { settings, workspaceTools: toolIndex, budget };
 }
 
 connection.onInitialize((params): InitializeResult => {
@@ -118,11 +119,17 @@ documents.onDidClose((event) => {
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
 
-// ---- requests: each runs inside a guard that honours cancellation and never throws ----
+// ---- requests: each runs inside a guard that honours cancellation and its time budget, and never throws ----
 
 function logFailure(feature: string, uri: string, version: number | undefined, error: unknown): void {
   const detail = error instanceof Error ? error.stack ?? error.message : String(error);
   connection.console.error(`[${feature}] ${uri}${version === undefined ? '' : `@${version}`}: ${detail}`);
+}
+
+/** The request's cancellation token and, when agentTraces.requestTimeBudget is set, its deadline. */
+function requestBudget(token: CancellationToken, started: number): Budget {
+  const deadline = settings.requestTimeBudget > 0 ? started + settings.requestTimeBudget : undefined;
+  return { get isCancellationRequested() { return token.isCancellationRequested; }, deadline };
 }
 
 function guarded<R>(
@@ -130,17 +137,25 @@ function guarded<R>(
   uri: string,
   token: CancellationToken,
   fallback: R,
-  work: (parsed: ParsedDocument, document: TextDocument) => R,
+  work: (parsed: ParsedDocument, document: TextDocument, budget: Budget) => R,
 ): R | ResponseError<void> {
   const document = documents.get(uri);
   if (!document) return fallback;
   if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
+  const started = Date.now();
+  const budget = requestBudget(token, started);
   try {
-    const parsed = models.get(document);
+    const parsed = models.get(document, budget);
     if (!parsed) return fallback;
     if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
-    return work(parsed, document);
+    return work(parsed, document, budget);
   } catch (error) {
+    if (error instanceof BudgetExceeded) {
+      if (error.reason === 'cancelled') return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
+      connection.console.info(`[${feature}] ${uri}@${document.version}: stopped after ${Date.now() - started} ms, past its time budget `
+        + `(agentTraces.requestTimeBudget = ${settings.requestTimeBudget} ms); answered with no result`);
+      return fallback;
+    }
     logFailure(feature, uri, document.version, error);
     return fallback;
   }
@@ -149,8 +164,8 @@ function guarded<R>(
 const offsetOf = (document: TextDocument, position: Position) => document.offsetAt(position);
 
 connection.onHover((params, token) =>
-  guarded('hover', params.textDocument.uri, token, null, (parsed, document) => {
-    const hover = parsed.service.hover(parsed.model, offsetOf(document, params.position), context());
+  guarded('hover', params.textDocument.uri, token, null, (parsed, document, budget) => {
+    const hover = parsed.service.hover(parsed.model, offsetOf(document, params.position), context(budget));
     return hover ? toHover(document, hover) : null;
   }),
 );
@@ -177,8 +192,8 @@ connection.onDocumentHighlight((params, token) =>
 );
 
 connection.onDocumentSymbol((params, token) =>
-  guarded('symbols', params.textDocument.uri, token, [], (parsed, document) =>
-    parsed.service.symbols(parsed.model).map((item) => toDocumentSymbol(document, item)),
+  guarded('symbols', params.textDocument.uri, token, [], (parsed, document, budget) =>
+    parsed.service.symbols(parsed.model, budget).map((item) => toDocumentSymbol(document, item)),
   ),
 );
 
@@ -189,9 +204,9 @@ connection.onFoldingRanges((params, token) =>
 );
 
 connection.onCompletion((params, token) =>
-  guarded('completion', params.textDocument.uri, token, [], (parsed, document) =>
+  guarded('completion', params.textDocument.uri, token, [], (parsed, document, budget) =>
     parsed.service
-      .completion(parsed.model, offsetOf(document, params.position), context())
+      .completion(parsed.model, offsetOf(document, params.position), context(budget))
       .map((entry) => toCompletionItem(document, entry)),
   ),
 );

@@ -4,9 +4,11 @@ import { defaultSettings, type Settings } from './common/service';
 export interface ServerSettings extends Settings {
   validationDelay: number;
   maxTraceFiles: number;
+  /** Milliseconds a request may work before it answers with no result (0: no limit). */
+  requestTimeBudget: number;
 }
 
-export const defaultServerSettings: ServerSettings = { ...defaultSettings, validationDelay: 200, maxTraceFiles: 2000 };
+export const defaultServerSettings: ServerSettings = { ...defaultSettings, validationDelay: 200, maxTraceFiles: 2000, requestTimeBudget: 5000 };
 
 function positiveNumber(value: unknown, fallback: number, minimum = 0): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
@@ -24,5 +26,6 @@ export function readSettings(section: unknown): ServerSettings {
     },
     validationDelay: positiveNumber(raw.validation?.delay, defaultServerSettings.validationDelay),
     maxTraceFiles: positiveNumber(raw.workspace?.maxTraceFiles, defaultServerSettings.maxTraceFiles),
+    requestTimeBudget: positiveNumber(raw.requestTimeBudget, defaultServerSettings.requestTimeBudget),
   };
 }

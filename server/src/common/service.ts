@@ -2,12 +2,15 @@ import type {
   CompletionEntry, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, Span, Target, TextEditSpan, WorkspaceTools,
 } from './types';
 import type { GraphData, LineRange } from '../protocol';
+import type { Budget } from './budget';
 
 /** The text of one document version, as the server, the CLI and the tests hand it to a service. */
 export interface DocumentInput {
   uri: string;
   version: number;
   text: string;
+  /** When the parse should stop early (a request's cancellation and time budget); absent for no limit. */
+  budget?: Budget;
 }
 
 export interface Settings {
@@ -33,6 +36,8 @@ export interface ServiceContext {
   settings: Settings;
   /** Tool names called by the workspace's trace files (for `tool:name` in rules). */
   workspaceTools?: WorkspaceTools;
+  /** When long work for this request should stop (cancellation, time budget); absent for no limit. */
+  budget?: Budget;
 }
 
 export interface GraphOptions {
@@ -52,7 +57,7 @@ export interface LanguageService<Model> {
   definition(model: Model, offset: number): Target[];
   references(model: Model, offset: number, includeDeclaration: boolean): Target[];
   highlights(model: Model, offset: number): Highlight[];
-  symbols(model: Model): OutlineItem[];
+  symbols(model: Model, budget?: Budget): OutlineItem[];
   folding(model: Model): FoldingSpan[];
   completion(model: Model, offset: number, context: ServiceContext): CompletionEntry[];
   /** The span to rename at offset, or null when nothing there can be renamed. */

@@ -1,5 +1,6 @@
 import type { CompletionEntry, Span } from '../common/types';
 import type { ServiceContext } from '../common/service';
+import { spend, type Budget } from '../common/budget';
 import {
   BUILTIN_FUNCTIONS, LIBRARY_FUNCTIONS, MODULES, RESULT_TYPES, displayType, fieldOf, functionSignature, has, typeInfo,
 } from './library';
@@ -15,9 +16,11 @@ function indentUnit(model: RuleModel): string {
   return m ? m[1] : '    ';
 }
 
-function scopeAt(model: RuleModel, offset: number, indented: boolean): Scope {
+function scopeAt(model: RuleModel, offset: number, indented: boolean, budget: Budget | undefined): Scope {
   let best: { span: Span; scope: Scope } | undefined;
+  let steps = 0;
   for (const info of model.resolution.scopes) {
+    steps = spend(budget, steps);
     if (info.span.start <= offset && offset <= info.span.end) {
       if (!best || info.span.end - info.span.start <= best.span.end - best.span.start) best = info;
     }
@@ -130,7 +133,7 @@ export function completion(model: RuleModel, offset: number, context: ServiceCon
         sortText: String(i).padStart(6, '0'),
       }));
   }
-  const scope = scopeAt(model, offset, indented);
+  const scope = scopeAt(model, offset, indented, context.budget);
   m = /\(\s*\w+\s*:\s*(\w*)$/.exec(prefix);
   if (m) {
     const entries: CompletionEntry[] = BUILTIN_TYPE_NAMES.map((name) => ({ label: name, kind: 'type' as const, detail: typeInfo(name)?.doc, replace: word }));

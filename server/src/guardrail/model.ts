@@ -24,7 +24,7 @@ export interface RuleModel {
 }
 
 export function buildModel(doc: DocumentInput): RuleModel {
-  const parsed = parse(doc.text);
+  const parsed = parse(doc.text, doc.budget);
   let resolution: Resolution | undefined;
   let tokens: Token[] | undefined;
   return {

@@ -1,4 +1,5 @@
 import type { Span } from '../common/types';
+import { spend, type Budget } from '../common/budget';
 import { spanOf, type BinaryOperator, type Expr, type Ident, type ImportName, type KeywordArgument, type ObjectEntry, type Parameter, type Program, type Statement } from './ast';
 import { CONSTANT_TEXT_COUNT, KEYWORD, NEWLINE, OP, constantTextId, lexStream, TOKEN_KINDS, tokenText, type TokenKind, type TokenStream } from './lexer';
 
@@ -68,9 +69,10 @@ function describe(stream: TokenStream, t: Token): string {
   }
 }
 
-export function parse(text: string): ParseResult {
+/** `budget`: the parse stops with BudgetExceeded when a request was cancelled or ran out of time. */
+export function parse(text: string, budget?: Budget): ParseResult {
   const lexed = lexStream(text);
-  const parser = new Parser(text, lexed.stream);
+  const parser = new Parser(text, lexed.stream, budget);
   const program = parser.parseProgram();
   const problems: SyntaxProblem[] = [...lexed.problems, ...parser.problems];
   problems.sort((a, b) => a.span.start - b.span.start);
@@ -103,7 +105,9 @@ class Parser {
   private readonly ends: Int32Array;
   private readonly strings: string[];
 
-  constructor(private readonly text: string, private readonly stream: TokenStream) {
+  private steps = 0;
+
+  constructor(private readonly text: string, private readonly stream: TokenStream, private readonly budget?: Budget) {
     this.count = stream.count;
     this.kinds = stream.kinds;
     this.textIds = stream.textIds;
@@ -136,6 +140,7 @@ class Parser {
   }
 
   private pushItem(e: Expr): void {
+    this.steps = spend(this.budget, this.steps);
     this.scratch[this.top++] = e;
   }
 
@@ -318,6 +323,7 @@ class Parser {
         this.skipBlock();
         continue;
       }
+      this.steps = spend(this.budget, this.steps);
       const statement = this.parseStatementSafely();
       if (statement) statements.push(statement);
     }

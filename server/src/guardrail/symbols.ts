@@ -1,4 +1,5 @@
 import type { OutlineItem, Span } from '../common/types';
+import { spend, type Budget } from '../common/budget';
 import { displayType } from './library';
 import { symbolTypeName } from './resolve';
 import { spanOf, type Expr, type Statement } from './ast';
@@ -77,8 +78,14 @@ function item(model: RuleModel, scopes: RuleScopes, statement: Statement): Outli
 }
 
 /** Rules (named by their message), predicates, constants and imports, in source order. */
-export function symbols(model: RuleModel): OutlineItem[] {
+export function symbols(model: RuleModel, budget?: Budget): OutlineItem[] {
   const scopes: RuleScopes = new Map();
   for (const info of model.resolution.scopes) if (!scopes.has(info.span)) scopes.set(info.span, info.scope);
-  return model.program.statements.flatMap((s) => item(model, scopes, s));
+  const items: OutlineItem[] = [];
+  let steps = 0;
+  for (const statement of model.program.statements) {
+    steps = spend(budget, steps);
+    for (const entry of item(model, scopes, statement)) items.push(entry);
+  }
+  return items;
 }

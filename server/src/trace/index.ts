@@ -27,7 +27,7 @@ export { traceCalledTools } from './tools';
 /** The language service for `*.trace.json`: one agent trace per document. */
 export const traceService: LanguageService<TraceModel> = {
   parse(doc: DocumentInput): TraceModel {
-    const model = parseTrace(doc.text);
+    const model = parseTrace(doc.text, 0, doc.text.length, doc.budget);
     model.uri = doc.uri;
     model.version = doc.version;
     return model;

@@ -2,6 +2,7 @@
  * The parsed model of one agent trace: events, the tool calls inside them, syntax errors and the indexes every
  * feature reads (call id → calls, call id → outputs, offset → event). Built once per document version.
  */
+import type { Budget } from '../common/budget';
 import type { Span } from '../common/types';
 import { decodeJsonString, sourceOffsetInLiteral } from '../common/jsonStrings';
 import { parseJson, type Field, type JsonValue, type SyntaxProblem } from './parser';
@@ -81,8 +82,9 @@ export function field(fields: Field[] | undefined, name: string): Field | undefi
   return undefined;
 }
 
-export function parseTrace(text: string, start = 0, end = text.length): TraceModel {
-  const parsed = parseJson(text, start, end);
+/** `budget`: the parse stops with BudgetExceeded when a request was cancelled or ran out of time. */
+export function parseTrace(text: string, start = 0, end = text.length, budget?: Budget): TraceModel {
+  const parsed = parseJson(text, start, end, budget);
   const root = parsed.root;
   let form: TraceForm = 'other';
   let eventsValue: JsonValue | null = null;

@@ -4,6 +4,7 @@
  * array, events, content chunks, tool calls, functions); everything below them is checked for syntax and folding
  * but allocates nothing. Iterative with an explicit stack, so deep nesting cannot overflow the call stack.
  */
+import { spend, type Budget } from '../common/budget';
 import { createScanner } from 'jsonc-parser';
 import { decodeJsonString } from '../common/jsonStrings';
 
@@ -135,7 +136,7 @@ function makeValue(kind: ValueKind, start: number, end: number): JsonValue {
 const closerName = (frame: Frame) => (frame.isObject ? "'}'" : "']'");
 
 /** Parses the JSON value in text[from, end). All offsets in the result are absolute offsets into text. */
-export function parseJson(text: string, from = 0, end = text.length): ParsedJson {
+export function parseJson(text: string, from = 0, end = text.length, budget?: Budget): ParsedJson {
   // The text is read in place (character access to a slice of it is markedly slower); offsets are absolute.
   const source = text;
   const lexer = new Lexer(source, from, end);
@@ -150,6 +151,7 @@ export function parseJson(text: string, from = 0, end = text.length): ParsedJson
   let openArrays = 0;
   let lastLine = 0;
   let depth = 0;
+  let steps = 0;
 
   const error = (from: number, to: number, message: string, code: SyntaxCode = 'json/syntax') => {
     errors.push({ start: from, end: to, code, message });
@@ -160,6 +162,7 @@ export function parseJson(text: string, from = 0, end = text.length): ParsedJson
 
   /** Hands a finished value to the container (or the top level) it belongs to. */
   const complete = (value: JsonValue | null) => {
+    steps = spend(budget, steps);
     if (!top) {
       root = value;
       topState = State.TopDone;

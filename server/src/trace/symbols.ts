@@ -1,3 +1,4 @@
+import { spend, type Budget } from '../common/budget';
 import type { OutlineItem, OutlineKind, Span } from '../common/types';
 import { field, valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';
 import { callLabel, contentText, firstLine } from './text';
@@ -60,9 +61,11 @@ export function eventTitle(model: TraceModel, event: TraceEvent): { name: string
 }
 
 /** One item per event (no cap), tool calls nested as children. */
-export function traceSymbols(model: TraceModel): OutlineItem[] {
+export function traceSymbols(model: TraceModel, budget?: Budget): OutlineItem[] {
   const items: OutlineItem[] = new Array(model.events.length);
+  let steps = 0;
   for (let i = 0; i < model.events.length; i++) {
+    steps = spend(budget, steps);
     const event = model.events[i];
     const { name, kind } = eventTitle(model, event);
     const item: OutlineItem = { name, kind, span: valueSpan(event.value), selection: eventSelection(event) };
