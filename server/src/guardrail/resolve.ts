@@ -96,11 +96,17 @@ export interface Resolution {
 /** Declarations whose types are followed through one another (`b := a.x`, `c := b.y`, …) before giving up. */
 const MAX_TYPE_DEPTH = 200;
 
-/** An expression waiting on the resolver's stack, with the scope and pattern context it is resolved in. */
-interface PendingExpr {
-  e: Expr;
-  scope: Scope;
-  inPattern: boolean;
+/** Expressions waiting on the resolver's stack, with the scope and pattern context each is resolved in. */
+class PendingExprs {
+  readonly exprs: Expr[] = [];
+  readonly scopes: Scope[] = [];
+  readonly inPattern: boolean[] = [];
+
+  push(e: Expr, scope: Scope, inPattern: boolean): void {
+    this.exprs.push(e);
+    this.scopes.push(scope);
+    this.inPattern.push(inPattern);
+  }
 }
 
 const NON_BOOLEAN_OPERATORS = new Set(['and', 'or', '+', '-', '*', '/', '%', '**']);
@@ -129,6 +135,8 @@ class Resolver {
   private readonly declScope = new Map<RuleSymbol, Scope>();
   /** Reused by declareBody (one walk per block line). */
   private readonly stack: Expr[] = [];
+  /** Reused by expr. */
+  private readonly pending = new PendingExprs();
 
   run(program: Program): Resolution {
     for (const statement of program.statements) this.declareGlobal(statement);
@@ -355,16 +363,20 @@ class Resolver {
    * fields make trees thousands of levels deep.
    */
   private expr(root: Expr, rootScope: Scope, rootInPattern: boolean): void {
-    const stack: PendingExpr[] = [{ e: root, scope: rootScope, inPattern: rootInPattern }];
-    while (stack.length > 0) {
-      const { e, scope, inPattern } = stack.pop()!;
-      this.visit(e, scope, inPattern, stack);
+    const pending = this.pending;
+    const base = pending.exprs.length;
+    pending.push(root, rootScope, rootInPattern);
+    while (pending.exprs.length > base) {
+      const e = pending.exprs.pop()!;
+      const scope = pending.scopes.pop()!;
+      const inPattern = pending.inPattern.pop()!;
+      this.visit(e, scope, inPattern);
     }
   }
 
   /** Checks `e` itself and pushes its children (last child first, so they are visited in source order). */
-  private visit(e: Expr, scope: Scope, inPattern: boolean, stack: PendingExpr[]): void {
-    const push = (child: Expr, childScope = scope, childInPattern = inPattern) => stack.push({ e: child, scope: childScope, inPattern: childInPattern });
+  private visit(e: Expr, scope: Scope, inPattern: boolean): void {
+    const pending = this.pending;
     switch (e.kind) {
       case 'name': {
         const symbol = scope.lookup(e.name);
@@ -386,7 +398,7 @@ class Resolver {
         this.checkType(e.type, scope, e.variable.start);
         return;
       case 'assign':
-        push(e.value);
+        pending.push(e.value, scope, inPattern);
         return;
       case 'member': {
         const objectType = this.typeOf(e.object, scope);
@@ -397,20 +409,20 @@ class Resolver {
           this.problem(spanOf(e.member), 'warning', 'gr/unknown-attribute',
             `${info.name} has no field '${e.member.name}'.${hint ? ` Did you mean '${hint}'?` : ` Its fields are: ${info.fields.map((f) => f.name).join(', ')}.`}`);
         }
-        push(e.object);
+        pending.push(e.object, scope, inPattern);
         return;
       }
       case 'call': {
         const f = this.functionOf(e.callee, scope);
         if (f) this.checkArguments(f, e);
-        for (let k = e.kwargs.length - 1; k >= 0; k--) push(e.kwargs[k].value);
-        for (let k = e.args.length - 1; k >= 0; k--) push(e.args[k]);
-        push(e.callee);
+        for (let k = e.kwargs.length - 1; k >= 0; k--) pending.push(e.kwargs[k].value, scope, inPattern);
+        for (let k = e.args.length - 1; k >= 0; k--) pending.push(e.args[k], scope, inPattern);
+        pending.push(e.callee, scope, inPattern);
         return;
       }
       case 'tool':
         if (this.index) this.occurrence({ span: spanOf(e.toolName), tool: e.toolName.name });
-        if (e.args) for (let k = e.args.length - 1; k >= 0; k--) push(e.args[k], scope, true);
+        if (e.args) for (let k = e.args.length - 1; k >= 0; k--) pending.push(e.args[k], scope, true);
         return;
       case 'wildcard':
         if (!inPattern) {
@@ -433,41 +445,41 @@ class Resolver {
         const symbol = this.newSymbol({ name: e.variable.name, kind: 'comprehension', declSpan: spanOf(e.variable), statementSpan: spanOf(e) });
         symbol.inferred = elementType(this.typeOf(e.iterable, scope));
         inner.names.set(e.variable.name, symbol);
-        if (e.condition) push(e.condition, inner);
-        push(e.element, inner);
-        push(e.iterable);
+        if (e.condition) pending.push(e.condition, inner, inPattern);
+        pending.push(e.element, inner, inPattern);
+        pending.push(e.iterable, scope, inPattern);
         return;
       }
       case 'quantifier': {
         const inner = new Scope(scope);
         if (this.index) this.scopes.push({ span: spanOf(e), scope: inner });
         this.declareBody(e.body, inner);
-        for (let k = e.body.length - 1; k >= 0; k--) push(e.body[k], inner);
-        push(e.head);
+        for (let k = e.body.length - 1; k >= 0; k--) pending.push(e.body[k], inner, inPattern);
+        pending.push(e.head, scope, inPattern);
         return;
       }
       case 'binary':
-        push(e.right);
-        push(e.left);
+        pending.push(e.right, scope, inPattern);
+        pending.push(e.left, scope, inPattern);
         return;
       case 'unary':
-        push(e.operand);
+        pending.push(e.operand, scope, inPattern);
         return;
       case 'ternary':
-        push(e.otherwise);
-        push(e.condition);
-        push(e.then);
+        pending.push(e.otherwise, scope, inPattern);
+        pending.push(e.condition, scope, inPattern);
+        pending.push(e.then, scope, inPattern);
         return;
       case 'index':
-        push(e.index);
-        push(e.object);
+        pending.push(e.index, scope, inPattern);
+        pending.push(e.object, scope, inPattern);
         return;
       case 'tuple':
       case 'list':
-        for (let k = e.items.length - 1; k >= 0; k--) push(e.items[k]);
+        for (let k = e.items.length - 1; k >= 0; k--) pending.push(e.items[k], scope, inPattern);
         return;
       case 'object':
-        for (let k = e.entries.length - 1; k >= 0; k--) push(e.entries[k].value);
+        for (let k = e.entries.length - 1; k >= 0; k--) pending.push(e.entries[k].value, scope, inPattern);
         return;
       default:
         return;
