@@ -164,13 +164,15 @@ describe('rule files under attack, over stdio', () => {
     }
   });
 
-  it('the outline of 100,000 rules', async () => {
+  // 50,000 rules (a 3.7 s answer before the outline became linear): at 100,000 the answer itself is 44 MB of JSON, whose
+  // conversion, writing and reading take 1-3 s on a loaded 2-core machine. The service test covers 100,000.
+  it('the outline of 50,000 rules', async () => {
     const uri = 'file:///w/many.gr';
-    const text = Array.from({ length: 100_000 }, (_, i) => `raise "r${i}" if:\n    (m${i}: Message)\n`).join('');
+    const text = Array.from({ length: 50_000 }, (_, i) => `raise "r${i}" if:\n    (m${i}: Message)\n`).join('');
     target.server.open(uri, 'guardrail', text);
     await target.diagnostics(uri, 1);
-    const symbols = await target.request<{ name: string }[]>('textDocument/documentSymbol', { textDocument: { uri } }, 'outline of 100,000 rules');
-    assert.equal(symbols.length, 100_000);
+    const symbols = await target.request<{ name: string }[]>('textDocument/documentSymbol', { textDocument: { uri } }, 'outline of 50,000 rules');
+    assert.equal(symbols.length, 50_000);
   });
 
   it('hover, definition and highlights inside agentguard and dataset arguments nested 5,000 deep around 100,000 items', async () => {
