@@ -4,9 +4,24 @@ import { defaultSettings, type Settings } from './common/service';
 export interface ServerSettings extends Settings {
   validationDelay: number;
   maxTraceFiles: number;
+  /** Files read from disk (previews of files too large to open, the tool index): larger ones are refused. */
+  maxFileSizeMB: number;
+  /** The tool index skips files larger than this and stops after reading this much in total. */
+  indexMaxFileSizeMB: number;
+  indexMaxTotalSizeMB: number;
+  /** JSON Lines documents are read up to this many lines; a notice says how many were left out. */
+  jsonlMaxLines: number;
 }
 
-export const defaultServerSettings: ServerSettings = { ...defaultSettings, validationDelay: 200, maxTraceFiles: 2000 };
+export const defaultServerSettings: ServerSettings = {
+  ...defaultSettings,
+  validationDelay: 200,
+  maxTraceFiles: 2000,
+  maxFileSizeMB: 100,
+  indexMaxFileSizeMB: 10,
+  indexMaxTotalSizeMB: 200,
+  jsonlMaxLines: 250_000,
+};
 
 function positiveNumber(value: unknown, fallback: number, minimum = 0): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
@@ -24,5 +39,9 @@ export function readSettings(section: unknown): ServerSettings {
     },
     validationDelay: positiveNumber(raw.validation?.delay, defaultServerSettings.validationDelay),
     maxTraceFiles: positiveNumber(raw.workspace?.maxTraceFiles, defaultServerSettings.maxTraceFiles),
+    maxFileSizeMB: positiveNumber(raw.files?.maxSizeMB, defaultServerSettings.maxFileSizeMB),
+    indexMaxFileSizeMB: positiveNumber(raw.workspace?.maxFileSizeMB, defaultServerSettings.indexMaxFileSizeMB),
+    indexMaxTotalSizeMB: positiveNumber(raw.workspace?.maxTotalSizeMB, defaultServerSettings.indexMaxTotalSizeMB),
+    jsonlMaxLines: positiveNumber(raw.jsonl?.maxLines, defaultServerSettings.jsonlMaxLines, 1),
   };
 }

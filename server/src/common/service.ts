@@ -8,6 +8,8 @@ export interface DocumentInput {
   uri: string;
   version: number;
   text: string;
+  /** JSON Lines: lines after this many are not read (the model says how many were left out). */
+  maxLines?: number;
 }
 
 export interface Settings {

@@ -35,7 +35,18 @@ export function validate(model: LinesModel, context: ServiceContext): Problem[] 
       for (const problem of traceLineProblems(model, line, context)) report(problem);
     }
   }
-  return capProblems(model, problems, context.settings.maxProblems);
+  const kept = capProblems(model, problems, context.settings.maxProblems);
+  if (model.omittedLines > 0) kept.unshift(lineLimitNotice(model));
+  return kept;
+}
+
+function lineLimitNotice(model: LinesModel): Problem {
+  return {
+    span: { start: 0, end: Math.min(model.lines[0]?.end ?? 0, 1) },
+    severity: 'information',
+    code: 'jsonl/too-many-lines',
+    message: `The last ${model.omittedLines} lines were not read: at most ${model.maxLines} lines of a JSON Lines file are read (setting agentTraces.jsonl.maxLines).`,
+  };
 }
 
 const SEVERITY_RANK = { error: 0, warning: 1, information: 2, hint: 3 } as const;
