@@ -69,7 +69,7 @@ export class WorkspaceToolIndex implements WorkspaceTools {
     this.readBytes = 0;
     const roots = folderUris.map(pathOfUri).filter((path): path is string => path !== undefined);
     let seen = 0;
-    for (const root of roots) {
+    walking: for (const root of roots) {
       for await (const path of walk(root)) {
         if (generation !== this.generation) return;
         if (seen >= maxFiles) {
@@ -78,10 +78,11 @@ export class WorkspaceToolIndex implements WorkspaceTools {
           return;
         }
         seen++;
-        if (!(await this.indexFile(path, roots))) return;
+        if (!(await this.indexFile(path, roots))) break walking;
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
+    if (roots.length > 0) this.log(`Tool index: done, ${seen} trace files seen, ${formatMB(this.readBytes)} read.`);
   }
 
   /** A trace file changed on disk (open documents are kept up to date by their own validation instead). */
