@@ -12,8 +12,21 @@ import { headSpan } from './validateDataset';
  * agentguard logs: one entry per call, `#<line> <tool>` with status and duration; failures and LLM spend marked.
  */
 export function symbols(model: LinesModel): OutlineItem[] {
-  return model.format === 'agentguard' ? agentguardSymbols(model) : datasetSymbols(model);
+  const items = model.format === 'agentguard' ? agentguardSymbols(model) : datasetSymbols(model);
+  if (items.length <= maxOutlineEntries) return items;
+  const last = model.lines[model.lines.length - 1];
+  const what = model.format === 'agentguard' ? 'calls' : 'traces';
+  const notice: OutlineItem = {
+    name: `${items.length - maxOutlineEntries} more ${what} are not listed: the outline lists the first ${maxOutlineEntries}`,
+    kind: 'metadata',
+    span: { start: items[maxOutlineEntries].span.start, end: last.end },
+    selection: items[maxOutlineEntries].selection,
+  };
+  return [...items.slice(0, maxOutlineEntries), notice];
 }
+
+/** More entries than this make an outline nobody reads, and cost seconds to send (the editor asks on every edit). */
+const maxOutlineEntries = 10_000;
 
 function datasetSymbols(model: LinesModel): OutlineItem[] {
   const items: OutlineItem[] = [];
