@@ -129,11 +129,22 @@ export class Toolbar {
   update(model: ViewModel, filter: FilterState): void {
     const data: GraphData = model.data;
     this.tracePicker.hidden = data.traces.length <= 1;
+    this.tracePicker.replaceChildren();
     if (!this.tracePicker.hidden) {
-      this.tracePicker.replaceChildren(...data.traces.map((trace) => option(String(trace.index), trace.label)));
+      // Appended one by one: a spread of a long list overflows the stack. The server lists a window of a large
+      // dataset's traces; a disabled option stands for each gap.
+      let previous = -1;
+      for (const trace of data.traces) {
+        const gap = trace.index - previous - 1;
+        if (previous >= 0 && gap > 0) {
+          const skipped = option('', `⋯ ${formatCount(gap)} more ${gap === 1 ? 'trace' : 'traces'} ⋯`);
+          skipped.disabled = true;
+          this.tracePicker.append(skipped);
+        }
+        this.tracePicker.append(option(String(trace.index), trace.label));
+        previous = trace.index;
+      }
       this.tracePicker.value = String(data.traceIndex);
-    } else {
-      this.tracePicker.replaceChildren();
     }
 
     const kindCounts = new Map<string, number>();
