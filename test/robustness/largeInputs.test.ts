@@ -101,3 +101,27 @@ describe('big documents opened in the editor', () => {
     }
   });
 });
+
+describe('a 36 MB trace of 500,000 tool calls', () => {
+  it('is checked within the memory bound, and hover and definition answer in time', async (t) => {
+    const server = await AttackedServer.start();
+    try {
+      const uri = 'file:///calls.trace.json';
+      const calls = Array.from({ length: 500_000 }, (_, i) => `{"type":"function","id":"c${i}","function":{"name":"t","arguments":"{}"}}`);
+      const text = `[${calls.join(',\n')}]`;
+      calls.length = 0;
+      server.open(uri, 'agent-trace', text);
+      // Publishing diagnostics is no answer to a request: it gets longer than the 2 s bound, but must come.
+      const diagnostics = await server.diagnostics(uri, 1, 60_000);
+      assert.equal(diagnostics.length, 1001, 'every call is unanswered: capped at maxProblems, with the notice');
+      const position = { line: 250_000, character: 27 }; // inside "c250000"
+      const hover = await server.request('textDocument/hover', { textDocument: { uri }, position });
+      assert.match(hover.contents.value, /c250000/);
+      await server.request('textDocument/definition', { textDocument: { uri }, position });
+      const memory = server.assertHealthy();
+      t.diagnostic(`peak RSS ${Math.round(memory.peakBytes / 2 ** 20)} MB for a ${Math.round(text.length / 2 ** 20)} MB trace`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
