@@ -69,6 +69,19 @@ describe('agent-traces check: every input is checked or reported', () => {
     assert.equal(JSON.parse(json.stdout)[0].problems[0].message, 'tool_call_id "\u001b[2K\r\u009bX" names no tool call in this trace');
   });
 
+  it('reports a glob whose walk fails instead of saying that nothing matches', () => {
+    const sub = join(dir, 'globs');
+    mkdirSync(sub);
+    writeFileSync(join(sub, 'a.trace.json'), '[]');
+    const result = check(sub, 'a.trace.json/**/*.json');
+    assert.deepEqual(result.lines, [
+      'a.trace.json: error: cannot read this folder: ENOTDIR',
+      '0 files checked, 1 could not be checked: 0 errors, 0 warnings, 0 infos, 0 hints',
+    ]);
+    assert.equal(result.stderr, '');
+    assert.equal(result.code, 2);
+  });
+
   it('reports an unreadable subfolder and goes on, without a stack trace', { skip: runsAsRoot && 'root reads every folder' }, () => {
     const sub = join(dir, 'walk');
     mkdirSync(join(sub, 'locked'), { recursive: true });
