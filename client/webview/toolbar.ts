@@ -169,7 +169,9 @@ export class Toolbar {
     if (data.limits.truncatedFrom !== undefined) {
       this.truncatedBanner.textContent =
         `Showing the first ${formatCount(data.nodes.length)} of ${formatCount(data.limits.truncatedFrom)} nodes. ` +
-        'The setting agentTraces.preview.maxNodes raises the limit.';
+        (data.format === 'agentguard'
+          ? 'The settings agentTraces.preview.maxLogEntries and agentTraces.preview.maxNodes raise the limit.'
+          : 'The setting agentTraces.preview.maxNodes raises the limit.');
       this.truncatedBanner.hidden = false;
     } else {
       this.truncatedBanner.hidden = true;

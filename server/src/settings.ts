@@ -36,6 +36,7 @@ export function readSettings(section: unknown): ServerSettings {
     preview: {
       maxNodes: positiveNumber(preview.maxNodes, defaultServerSettings.preview.maxNodes, 1),
       maxTextLength: positiveNumber(preview.maxTextLength, defaultServerSettings.preview.maxTextLength, 1),
+      maxLogEntries: positiveNumber(preview.maxLogEntries, defaultServerSettings.preview.maxLogEntries!, 1),
     },
     validationDelay: positiveNumber(raw.validation?.delay, defaultServerSettings.validationDelay),
     maxTraceFiles: positiveNumber(raw.workspace?.maxTraceFiles, defaultServerSettings.maxTraceFiles),

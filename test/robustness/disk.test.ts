@@ -25,6 +25,8 @@ describe('reading from disk: regular files inside the workspace, under the byte 
     symlinkSync('/dev/zero', join(root, 'zero.trace.jsonl'));
     symlinkSync(join(outside.path, 'secret.json'), join(root, 'link-out.trace.json'));
     symlinkSync(join(root, 'ok.trace.json'), join(root, 'link-in.trace.json'));
+    symlinkSync(root, join(root, 'loop')); // a folder that contains itself: the index must not follow it
+    writeFileSync(join(root, 'binary.trace.json'), Buffer.from([0x5b, 0, 0, 0x5d]));
     mkdirSync(join(root, 'big'));
     // A sparse file: 117 MB on paper, nothing on disk; refused from its size before any byte is read.
     writeFileSync(join(root, 'big', 'huge.trace.json'), '[');
@@ -67,6 +69,10 @@ describe('reading from disk: regular files inside the workspace, under the byte 
     assert.equal((await graph(join(outside.path, 'secret.json'))).error, 'Could not read this file: refused: the file is outside the workspace folders');
   });
 
+  it('refuses a binary file named like a trace', async () => {
+    assert.equal((await graph(join(workspace.path, 'binary.trace.json'))).error, 'Could not read this file: refused: a binary file (NUL bytes), not text');
+  });
+
   it('refuses a 117 MB trace over the size cap with a notice, at once', async () => {
     const data = await graph(join(workspace.path, 'big', 'huge.trace.json'));
     assert.equal(data.error, 'Could not read this file: refused: the file is 117 MB, over the 100 MB limit (setting agentTraces.files.maxSizeMB)');
@@ -76,7 +82,10 @@ describe('reading from disk: regular files inside the workspace, under the byte 
   it('the tool index skipped every special file and said why', async () => {
     const logged = server.logged().filter((line) => line.startsWith('Tool index: left out'));
     const names = logged.map((line) => line.slice(line.lastIndexOf('/') + 1)).sort();
-    assert.deepEqual(names, ['huge.trace.json: refused: the file is 117 MB, over the 10 MB limit (setting agentTraces.workspace.maxFileSizeMB)']);
+    assert.deepEqual(names, [
+      'binary.trace.json: refused: a binary file (NUL bytes), not text',
+      'huge.trace.json: refused: the file is 117 MB, over the 10 MB limit (setting agentTraces.workspace.maxFileSizeMB)',
+    ]);
     server.assertHealthy();
   });
 

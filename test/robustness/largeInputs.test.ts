@@ -102,6 +102,39 @@ describe('big documents opened in the editor', () => {
   });
 });
 
+describe('big JSON Lines documents, one server each', () => {
+  it('a dataset of 100,000 short traces and an agentguard log of 100,000 entries: outline, hover and preview in time', async (t) => {
+    const server = await AttackedServer.start();
+    try {
+      const dataset = 'file:///traces.jsonl';
+      const line = (i: number) => `[{"role": "user", "content": "q${i}"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c${i}", "type": "function", "function": {"name": "t", "arguments": "{}"}}]}]`;
+      server.open(dataset, 'agent-trace-jsonl', Array.from({ length: 100_000 }, (_, i) => line(i)).join('\n'));
+      await server.diagnostics(dataset, 1, 20_000);
+      const symbols = await server.request('textDocument/documentSymbol', { textDocument: { uri: dataset } });
+      assert.equal(symbols.length, 10_001);
+      const graph = await server.request('agentTraces/graph', { uri: dataset, traceIndex: 75_000 });
+      assert.deepEqual([graph.traceIndex, graph.traces.length, graph.nodes.length], [75_000, 502, 3]);
+      await server.request('textDocument/hover', { textDocument: { uri: dataset }, position: { line: 99_999, character: 80 } });
+      server.assertHealthy();
+      // One at a time: each holds several hundred megabytes of per-line models (see the README's Limits).
+      void server.server.connection.sendNotification('textDocument/didClose', { textDocument: { uri: dataset } });
+      const log = 'file:///session.jsonl';
+      const entry = (i: number) => `{"call": {"call_id": "c${i}", "tool_name": "t", "args": [], "kwargs": {}, "timestamp": "2024-01-01T00:00:00Z"}, "result": {"call_id": "c${i}", "status": "success", "duration_ms": 1}}`;
+      server.open(log, 'agent-trace-jsonl', Array.from({ length: 100_000 }, (_, i) => entry(i)).join('\n'));
+      await server.diagnostics(log, 1, 30_000);
+      const entries = await server.request('textDocument/documentSymbol', { textDocument: { uri: log } });
+      assert.equal(entries.length, 10_001);
+      assert.match(entries[10_000].name, /^90000 more calls are not listed/);
+      const timeline = await server.request('agentTraces/graph', { uri: log });
+      assert.deepEqual([timeline.nodes.length, timeline.limits.truncatedFrom], [20_000, 100_000]);
+      const memory = server.assertHealthy();
+      t.diagnostic(`peak RSS ${Math.round(memory.peakBytes / 2 ** 20)} MB`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('a 36 MB trace of 500,000 tool calls', () => {
   it('is checked within the memory bound, and hover and definition answer in time', async (t) => {
     const server = await AttackedServer.start();

@@ -22,13 +22,15 @@ export interface Settings {
     maxNodes: number;
     /** Node text is cut at this many characters in the preview. */
     maxTextLength: number;
+    /** At most this many rows of an agentguard log's timeline (each carries its line's text). */
+    maxLogEntries?: number;
   };
 }
 
 export const defaultSettings: Settings = {
   maxProblems: 1000,
   unknownKeyHints: true,
-  preview: { maxNodes: 200_000, maxTextLength: 4000 },
+  preview: { maxNodes: 200_000, maxTextLength: 4000, maxLogEntries: 20_000 },
 };
 
 export interface ServiceContext {

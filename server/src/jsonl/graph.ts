@@ -72,7 +72,9 @@ function agentguardGraph(model: LinesModel, options: GraphOptions, context: Serv
   const entries = model.contentLines.filter((line) => line.kind === 'agentguard');
   const base = emptyGraph(model, 'agentguard', context);
   if (entries.length === 0) return { ...base, error: 'This agentguard log holds no entries.' };
-  const { maxNodes, maxTextLength } = context.settings.preview;
+  const { maxTextLength } = context.settings.preview;
+  // Each row carries its line's text: a log's rows are capped lower than a trace's nodes.
+  const maxNodes = Math.min(context.settings.preview.maxNodes, context.settings.preview.maxLogEntries ?? Infinity);
   const problemsByLine = groupProblems(model, context);
   const shown = entries.slice(0, Math.max(0, maxNodes));
   const nodes: GraphNode[] = [];
