@@ -16,8 +16,8 @@ export class ServerProcess {
   stderr = '';
 
   /** settings: the `agentTraces` section the server reads (workspace/configuration). */
-  constructor(settings: object = {}, nodeArgs: string[] = []) {
-    this.child = spawn(process.execPath, [...nodeArgs, resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe' });
+  constructor(settings: object = {}) {
+    this.child = spawn(process.execPath, [resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe' });
     this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
     this.exited = new Promise((resolvePromise) => this.child.once('exit', (code, signal) => resolvePromise(signal ?? `exit code ${code}`)));
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
