@@ -49,6 +49,18 @@ function toRange(range: LineRange): vscode.Range {
   return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
 }
 
+function restorableUri(value: unknown): vscode.Uri | undefined {
+  if (typeof value !== 'string' || value.length > 4096) return undefined;
+  let uri: vscode.Uri;
+  try {
+    uri = vscode.Uri.parse(value, true);
+  } catch {
+    return undefined;
+  }
+  if (!/\.(json|jsonl)$/i.test(uri.path) || !vscode.workspace.getWorkspaceFolder(uri)) return undefined;
+  return uri;
+}
+
 function fileName(uri: vscode.Uri): string {
   return uri.path.split('/').pop() || uri.toString();
 }
@@ -248,12 +260,14 @@ export function registerPreview(context: vscode.ExtensionContext, client: Langua
     // Previews open when the window reloads come back; the webview saved its document's uri in its state.
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
-        const uri = (state as { uri?: unknown } | undefined)?.uri;
-        if (typeof uri !== 'string' || panels.has(uri)) {
+        // The state comes from the webview, which shows untrusted content: its uri is only a hint, taken when it
+        // names a trace file inside the workspace (the server checks again before it reads anything from disk).
+        const uri = restorableUri((state as { uri?: unknown } | undefined)?.uri);
+        if (!uri || panels.has(uri.toString())) {
           panel.dispose();
           return;
         }
-        attachPanel(panel, vscode.Uri.parse(uri));
+        attachPanel(panel, uri);
       },
     }),
     vscode.commands.registerCommand('agentTraces.showPreview', (argument?: unknown) => showPreview(argument, false)),

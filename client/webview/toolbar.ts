@@ -129,11 +129,22 @@ export class Toolbar {
   update(model: ViewModel, filter: FilterState): void {
     const data: GraphData = model.data;
     this.tracePicker.hidden = data.traces.length <= 1;
+    this.tracePicker.replaceChildren();
     if (!this.tracePicker.hidden) {
-      this.tracePicker.replaceChildren(...data.traces.map((trace) => option(String(trace.index), trace.label)));
+      // Appended one by one: a spread of a long list overflows the stack. The server lists a window of a large
+      // dataset's traces; a disabled option stands for each gap.
+      let previous = -1;
+      for (const trace of data.traces) {
+        const gap = trace.index - previous - 1;
+        if (previous >= 0 && gap > 0) {
+          const skipped = option('', `⋯ ${formatCount(gap)} more ${gap === 1 ? 'trace' : 'traces'} ⋯`);
+          skipped.disabled = true;
+          this.tracePicker.append(skipped);
+        }
+        this.tracePicker.append(option(String(trace.index), trace.label));
+        previous = trace.index;
+      }
       this.tracePicker.value = String(data.traceIndex);
-    } else {
-      this.tracePicker.replaceChildren();
     }
 
     const kindCounts = new Map<string, number>();
@@ -158,7 +169,9 @@ export class Toolbar {
     if (data.limits.truncatedFrom !== undefined) {
       this.truncatedBanner.textContent =
         `Showing the first ${formatCount(data.nodes.length)} of ${formatCount(data.limits.truncatedFrom)} nodes. ` +
-        'The setting agentTraces.preview.maxNodes raises the limit.';
+        (data.format === 'agentguard'
+          ? 'The settings agentTraces.preview.maxLogEntries and agentTraces.preview.maxNodes raise the limit.'
+          : 'The setting agentTraces.preview.maxNodes raises the limit.');
       this.truncatedBanner.hidden = false;
     } else {
       this.truncatedBanner.hidden = true;

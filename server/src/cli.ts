@@ -1,4 +1,6 @@
 import { checkFile, expandArguments, type FileReport } from './cli/check';
+import { escapeForTerminal, escapeJsonForTerminal } from './cli/escape';
+import { bytesPerMB } from './diskFiles';
 import { version } from '../../package.json';
 
 const usage = `Usage: agent-traces check [options] <files, folders or globs...>
@@ -8,28 +10,35 @@ files (.gr) with the same checks as the editor. Folders are searched for those k
 
 Options:
   --max-problems N   report at most N problems per file (default 1000)
+  --max-file-size MB do not read files larger than this (default 100); they are reported as not checked
   --json             print the results as JSON instead of lines
   -q, --quiet        print errors only
   -h, --help         show this help
   -v, --version      show the version
 
-Exit status: 0 when no errors were found, 1 when any error was found, 2 on bad usage.`;
+Exit status: 0 when no errors were found, 1 when any error was found, 2 on bad usage, when nothing matched,
+or when a file or folder could not be checked.`;
 
 interface Options {
   patterns: string[];
   maxProblems: number;
+  maxFileSizeMB: number;
   json: boolean;
   quiet: boolean;
 }
 
 function parseArguments(args: string[]): Options | string {
-  const options: Options = { patterns: [], maxProblems: 1000, json: false, quiet: false };
+  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, json: false, quiet: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--max-problems') {
       const value = Number(args[++i]);
       if (!Number.isInteger(value) || value < 1) return '--max-problems takes a whole number of at least 1';
       options.maxProblems = value;
+    } else if (arg === '--max-file-size') {
+      const value = Number(args[++i]);
+      if (!Number.isFinite(value) || value <= 0) return '--max-file-size takes a number of megabytes above 0';
+      options.maxFileSizeMB = value;
     } else if (arg === '--json') options.json = true;
     else if (arg === '-q' || arg === '--quiet') options.quiet = true;
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
@@ -41,10 +50,11 @@ function parseArguments(args: string[]): Options | string {
 
 function printLines(reports: FileReport[], quiet: boolean): void {
   for (const report of reports) {
-    if (report.failure) console.log(`${report.path}: skipped: ${report.failure}`);
+    const path = escapeForTerminal(report.path);
+    if (report.failure) console.log(`${path}: error: ${escapeForTerminal(report.failure)}`);
     for (const { line, column, problem } of report.problems) {
       if (quiet && problem.severity !== 'error') continue;
-      console.log(`${report.path}:${line}:${column} ${problem.severity} ${problem.code} ${problem.message.replace(/\n/g, ' ')}`);
+      console.log(`${path}:${line}:${column} ${problem.severity} ${escapeForTerminal(problem.code)} ${escapeForTerminal(problem.message)}`);
     }
   }
 }
@@ -69,26 +79,30 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   const cwd = process.cwd();
-  const { files, unmatched } = await expandArguments(options.patterns, cwd);
-  for (const pattern of unmatched) console.error(`agent-traces: nothing to check matches ${pattern}`);
-  const reports: FileReport[] = [];
-  for (const file of files) reports.push(await checkFile(file, { maxProblems: options.maxProblems }, cwd));
+  const { files, unmatched, errors: inputErrors } = await expandArguments(options.patterns, cwd);
+  for (const pattern of unmatched) console.error(`agent-traces: nothing to check matches ${escapeForTerminal(pattern)}`);
+  const reports: FileReport[] = inputErrors.map((error) => ({ path: error.path, problems: [], failure: error.reason }));
+  const checkOptions = { maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB };
+  for (const file of files) reports.push(await checkFile(file, checkOptions, cwd));
+  const notChecked = reports.filter((report) => report.failure).length;
 
   const count = (severity: string) =>
     reports.reduce((sum, report) => sum + report.problems.filter((p) => p.problem.severity === severity).length, 0);
   const errors = count('error');
   if (options.json) {
-    console.log(JSON.stringify(reports.map((report) => ({
+    console.log(escapeJsonForTerminal(JSON.stringify(reports.map((report) => ({
       path: report.path,
       failure: report.failure,
       problems: report.problems.map(({ line, column, problem }) => ({ line, column, severity: problem.severity, code: problem.code, message: problem.message })),
-    })), null, 2));
+    })), null, 2)));
   } else {
     printLines(reports, options.quiet);
-    const fileWord = files.length === 1 ? 'file' : 'files';
-    console.log(`${files.length} ${fileWord} checked: ${errors} errors, ${count('warning')} warnings, ${count('information')} infos, ${count('hint')} hints`);
+    const checked = reports.length - notChecked;
+    const fileWord = checked === 1 ? 'file' : 'files';
+    const failed = notChecked > 0 ? `, ${notChecked} could not be checked` : '';
+    console.log(`${checked} ${fileWord} checked${failed}: ${errors} errors, ${count('warning')} warnings, ${count('information')} infos, ${count('hint')} hints`);
   }
-  if (files.length === 0) return 2;
+  if (files.length === 0 || notChecked > 0) return 2;
   return errors > 0 ? 1 : 0;
 }
 
@@ -98,7 +112,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error) => {
-    console.error(`agent-traces: ${error instanceof Error ? error.stack : error}`);
+    console.error(`agent-traces: ${escapeForTerminal(error instanceof Error ? error.message : String(error))}`);
     process.exitCode = 2;
   },
 );

@@ -1,11 +1,11 @@
-import { promises as fs } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LanguageService } from './common/service';
-import type { Budget } from './common/budget';
+import { BudgetExceeded, type Budget } from './common/budget';
 import { LineIndex } from './common/lineIndex';
+import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { languageForFile, serviceFor } from './languages';
 import type { PositionMapper } from './convert';
+import { failedParseService, type FailedParse } from './failedParse';
 
 export interface ParsedDocument {
   uri: string;
@@ -14,30 +14,41 @@ export interface ParsedDocument {
   service: LanguageService<unknown>;
   model: unknown;
   positions: PositionMapper & { offsetAt(position: { line: number; character: number }): number };
+  /** The line limit the model was read with (a new limit reads the document again). */
+  maxLines: number;
+}
+
+export interface ModelLimits {
+  maxLines: number;
+  maxFileSizeMB: number;
+  /** Workspace folder paths: files read from disk must lie inside one of them. */
+  folders: string[];
 }
 
 /**
- * One parsed model per document version: every request for the same version shares it. Files that the editor
+ * One parsed model per document version: every request for the same version shares it, and a parse that throws
+ * is kept too (as a model that reports the failure), so it is not repeated on every request. Files that the editor
  * does not sync (over VS Code's 50 MB limit) are read from disk for the preview and cached by modification time.
  */
 export class DocumentModels {
   private readonly open = new Map<string, ParsedDocument>();
-  private readonly fromDisk = new Map<string, { mtimeMs: number; parsed: ParsedDocument }>();
+  private fromDisk: { uri: string; text: string; parsed: ParsedDocument } | undefined;
+
+  constructor(
+    private readonly limits: () => ModelLimits,
+    private readonly log: (message: string) => void = () => undefined,
+  ) {}
 
   /** `budget`: a request's cancellation and time budget, checked while parsing (the parse then throws BudgetExceeded). */
   get(document: TextDocument, budget?: Budget): ParsedDocument | undefined {
+    const { maxLines } = this.limits();
     const cached = this.open.get(document.uri);
-    if (cached && cached.version === document.version && cached.languageId === document.languageId) return cached;
+    if (cached && cached.version === document.version && cached.languageId === document.languageId && cached.maxLines === maxLines) {
+      return cached;
+    }
     const service = serviceFor(document.languageId);
     if (!service) return undefined;
-    const parsed: ParsedDocument = {
-      uri: document.uri,
-      version: document.version,
-      languageId: document.languageId,
-      service,
-      model: service.parse({ uri: document.uri, version: document.version, text: document.getText(), budget }),
-      positions: document,
-    };
+    const parsed = this.parse(document.uri, document.version, document.languageId, service, document.getText(), document, budget);
     this.open.set(document.uri, parsed);
     return parsed;
   }
@@ -52,26 +63,38 @@ export class DocumentModels {
     this.open.delete(uri);
   }
 
+  /** A file the editor has not opened, read through the disk limits; throws an Error that says why it was refused. */
   async readFromDisk(uri: string): Promise<ParsedDocument | undefined> {
-    const path = fileURLToPath(uri);
-    const stat = await fs.stat(path);
-    const cached = this.fromDisk.get(uri);
-    if (cached && cached.mtimeMs === stat.mtimeMs) return cached.parsed;
-    const text = await fs.readFile(path, 'utf8');
-    const languageId = languageForFile(path, text);
+    const path = pathOfUri(uri);
+    if (!path) throw new Error('only files on disk can be previewed without opening them');
+    const { maxFileSizeMB, folders, maxLines } = this.limits();
+    const read = await readTextFile(path, { maxBytes: maxFileSizeMB * bytesPerMB, folders, setting: 'agentTraces.files.maxSizeMB' });
+    if (!read.ok) throw new Error(read.reason);
+    // Same text, same model (a watcher-free cache: comparing the text costs far less than parsing it).
+    if (this.fromDisk?.uri === uri && this.fromDisk.text === read.text && this.fromDisk.parsed.maxLines === maxLines) return this.fromDisk.parsed;
+    const languageId = languageForFile(read.path, read.text);
     const service = languageId && serviceFor(languageId);
     if (!languageId || !service) return undefined;
-    const parsed: ParsedDocument = {
-      uri,
-      version: -1,
-      languageId,
-      service,
-      model: service.parse({ uri, version: -1, text }),
-      positions: new LineIndex(text),
-    };
     // Only the latest large file is kept: each can hold hundreds of megabytes.
-    this.fromDisk.clear();
-    this.fromDisk.set(uri, { mtimeMs: stat.mtimeMs, parsed });
+    this.fromDisk = undefined;
+    const parsed = this.parse(uri, -1, languageId, service, read.text, new LineIndex(read.text));
+    this.fromDisk = { uri, text: read.text, parsed };
     return parsed;
+  }
+
+  private parse(
+    uri: string, version: number, languageId: string, service: LanguageService<unknown>, text: string,
+    positions: ParsedDocument['positions'], budget?: Budget,
+  ): ParsedDocument {
+    const { maxLines } = this.limits();
+    try {
+      const model = service.parse({ uri, version, text, maxLines, budget });
+      return { uri, version, languageId, service, model, positions, maxLines };
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error; // the request stopped, not the parse: the next one tries again
+      this.log(`[parse] ${uri}@${version}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      const model: FailedParse = { error: error instanceof Error ? error.message : String(error) };
+      return { uri, version, languageId, service: failedParseService as LanguageService<unknown>, model, positions, maxLines };
+    }
   }
 }

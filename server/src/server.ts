@@ -9,6 +9,7 @@ import {
   toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
   toTextEdit,
 } from './convert';
+import { bytesPerMB, pathOfUri } from './diskFiles';
 import { DocumentModels, type ParsedDocument } from './documentModels';
 import { GraphRequest, ModelChangedNotification, ServerInfoRequest, type GraphData } from './protocol';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
@@ -17,13 +18,26 @@ import { version as serverVersion } from '../../package.json';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
-const models = new DocumentModels();
-const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(message));
+const models = new DocumentModels(
+  () => ({ maxLines: settings.jsonlMaxLines, maxFileSizeMB: settings.maxFileSizeMB, folders: workspaceFolderPaths() }),
+  (message) => connection.console.error(message),
+);
+const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(message), () => ({
+  maxFiles: settings.maxTraceFiles,
+  maxFileBytes: settings.indexMaxFileSizeMB * bytesPerMB,
+  maxTotalBytes: settings.indexMaxTotalSizeMB * bytesPerMB,
+  maxLines: settings.jsonlMaxLines,
+  folders: workspaceFolderPaths(),
+}));
 const pendingValidation = new Map<string, NodeJS.Timeout>();
 
 let settings: ServerSettings = defaultServerSettings;
 let canPullConfiguration = false;
 let workspaceFolders: string[] = [];
+
+function workspaceFolderPaths(): string[] {
+  return workspaceFolders.map(pathOfUri).filter((path): path is string => path !== undefined);
+}
 
 function context(budget?: Budget): ServiceContext {
   return { settings, workspaceTools: toolIndex, budget };
@@ -54,12 +68,12 @@ connection.onInitialized(async () => {
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'agentTraces' }).catch(() => undefined);
   }
   await refreshSettings();
-  void toolIndex.rebuild(workspaceFolders, settings.maxTraceFiles);
+  void toolIndex.rebuild(workspaceFolders);
   connection.workspace.onDidChangeWorkspaceFolders((event) => {
     workspaceFolders = workspaceFolders
       .filter((uri) => !event.removed.some((folder) => folder.uri === uri))
       .concat(event.added.map((folder) => folder.uri));
-    void toolIndex.rebuild(workspaceFolders, settings.maxTraceFiles);
+    void toolIndex.rebuild(workspaceFolders);
   });
 });
 

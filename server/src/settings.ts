@@ -6,9 +6,25 @@ export interface ServerSettings extends Settings {
   maxTraceFiles: number;
   /** Milliseconds a request may work before it answers with no result (0: no limit). */
   requestTimeBudget: number;
+  /** Files read from disk (previews of files too large to open, the tool index): larger ones are refused. */
+  maxFileSizeMB: number;
+  /** The tool index skips files larger than this and stops after reading this much in total. */
+  indexMaxFileSizeMB: number;
+  indexMaxTotalSizeMB: number;
+  /** JSON Lines documents are read up to this many lines; a notice says how many were left out. */
+  jsonlMaxLines: number;
 }
 
-export const defaultServerSettings: ServerSettings = { ...defaultSettings, validationDelay: 200, maxTraceFiles: 2000, requestTimeBudget: 5000 };
+export const defaultServerSettings: ServerSettings = {
+  ...defaultSettings,
+  validationDelay: 200,
+  maxTraceFiles: 2000,
+  requestTimeBudget: 5000,
+  maxFileSizeMB: 100,
+  indexMaxFileSizeMB: 10,
+  indexMaxTotalSizeMB: 200,
+  jsonlMaxLines: 250_000,
+};
 
 function positiveNumber(value: unknown, fallback: number, minimum = 0): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
@@ -23,9 +39,14 @@ export function readSettings(section: unknown): ServerSettings {
     preview: {
       maxNodes: positiveNumber(preview.maxNodes, defaultServerSettings.preview.maxNodes, 1),
       maxTextLength: positiveNumber(preview.maxTextLength, defaultServerSettings.preview.maxTextLength, 1),
+      maxLogEntries: positiveNumber(preview.maxLogEntries, defaultServerSettings.preview.maxLogEntries!, 1),
     },
     validationDelay: positiveNumber(raw.validation?.delay, defaultServerSettings.validationDelay),
     maxTraceFiles: positiveNumber(raw.workspace?.maxTraceFiles, defaultServerSettings.maxTraceFiles),
     requestTimeBudget: positiveNumber(raw.requestTimeBudget, defaultServerSettings.requestTimeBudget),
+    maxFileSizeMB: positiveNumber(raw.files?.maxSizeMB, defaultServerSettings.maxFileSizeMB),
+    indexMaxFileSizeMB: positiveNumber(raw.workspace?.maxFileSizeMB, defaultServerSettings.indexMaxFileSizeMB),
+    indexMaxTotalSizeMB: positiveNumber(raw.workspace?.maxTotalSizeMB, defaultServerSettings.indexMaxTotalSizeMB),
+    jsonlMaxLines: positiveNumber(raw.jsonl?.maxLines, defaultServerSettings.jsonlMaxLines, 1),
   };
 }

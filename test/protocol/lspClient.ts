@@ -15,9 +15,11 @@ export class ServerProcess {
   private readonly waiters: { check: () => boolean; resolve: () => void }[] = [];
   stderr = '';
 
-  constructor() {
+  /** settings: the `agentTraces` section the server reads (workspace/configuration). */
+  constructor(settings: object = {}) {
     this.child = spawn(process.execPath, [resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe' });
     this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
+    this.exited = new Promise((resolvePromise) => this.child.once('exit', (code, signal) => resolvePromise(signal ?? `exit code ${code}`)));
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       this.diagnostics.set(params.uri, params);
@@ -28,17 +30,24 @@ export class ServerProcess {
         }
       }
     });
-    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
+    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => settings));
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.listen();
   }
 
-  async initialize(): Promise<any> {
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Resolves with the exit code or signal when the process ends (a crash shows up here). */
+  readonly exited: Promise<string>;
+
+  async initialize(workspaceFolderUris: string[] = []): Promise<any> {
     const result = await this.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
       capabilities: { workspace: { configuration: true }, textDocument: { definition: { linkSupport: true } } },
-      workspaceFolders: null,
+      workspaceFolders: workspaceFolderUris.length > 0 ? workspaceFolderUris.map((uri) => ({ uri, name: uri })) : null,
     });
     await this.connection.sendNotification('initialized', {});
     return result;

@@ -168,7 +168,7 @@ describe('files the editor does not sync', () => {
     writeFileSync(path, traceText);
     const server = new ServerProcess();
     try {
-      await server.initialize();
+      await server.initialize([pathToFileURL(dir).toString()]);
       const graph: any = await server.connection.sendRequest('agentTraces/graph', { uri: pathToFileURL(path).toString() });
       assert.equal(graph.error, undefined);
       assert.equal(graph.version, -1, 'read from disk, not from an editor');

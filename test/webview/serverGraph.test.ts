@@ -100,6 +100,29 @@ describe('the preview with graphs from the language server', () => {
     }
   });
 
+  test('a dataset of 130,000 traces: the picker lists a window around the chosen trace, with the gaps marked', async () => {
+    const text = Array.from({ length: 130_000 }, (_, i) => `{"index": ${i}, "messages": [{"role": "user", "content": "question ${i}"}]}`).join('\n');
+    const index = new LineIndex(text);
+    const toRange = (span: Span) => ({ start: index.positionAt(span.start), end: index.positionAt(span.end) });
+    const model = jsonlService.parse({ uri: 'file:///big.jsonl', version: 1, text });
+    const data = jsonlService.graph!(model, { toRange, traceIndex: 65_000 }, { settings: defaultSettings });
+    assert.equal(data.traces.length, 502);
+    assert.deepEqual([data.traces[0].index, data.traces[1].index, data.traces[500].index, data.traces[501].index], [0, 64_750, 65_249, 129_999]);
+    const preview = await openPreview(browser);
+    try {
+      const rendered = await preview.showGraph(data);
+      assert.equal(rendered.nodeCount, 1);
+      const options = await preview.page.locator('.trace-picker option').allTextContents();
+      assert.equal(options.length, 504);
+      assert.deepEqual(options.slice(0, 3), ['#0 (line 1)', '⋯ 64,749 more traces ⋯', '#64750 (line 64751)']);
+      assert.deepEqual(options.slice(-3), ['#65249 (line 65250)', '⋯ 64,749 more traces ⋯', '#129999 (line 130000)']);
+      assert.equal(await preview.page.inputValue('.trace-picker'), '65000');
+      assert.equal(await preview.page.locator('.trace-picker option:disabled').count(), 2);
+    } finally {
+      await preview.close();
+    }
+  });
+
   test('an agentguard log: one timeline row per entry with its status badge, failures marked', async (t) => {
     if (!existsSync(examples.agentguard)) return t.skip(`example not found at ${examples.agentguard}`);
     const data = serverGraph(jsonlService, examples.agentguard);

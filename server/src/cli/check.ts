@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
+import { readTextFile } from '../diskFiles';
 import type { Problem } from '../common/types';
 import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 import { defaultServerSettings } from '../settings';
@@ -16,12 +17,27 @@ export interface FileReport {
 
 export interface CheckOptions {
   maxProblems: number;
+  /** Larger files are not read; they are reported as not checked. */
+  maxBytes: number;
+}
+
+/** A file or folder named or found that could not be checked, and why. */
+export interface InputError {
+  path: string;
+  reason: string;
 }
 
 const skippedFolders = new Set(['node_modules', '.git', 'dist', 'out', '.cache']);
 
-async function* walk(folder: string): AsyncGenerator<string> {
-  const entries = await fs.readdir(folder, { withFileTypes: true });
+/** Files below folder; a folder that cannot be read is yielded as an error, and the walk goes on. */
+async function* walk(folder: string): AsyncGenerator<string | InputError> {
+  let entries;
+  try {
+    entries = await fs.readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    yield { path: folder, reason: `cannot read this folder: ${errorCode(error)}` };
+    return;
+  }
   entries.sort((a, b) => a.name.localeCompare(b.name));
   for (const entry of entries) {
     const path = join(folder, entry.name);
@@ -33,51 +49,68 @@ async function* walk(folder: string): AsyncGenerator<string> {
   }
 }
 
-/** Expands files, folders and globs into the list of files to check, in a stable order, without repeats. */
-export async function expandArguments(patterns: string[], cwd: string): Promise<{ files: string[]; unmatched: string[] }> {
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+}
+
+/**
+ * Expands files, folders and globs into the list of files to check, in a stable order, without repeats. Folders
+ * that cannot be read, and named paths that are neither files nor folders, are returned as errors.
+ */
+export async function expandArguments(
+  patterns: string[], cwd: string,
+): Promise<{ files: string[]; unmatched: string[]; errors: InputError[] }> {
   const files = new Set<string>();
   const unmatched: string[] = [];
+  const errors: InputError[] = [];
+  const relativePath = (path: string) => relative(cwd, path) || path;
+  const collect = async (walker: AsyncGenerator<string | InputError>, accept: (path: string) => boolean) => {
+    for await (const item of walker) {
+      if (typeof item !== 'string') errors.push({ path: relativePath(item.path), reason: item.reason });
+      else if (accept(item)) files.add(item);
+    }
+  };
   for (const pattern of patterns) {
     const before = files.size;
+    const errorsBefore = errors.length;
     const normalized = pattern.split(sep).join('/');
     if (hasGlobMagic(normalized)) {
       const base = resolve(cwd, globBase(normalized));
       const matcher = globToRegExp(resolve(cwd, normalized).split(sep).join('/'));
-      try {
-        for await (const path of walk(base)) if (matcher.test(path.split(sep).join('/'))) files.add(path);
-      } catch {
-        // a base folder that does not exist matches nothing
-      }
+      const baseStat = await fs.stat(base).catch(() => undefined);
+      // A base folder that does not exist matches nothing; one that cannot be read is an error.
+      if (baseStat) await collect(walk(base), (path) => matcher.test(path.split(sep).join('/')));
     } else {
       const path = resolve(cwd, pattern);
-      const stat = await fs.stat(path).catch(() => undefined);
-      if (stat?.isDirectory()) {
-        for await (const file of walk(path)) if (isCheckedByDefault(file)) files.add(file);
-      } else if (stat?.isFile()) {
-        files.add(path);
-      }
+      const stat = await fs.stat(path).catch((error) => (errorCode(error) === 'ENOENT' ? undefined : error));
+      if (stat instanceof Error) errors.push({ path: pattern, reason: `cannot read: ${errorCode(stat)}` });
+      else if (stat?.isDirectory()) await collect(walk(path), isCheckedByDefault);
+      else if (stat?.isFile()) files.add(path);
+      else if (stat) errors.push({ path: pattern, reason: 'not a regular file or folder' });
     }
-    if (files.size === before) unmatched.push(pattern);
+    if (files.size === before && errors.length === errorsBefore) unmatched.push(pattern);
   }
-  return { files: [...files], unmatched };
+  return { files: [...files], unmatched, errors };
 }
 
 export async function checkFile(path: string, options: CheckOptions, cwd: string): Promise<FileReport> {
   const shownPath = relative(cwd, path) || path;
-  let text: string;
-  try {
-    text = await fs.readFile(path, 'utf8');
-  } catch (error) {
-    return { path: shownPath, problems: [], failure: `cannot read: ${(error as Error).message}` };
-  }
+  const read = await readTextFile(path, { maxBytes: options.maxBytes, setting: '--max-file-size' });
+  if (!read.ok) return { path: shownPath, problems: [], failure: read.reason };
+  const text = read.text;
   const languageId = languageForFile(path, text);
   const service = languageId && serviceFor(languageId);
-  if (!service) return { path: shownPath, problems: [], failure: 'not a trace or rule file (by name or first line)' };
+  if (!service) return { path: shownPath, problems: [], failure: 'not checked: not a trace or rule file (by its name, or for .jsonl by its first line)' };
   const uri = pathToFileURL(path).toString();
-  const model = service.parse({ uri, version: 0, text });
   const settings = { ...defaultServerSettings, maxProblems: options.maxProblems };
+  let found: Problem[];
+  try {
+    found = service.validate(service.parse({ uri, version: 0, text }), { settings });
+  } catch (error) {
+    return { path: shownPath, problems: [], failure: `not checked: the checker failed on this file (${(error as Error).message})` };
+  }
   const lines = new LineIndex(text);
-  const problems = service.validate(model, { settings }).map((problem) => {
+  const problems = found.map((problem) => {
     const position = lines.positionAt(problem.span.start);
     return { line: position.line + 1, column: position.character + 1, problem };
   });

@@ -11,6 +11,8 @@ export interface DocumentInput {
   text: string;
   /** When the parse should stop early (a request's cancellation and time budget); absent for no limit. */
   budget?: Budget;
+  /** JSON Lines: lines after this many are not read (the model says how many were left out). */
+  maxLines?: number;
 }
 
 export interface Settings {
@@ -23,13 +25,15 @@ export interface Settings {
     maxNodes: number;
     /** Node text is cut at this many characters in the preview. */
     maxTextLength: number;
+    /** At most this many rows of an agentguard log's timeline (each carries its line's text). */
+    maxLogEntries?: number;
   };
 }
 
 export const defaultSettings: Settings = {
   maxProblems: 1000,
   unknownKeyHints: true,
-  preview: { maxNodes: 200_000, maxTextLength: 4000 },
+  preview: { maxNodes: 200_000, maxTextLength: 4000, maxLogEntries: 20_000 },
 };
 
 export interface ServiceContext {

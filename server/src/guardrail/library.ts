@@ -1,3 +1,5 @@
+import { lookup } from '../common/lookup';
+
 /**
  * What the rule language knows without the user declaring it: event types and their fields, built-in functions,
  * the standard-library modules, operators and keywords. Descriptions are written for this extension.
@@ -57,7 +59,7 @@ function type(name: string, doc: string, fields: FieldInfo[], closed = true, eve
 
 const STR = 'str';
 
-export const TYPES: Record<string, TypeInfo> = {
+export const TYPES: Record<string, TypeInfo> = lookup({
   // Not closed: an Event variable also ranges over messages, calls and outputs, whose fields are all readable.
   Event: type('Event', 'Any event of a trace: a message, a tool call or a tool output.', [], false),
   Message: type('Message', 'A chat message from the user, the assistant or the system.', [
@@ -126,16 +128,16 @@ export const TYPES: Record<string, TypeInfo> = {
     { name: 'path', type: STR, doc: 'Path of the file.' },
     { name: 'content', type: STR, doc: 'Text of the file.' },
   ], false, false),
-};
+});
 
 /** Result constructors usable after `raise`. */
-export const RESULT_TYPES: Record<string, string> = {
+export const RESULT_TYPES: Record<string, string> = lookup({
   Violation: 'A result reported when the rule matches.',
   PolicyViolation: 'The usual result of a rule: PolicyViolation("message", key=value, ...) reports the message with the given details.',
   UpdateMessage: 'A result that asks to change a message (append, prepend or replace its content).',
   UpdateMessageHandler: 'Applies an UpdateMessage to a message.',
   AccessDenied: 'A result meaning the action is not allowed.',
-};
+});
 
 function fn(name: string, params: (string | ParamInfo)[], returns: string, doc: string, extra: Partial<FunctionInfo> = {}): FunctionInfo {
   return {
@@ -148,7 +150,7 @@ function fn(name: string, params: (string | ParamInfo)[], returns: string, doc: 
 }
 
 /** Functions available in every rule without an import. */
-export const BUILTIN_FUNCTIONS: Record<string, FunctionInfo> = {
+export const BUILTIN_FUNCTIONS: Record<string, FunctionInfo> = lookup({
   any: fn('any', ['iterable'], 'bool', 'True when at least one element is true (a non-empty detector result counts).'),
   empty: fn('empty', ['iterable'], 'bool', 'True when the collection has no elements.'),
   len: fn('len', ['value'], 'int', 'Number of elements or characters.'),
@@ -164,10 +166,10 @@ export const BUILTIN_FUNCTIONS: Record<string, FunctionInfo> = {
   image: fn('image', ['data'], 'list<str>', 'The image URLs found in a message content.', { varargs: true, varkw: true }),
   tool_call: fn('tool_call', ['output'], 'ToolCall', 'The tool call that a tool output answers.'),
   server: fn('server', ['event'], 'str', 'Name of the MCP server an event came from.'),
-};
+});
 
 /** Standard-library functions, by name (shared between the modules that re-export them). */
-export const LIBRARY_FUNCTIONS: Record<string, FunctionInfo> = {
+export const LIBRARY_FUNCTIONS: Record<string, FunctionInfo> = lookup({
   count: fn('count', ['min?', 'max?'], 'bool', 'Block quantifier: holds when the number of ways to satisfy its body lies between min and max (inclusive).', { quantifier: true }),
   forall: fn('forall', [], 'bool', 'Block quantifier: holds when every way to bind its typed variables satisfies its body.', { quantifier: true }),
   llm: fn('llm', ['prompt'], 'str', 'Asks a language model and returns its answer.', { varargs: true, varkw: true }),
@@ -194,7 +196,7 @@ export const LIBRARY_FUNCTIONS: Record<string, FunctionInfo> = {
   get_file_contents: fn('get_file_contents', ['workspace_path', 'path?', 'pattern?', 'tree?'], 'list<File>', 'Workspace files with their text.'),
   is_sensitive: fn('is_sensitive', ['file', 'func'], 'bool', 'True when the check function flags the file\'s content.'),
   is_sensitive_dir: fn('is_sensitive_dir', ['workspace_path', 'funcs', 'path?', 'pattern?', 'tree?'], 'bool', 'True when any of the check functions flags any file of the folder.'),
-};
+});
 
 const NODE_TYPES = ['Event', 'Message', 'ToolCall', 'Function', 'ToolOutput', 'TextChunk', 'Image', 'Tool', 'ToolParameter', 'LLM', 'Input'];
 const DETECTORS = ['pii', 'secrets', 'moderated', 'prompt_injection', 'unicode', 'copyright', 'is_similar', 'embedding_similarity', 'fuzzy_contains', 'python_code', 'ipython_code', 'semgrep', 'CodeIssue', 'PythonDetectorResult'];
@@ -203,7 +205,7 @@ function mod(name: string, doc: string, members: string[], checked = false): Mod
   return { name, doc, members, checked };
 }
 
-export const MODULES: Record<string, ModuleInfo> = Object.fromEntries([
+export const MODULES: Record<string, ModuleInfo> = lookup(Object.fromEntries([
   mod('invariant', 'Core of the standard library: event types, results, quantifiers and LLM helpers.',
     [...NODE_TYPES, 'PolicyViolation', 'Violation', 'ErrorInformation', 'UpdateMessage', 'UpdateMessageHandler', 'AccessDenied', 'count', 'forall', 'Quantifier', 'llm', 'llm_confirm'], true),
   mod('invariant.detectors', 'Detectors for personal data, secrets, harmful content, prompt injection, code and more.', DETECTORS, true),
@@ -228,11 +230,11 @@ export const MODULES: Record<string, ModuleInfo> = Object.fromEntries([
   mod('invariant.message', 'Message helpers.', []),
   mod('invariant.quantifiers', 'Block quantifiers.', ['count', 'forall']),
   mod('invariant.llm', 'LLM helpers.', ['llm', 'llm_confirm']),
-].map((m) => [m.name, m]));
+].map((m) => [m.name, m])));
 
 export const VALUE_TYPES = ['EMAIL_ADDRESS', 'LOCATION', 'PHONE_NUMBER', 'PERSON', 'MODERATED'];
 
-export const OPERATOR_DOCS: Record<string, string> = {
+export const OPERATOR_DOCS: Record<string, string> = lookup({
   '->': '`a -> b`: `a` happens before `b` in the trace (a tool call inside a message comes after that message). Operands may be declared inline: `(call: ToolCall) -> (out: ToolOutput)`.',
   '~>': '`a ~> b`: `a` comes immediately before `b` in the trace.',
   is: '`x is tool:name` matches a tool call of that tool (the name is a regular expression that must match fully), or a tool output answering such a call. `x is None` tests for None; `x is not None` is understood as its negation.',
@@ -242,15 +244,15 @@ export const OPERATOR_DOCS: Record<string, string> = {
   or: '`a or b`: at least one condition holds.',
   not: '`not x`: negation. It binds tighter than any other operator: `not a in b` means `(not a) in b`, so write `not (a in b)`.',
   ':=': '`name := value` declares a constant (top level) or a variable (inside a rule or predicate).',
-};
+});
 
-export const KEYWORD_DOCS: Record<string, string> = {
+export const KEYWORD_DOCS: Record<string, string> = lookup({
   raise: '`raise <message> if:` declares a rule. The message is a string, a name, or a result such as `PolicyViolation("…", key=value)`; the conditions follow on indented lines and must all hold for the rule to fire.',
   if: 'Ends a rule header: the indented lines after `if:` are the rule\'s conditions, all of which must hold.',
   import: '`import module` or `from module import name` makes standard-library (`invariant.…`) or Python names available to the rules.',
   from: '`from module import name, other as alias` imports names from a standard-library (`invariant.…`) or Python module.',
   def: '`def Name(...):` groups statements; the rule engine ignores such definitions.',
-};
+});
 
 export function functionSignature(f: FunctionInfo): string {
   const params = f.params.map((p) => (p.optional ? `${p.name}=…` : p.name));

@@ -4,6 +4,7 @@ import {
   BUILTIN_FUNCTIONS, LIBRARY_FUNCTIONS, MODULES, RESULT_TYPES, TYPES, VALUE_TYPES,
   elementType, fieldOf, has, suggest, typeInfo, type FunctionInfo,
 } from './library';
+import { lookup } from '../common/lookup';
 
 export type SymbolKind = 'variable' | 'parameter' | 'constant' | 'predicate' | 'import' | 'comprehension';
 
@@ -111,9 +112,9 @@ class PendingExprs {
 
 const NON_BOOLEAN_OPERATORS = new Set(['and', 'or', '+', '-', '*', '/', '%', '**']);
 
-const STRING_METHOD_RESULTS: Record<string, string> = {
+const STRING_METHOD_RESULTS: Record<string, string> = lookup({
   strip: 'str', lower: 'str', upper: 'str', format: 'str', join: 'str', splitlines: 'list<str>', split: 'list<str>',
-};
+});
 
 /**
  * Scopes, types and semantic problems. With `index` false only the problems are computed (the diagnostics path);

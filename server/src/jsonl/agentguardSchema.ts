@@ -1,3 +1,5 @@
+import { lookup, ownEntry } from '../common/lookup';
+
 /**
  * The shape of one agentguard TraceEntry line (agentguard's `TraceEntry` model as its file backend writes it),
  * with our own explanation of every field for hover.
@@ -20,7 +22,7 @@ export const STATUS_VALUES = [
   'success', 'failure', 'timeout', 'circuit_open', 'budget_exceeded', 'rate_limited', 'validation_failed', 'hallucinated', 'retried',
 ] as const;
 
-export const STATUS_DOCS: Record<string, string> = {
+export const STATUS_DOCS: Record<string, string> = lookup({
   success: 'The tool ran and its result passed every check.',
   failure: 'The tool raised an exception.',
   timeout: 'The tool did not finish within its time limit and was abandoned.',
@@ -30,17 +32,17 @@ export const STATUS_DOCS: Record<string, string> = {
   validation_failed: 'A validator rejected the arguments before the call, or the response after it.',
   hallucinated: 'The response looks fabricated (e.g. returned impossibly fast or missing expected fields).',
   retried: 'The call failed at first and succeeded on a retry.',
-};
+});
 
 export const VALIDATION_KINDS = ['schema', 'hallucination', 'response_verification', 'semantic', 'custom'] as const;
 
-export const VALIDATION_KIND_DOCS: Record<string, string> = {
+export const VALIDATION_KIND_DOCS: Record<string, string> = lookup({
   schema: 'Checks arguments or response against the declared types.',
   hallucination: 'Checks whether the response looks invented rather than produced by real work.',
   response_verification: 'Checks the response against an expected contract (required fields, patterns).',
   semantic: 'Checks the meaning of arguments or response (e.g. a business rule).',
   custom: 'A check written by the application.',
-};
+});
 
 export const USAGE_KINDS = ['text', 'audio', 'image', 'multimodal'] as const;
 
@@ -166,7 +168,7 @@ export function specAt(path: (string | number)[]): FieldSpec | undefined {
   let spec: FieldSpec | undefined = ENTRY_SPEC;
   for (const segment of path) {
     if (!spec) return undefined;
-    spec = typeof segment === 'number' ? spec.items : spec.fields?.[segment];
+    spec = typeof segment === 'number' ? spec.items : ownEntry(spec.fields, segment);
   }
   return spec;
 }

@@ -32,8 +32,9 @@ function emptyGraph(model: LinesModel, format: GraphData['format'], context: Ser
 
 function datasetGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
   const traceLines = model.contentLines.filter(isTraceLine);
-  const traces: TraceChoice[] = traceLines.map((line, index) => ({ index, label: `${traceLabel(line, index)} (line ${line.number + 1})` }));
-  if (traceLines.length === 0) return { ...emptyGraph(model, 'dataset', context, 'This file holds no traces yet: each line should be an event list or an object with "messages".'), traces };
+  if (traceLines.length === 0) {
+    return { ...emptyGraph(model, 'dataset', context, 'This file holds no traces yet: each line should be an event list or an object with "messages".'), traces: [] };
+  }
   let chosen = 0;
   if (options.traceIndex !== undefined && options.traceIndex >= 0 && options.traceIndex < traceLines.length) chosen = options.traceIndex;
   else if (options.cursorOffset !== undefined) {
@@ -41,6 +42,7 @@ function datasetGraph(model: LinesModel, options: GraphOptions, context: Service
     const found = line ? traceLines.indexOf(line) : -1;
     if (found >= 0) chosen = found;
   }
+  const traces = pickerChoices(traceLines, chosen);
   const service = lineTraceService;
   if (!service?.graph) return { ...emptyGraph(model, 'dataset', context, 'The trace preview is not available.'), traces, traceIndex: chosen };
   const line = traceLines[chosen];
@@ -48,11 +50,31 @@ function datasetGraph(model: LinesModel, options: GraphOptions, context: Service
   return { ...data, uri: model.uri, version: model.version, format: 'dataset', traceIndex: chosen, traces };
 }
 
+/** Traces listed in the picker around the chosen one; the first and the last are always listed. */
+const pickerWindow = 500;
+
+/**
+ * The picker's choices: every trace of a small dataset, else a window around the chosen trace plus the first and
+ * the last (the preview marks the gaps). Labelling and drawing 100,000 options would cost seconds on every update.
+ */
+function pickerChoices(traceLines: Line[], chosen: number): TraceChoice[] {
+  const choice = (index: number): TraceChoice => ({ index, label: `${traceLabel(traceLines[index], index)} (line ${traceLines[index].number + 1})` });
+  const from = Math.max(0, Math.min(chosen - pickerWindow / 2, traceLines.length - pickerWindow));
+  const to = Math.min(traceLines.length, from + pickerWindow);
+  const choices: TraceChoice[] = [];
+  if (from > 0) choices.push(choice(0));
+  for (let index = from; index < to; index++) choices.push(choice(index));
+  if (to < traceLines.length) choices.push(choice(traceLines.length - 1));
+  return choices;
+}
+
 function agentguardGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
   const entries = model.contentLines.filter((line) => line.kind === 'agentguard');
   const base = emptyGraph(model, 'agentguard', context);
   if (entries.length === 0) return { ...base, error: 'This agentguard log holds no entries.' };
-  const { maxNodes, maxTextLength } = context.settings.preview;
+  const { maxTextLength } = context.settings.preview;
+  // Each row carries its line's text: a log's rows are capped lower than a trace's nodes.
+  const maxNodes = Math.min(context.settings.preview.maxNodes, context.settings.preview.maxLogEntries ?? Infinity);
   const problemsByLine = groupProblems(model, context);
   const shown = entries.slice(0, Math.max(0, maxNodes));
   const nodes: GraphNode[] = [];

@@ -9,18 +9,19 @@ import type { LinesModel } from './model';
 import { placeAt, type Place } from './locate';
 import { clip } from './strings';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
+import { lookup } from '../common/lookup';
 
 const MAX_SHOWN = 2000;
 
 /** Explanations of the keys a dataset line itself holds (events are explained by the trace service). */
-const DATASET_KEYS: Record<string, string> = {
+const DATASET_KEYS: Record<string, string> = lookup({
   messages: 'The events of this trace, in order (messages, tool calls, tool outputs).',
   annotations: 'Notes attached to parts of this trace: each has a `content` and an `address` naming what it is about.',
   index: 'Position of this trace in the dataset. When one trace has an index every trace needs one, each different.',
   name: 'Display name of this trace.',
   hierarchy_path: 'Folders the trace is shown under, outermost first.',
   metadata: 'Free-form facts about this trace (model, run, scores…).',
-};
+});
 
 export function hover(model: LinesModel, offset: number, context: ServiceContext): HoverResult | null {
   const place = placeAt(model, offset);

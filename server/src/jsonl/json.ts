@@ -1,5 +1,6 @@
 import { parseTree, printParseErrorCode, type Node as JsoncNode, type ParseError as JsoncError } from 'jsonc-parser';
 import { decodeJsonString, escapeLength, indexOfWithin } from '../common/jsonStrings';
+import { lookup } from '../common/lookup';
 
 /**
  * A JSON tree with absolute source offsets, built for one line of a JSON Lines file.
@@ -471,7 +472,7 @@ function isDigit(c: number): boolean {
 
 
 
-const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const SIMPLE_ESCAPES: Record<string, string> = lookup({ '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' });
 
 /** Decodes the escape sequence at text[pos] (a backslash); null when it is not valid JSON. */
 export function decodeEscape(text: string, pos: number, end: number): { value: string; length: number } | null {

@@ -1,4 +1,5 @@
 import { LineIndex } from '../common/lineIndex';
+import { LruCache } from '../common/lru';
 import type { DocumentInput } from '../common/service';
 import { defaultSettings, type ServiceContext } from '../common/service';
 import type { Problem } from '../common/types';
@@ -45,9 +46,16 @@ export interface LinesModel {
   format: FileFormat;
   /** Built on first use. */
   readonly lineIndex: LineIndex;
-  /** Per-line models of the single-trace service, built on first use (keyed by line number). */
-  traceModels: Map<number, unknown>;
+  /** Per-line models of the single-trace service, built on first use (keyed by line number), the latest few kept. */
+  traceModels: LruCache<number, unknown>;
+  /** Lines past the line limit (DocumentInput.maxLines), not read; 0 when the whole file was read. */
+  omittedLines: number;
+  maxLines: number;
 }
+
+/** Enough for every line a request touches, and for an outline's walk not to keep a model per line. */
+const keptTraceModels = 64;
+export const defaultMaxLines = 250_000;
 
 export function parseLines(doc: DocumentInput): LinesModel {
   const text = doc.text;
@@ -55,7 +63,8 @@ export function parseLines(doc: DocumentInput): LinesModel {
   const contentLines: Line[] = [];
   let start = 0;
   let number = 0;
-  while (start <= text.length) {
+  const maxLines = doc.maxLines ?? defaultMaxLines;
+  while (start <= text.length && number < maxLines) {
     let newline = text.indexOf('\n', start);
     if (newline === -1) newline = text.length;
     let end = newline;
@@ -65,6 +74,11 @@ export function parseLines(doc: DocumentInput): LinesModel {
     if (line.kind !== 'blank') contentLines.push(line);
     start = newline + 1;
     number++;
+  }
+  // Counted, not read: a line past the limit costs no memory.
+  let omittedLines = 0;
+  if (start <= text.length) {
+    for (let i = start - 1; i !== -1; i = text.indexOf('\n', i + 1)) omittedLines++;
   }
   // Diagnostics need no line index (the server converts offsets with its own): it is built when a feature asks.
   let lineIndex: LineIndex | undefined;
@@ -78,7 +92,9 @@ export function parseLines(doc: DocumentInput): LinesModel {
     get lineIndex() {
       return (lineIndex ??= new LineIndex(text));
     },
-    traceModels: new Map(),
+    traceModels: new LruCache(keptTraceModels),
+    omittedLines,
+    maxLines,
   };
 }
 

@@ -12,7 +12,38 @@ import { headSpan } from './validateDataset';
  * agentguard logs: one entry per call, `#<line> <tool>` with status and duration; failures and LLM spend marked.
  */
 export function symbols(model: LinesModel): OutlineItem[] {
-  return model.format === 'agentguard' ? agentguardSymbols(model) : datasetSymbols(model);
+  const items = model.format === 'agentguard' ? agentguardSymbols(model) : datasetSymbols(model);
+  const left = model.format === 'agentguard'
+    ? countFrom(model, items, (line) => line.kind === 'agentguard')
+    : countFrom(model, items, (line) => line.kind === 'metadata' || isTraceLine(line));
+  if (left === 0) return items;
+  const first = model.contentLines[model.contentLines.indexOf(lastListed(model, items)) + 1];
+  const last = model.lines[model.lines.length - 1];
+  items.push({
+    name: `${left} more ${model.format === 'agentguard' ? 'calls' : 'traces'} are not listed: the outline lists the first ${maxOutlineEntries}`,
+    kind: 'metadata',
+    span: { start: first.start, end: last.end },
+    selection: { start: first.start, end: first.start },
+  });
+  return items;
+}
+
+/** More entries than this make an outline nobody reads, and cost seconds to send (the editor asks on every edit). */
+const maxOutlineEntries = 10_000;
+
+function lastListed(model: LinesModel, items: OutlineItem[]): Line {
+  const end = items[items.length - 1].span.end;
+  return model.contentLines.find((line) => line.end === end)!;
+}
+
+/** How many lines after the last listed entry would have had one. */
+function countFrom(model: LinesModel, items: OutlineItem[], listed: (line: Line) => boolean): number {
+  if (items.length < maxOutlineEntries) return 0;
+  let count = 0;
+  for (let i = model.contentLines.indexOf(lastListed(model, items)) + 1; i < model.contentLines.length; i++) {
+    if (listed(model.contentLines[i])) count++;
+  }
+  return count;
 }
 
 function datasetSymbols(model: LinesModel): OutlineItem[] {
@@ -20,6 +51,7 @@ function datasetSymbols(model: LinesModel): OutlineItem[] {
   const service = lineTraceService;
   let ordinal = 0;
   for (const line of model.contentLines) {
+    if (items.length === maxOutlineEntries) break;
     const root = line.root;
     if (!root) continue;
     const span = { start: line.start, end: line.end };
@@ -48,6 +80,7 @@ function datasetSymbols(model: LinesModel): OutlineItem[] {
 function agentguardSymbols(model: LinesModel): OutlineItem[] {
   const items: OutlineItem[] = [];
   for (const line of model.contentLines) {
+    if (items.length === maxOutlineEntries) break;
     if (line.kind !== 'agentguard') continue;
     items.push(entrySymbol(line));
   }

@@ -11,6 +11,17 @@ import { validateDataset } from './validateDataset';
  * At most settings.maxProblems are returned, in document order, with a notice when more were found.
  */
 export function validate(model: LinesModel, context: ServiceContext): Problem[] {
+  // The preview of an agentguard log marks problems on its rows: it asks again for the same version and settings.
+  const known = checked.get(model);
+  if (known?.settings === context.settings) return known.problems;
+  const problems = checkLines(model, context);
+  checked.set(model, { settings: context.settings, problems });
+  return problems;
+}
+
+const checked = new WeakMap<LinesModel, { settings: ServiceContext['settings']; problems: Problem[] }>();
+
+function checkLines(model: LinesModel, context: ServiceContext): Problem[] {
   const problems: Problem[] = [];
   const report = (problem: Problem): boolean => {
     problems.push(problem);
@@ -35,7 +46,18 @@ export function validate(model: LinesModel, context: ServiceContext): Problem[] 
       for (const problem of traceLineProblems(model, line, context)) report(problem);
     }
   }
-  return capProblems(model, problems, context.settings.maxProblems);
+  const kept = capProblems(model, problems, context.settings.maxProblems);
+  if (model.omittedLines > 0) kept.unshift(lineLimitNotice(model));
+  return kept;
+}
+
+function lineLimitNotice(model: LinesModel): Problem {
+  return {
+    span: { start: 0, end: Math.min(model.lines[0]?.end ?? 0, 1) },
+    severity: 'information',
+    code: 'jsonl/too-many-lines',
+    message: `The last ${model.omittedLines} lines were not read: at most ${model.maxLines} lines of a JSON Lines file are read (setting agentTraces.jsonl.maxLines).`,
+  };
 }
 
 const SEVERITY_RANK = { error: 0, warning: 1, information: 2, hint: 3 } as const;

@@ -6,6 +6,7 @@ import {
 import { entryFacts } from './agentguard';
 import { property, type JsonNode } from './json';
 import type { Line, LinesModel } from './model';
+import { ownEntry } from '../common/lookup';
 
 /** Checks every line of an agentguard log against the TraceEntry shape and its call/result consistency. */
 export function validateAgentguard(model: LinesModel, context: ServiceContext, report: (problem: Problem) => boolean): void {
@@ -89,7 +90,7 @@ function checkShape(node: JsonNode, spec: FieldSpec, name: string, problems: Pro
       }
     }
     for (const prop of node.properties) {
-      const fieldSpec = fields[prop.key];
+      const fieldSpec = ownEntry(fields, prop.key);
       if (!fieldSpec) {
         if (unknownKeyHints) {
           problems.push({

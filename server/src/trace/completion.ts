@@ -6,6 +6,7 @@ import { shapeOfChild } from './parser';
 import { roleValues } from './schema';
 import { fieldDoc, renderFieldDoc } from './fieldDocs';
 import { callLabel } from './text';
+import { lookup } from '../common/lookup';
 
 type Where = Shape | 'top';
 
@@ -142,7 +143,7 @@ interface PropertySpec {
 
 const p = (name: string, snippet: string): PropertySpec => ({ name, snippet });
 
-const propertySpecs: Record<string, PropertySpec> = {
+const propertySpecs: Record<string, PropertySpec> = lookup({
   role: p('role', '"role": "${1|user,assistant,system,tool,developer|}"'),
   content: p('content', '"content": "$1"'),
   tool_calls: p('tool_calls', '"tool_calls": [\n\t{\n\t\t"id": "$1",\n\t\t"type": "function",\n\t\t"function": {\n\t\t\t"name": "$2",\n\t\t\t"arguments": {$3}\n\t\t}\n\t}\n]'),
@@ -161,7 +162,7 @@ const propertySpecs: Record<string, PropertySpec> = {
   messages: p('messages', '"messages": [\n\t$1\n]'),
   annotations: p('annotations', '"annotations": [$1]'),
   tools: p('tools', '"tools": [$1]'),
-};
+});
 
 function propertiesFor(where: Where, role: string | undefined, keys: string[]): PropertySpec[] {
   const s = propertySpecs;

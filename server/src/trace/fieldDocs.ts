@@ -1,5 +1,6 @@
 /** Hover documentation for the fields of the trace format, per kind of object that holds them. */
 import type { Shape } from './model';
+import { lookup } from '../common/lookup';
 
 export interface FieldDoc {
   type: string;
@@ -10,7 +11,7 @@ export interface FieldDoc {
 
 const doc = (type: string, required: boolean, meaning: string, example: string): FieldDoc => ({ type, required, meaning, example });
 
-const eventDocs: Record<string, FieldDoc> = {
+const eventDocs: Record<string, FieldDoc> = lookup({
   role: doc('string', true,
     'Who produced this event: `user` (the person prompting the agent), `assistant` (the agent), `system` or `developer` (instructions), or `tool` (the result of a tool call). Other role names are allowed.',
     '"role": "assistant"'),
@@ -32,54 +33,54 @@ const eventDocs: Record<string, FieldDoc> = {
   tools: doc('list of tool descriptions', true,
     'An MCP tool list: descriptions of the tools a server offers (`metadata.server` names the server).',
     '{"tools": [{"name": "get_inbox", "description": "…", "inputSchema": {…}}]}'),
-};
+});
 
-const callDocs: Record<string, FieldDoc> = {
+const callDocs: Record<string, FieldDoc> = lookup({
   id: doc('string', true,
     'Identifies this tool call. A `tool` event answers it by repeating this value as its `tool_call_id`; ids should be unique in a trace.',
     '"id": "call_1"'),
   type: doc('string', true, 'The kind of tool call; always `"function"` in this format.', '"type": "function"'),
   function: doc('object {name, arguments}', true, 'Which function the agent calls, and with what arguments.',
     '"function": {"name": "get_inbox", "arguments": {"n": 10}}'),
-};
+});
 
-const functionDocs: Record<string, FieldDoc> = {
+const functionDocs: Record<string, FieldDoc> = lookup({
   name: doc('string', true, 'The name of the tool (function) called; guardrail rules match calls by this name.', '"name": "send_email"'),
   arguments: doc('object | string', true,
     'The arguments passed to the tool: a JSON object, or a string holding a JSON object (as the OpenAI API returns it).',
     '"arguments": {"to": "mom@mail.com", "subject": "Running late"}'),
-};
+});
 
-const chunkDocs: Record<string, FieldDoc> = {
+const chunkDocs: Record<string, FieldDoc> = lookup({
   type: doc('string', true, 'The kind of chunk: `"text"` (with `text`) or `"image_url"` (with `image_url`); `"image"` also occurs.', '"type": "text"'),
   text: doc('string', true, 'The text of a `text` chunk.', '{"type": "text", "text": "Hello"}'),
   image_url: doc('object {url} | string', true, 'The image of an image chunk: an object whose `url` is an https: or data: URL (a bare URL string also occurs).',
     '{"type": "image_url", "image_url": {"url": "data:image/png;base64,…"}}'),
   image: doc('string | object', false, 'An image given directly on an `image` chunk.', '{"type": "image", "image_url": "https://…"}'),
-};
+});
 
-const imageDocs: Record<string, FieldDoc> = {
+const imageDocs: Record<string, FieldDoc> = lookup({
   url: doc('string', true, 'Where the image is: an https: URL or a data: URL with the image inline.', '"url": "https://example.com/cat.png"'),
   detail: doc('string', false, 'How closely the model looks at the image: `low`, `high` or `auto`.', '"detail": "auto"'),
-};
+});
 
-const rootDocs: Record<string, FieldDoc> = {
+const rootDocs: Record<string, FieldDoc> = lookup({
   messages: doc('list of events', true, 'The events of the trace, in order (the same list a trace file holds as its top-level array).',
     '{"messages": [{"role": "user", "content": "Hi"}]}'),
   metadata: doc('object', false, 'Free-form data about the whole trace (e.g. the agent, the task, a score).', '"metadata": {"task": "swe-bench"}'),
   annotations: doc('list of annotations', false,
     'Notes attached to parts of the trace: `{"content": …, "address": "messages.2.content:5-10"}`.',
     '"annotations": [{"content": "leaks a secret", "address": "messages.3.content"}]'),
-};
+});
 
 const docsByShape: Partial<Record<Shape, Record<string, FieldDoc>>> = {
   event: eventDocs, call: callDocs, function: functionDocs, chunk: chunkDocs, image: imageDocs, root: rootDocs,
 };
 
-const outputDocs: Record<string, FieldDoc> = {
+const outputDocs: Record<string, FieldDoc> = lookup({
   role: doc('string', true, 'Always `"tool"` for a tool output: the result of a tool call, given back to the agent.', '"role": "tool"'),
   content: doc('string | list of chunks | object', true, 'What the tool returned.', '"content": "1. Subject: Hello, From: Alice"'),
-};
+});
 
 export function fieldDoc(shape: Shape, name: string, options: { output?: boolean; topLevelCall?: boolean } = {}): FieldDoc | undefined {
   if (shape === 'event' && options.output && outputDocs[name]) return outputDocs[name];
@@ -100,10 +101,10 @@ export function renderFieldDoc(name: string, d: FieldDoc): string {
   ].join('\n');
 }
 
-export const roleDocs: Record<string, string> = {
+export const roleDocs: Record<string, string> = lookup({
   user: '**user** — the person prompting the agent: the task at the start, and feedback later in the trace.',
   assistant: '**assistant** — the agent itself: its answers and reasoning, and the tool calls it makes (`tool_calls`).',
   system: '**system** — instructions that set up the agent\'s behaviour, usually the first event.',
   developer: '**developer** — instructions from the application developer (newer OpenAI models use it instead of `system`).',
   tool: '**tool** — a tool output: what a tool returned for an earlier call, linked by `tool_call_id`.',
-};
+});

@@ -65,8 +65,11 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
   const callStep = GraphLayout.callHeight + GraphLayout.gap / 2;
 
   for (const event of model.events) {
-    const nested = event.kind === 'call' ? [] : event.calls;
-    if (nodes.length + 1 + nested.length > maxNodes) break;
+    const allNested = event.kind === 'call' ? [] : event.calls;
+    // Whole events are kept, except one with more calls than the cap itself: it draws the calls that fit.
+    const neverFits = 1 + allNested.length > maxNodes;
+    if (nodes.length + 1 + (neverFits ? 0 : allNested.length) > maxNodes) break;
+    const nested = neverFits ? allNested.slice(0, maxNodes - nodes.length - 1) : allNested;
     const kind = eventKind(event);
     const content = event.kind === 'call' ? callText(model, event.calls[0], maxTextLength) : contentText(model, event, maxTextLength);
     const summary = event.kind === 'call'

@@ -145,6 +145,8 @@ function makeCall(model: TraceModel, event: TraceEvent, value: JsonValue, topLev
   return call;
 }
 
+const noCalls: never[] = [];
+
 function buildEvents(model: TraceModel, items: JsonValue[]): void {
   let latestCall: ToolCall | null = null;
   const earlierById = new Map<string, ToolCall>();
@@ -152,7 +154,7 @@ function buildEvents(model: TraceModel, items: JsonValue[]): void {
     const value = items[index];
     const kind = classify(model.text, value, index);
     const fields = value.fields ?? [];
-    const event: TraceEvent = { index, kind, value, role: undefined, fields, calls: [], callId: undefined, answers: null, implicit: false };
+    const event: TraceEvent = { index, kind, value, role: undefined, fields, calls: noCalls, callId: undefined, answers: null, implicit: false };
     const role = field(fields, 'role')?.value;
     if (role?.kind === 'string') event.role = stringValue(model.text, role);
     model.events.push(event);
@@ -178,10 +180,12 @@ function buildEvents(model: TraceModel, items: JsonValue[]): void {
       }
     }
 
-    if (kind === 'call') event.calls.push(makeCall(model, event, value, true));
+    // An event's calls are an array of exactly their number; events without calls share one empty array.
+    if (kind === 'call') event.calls = [makeCall(model, event, value, true)];
     else if (kind === 'message' || kind === 'output') {
       const list = field(fields, 'tool_calls')?.value;
-      for (const item of list?.items ?? []) if (item.kind === 'object') event.calls.push(makeCall(model, event, item, false));
+      const calls = (list?.items ?? noCalls).filter((item) => item.kind === 'object');
+      event.calls = calls.length === 0 ? noCalls : calls.map((item) => makeCall(model, event, item, false));
     }
     for (const call of event.calls) {
       call.index = model.calls.length;

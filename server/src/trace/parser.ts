@@ -98,6 +98,12 @@ interface Frame {
   recorded: boolean;
   fields?: Field[];
   items?: JsonValue[];
+  /**
+   * Reused with the frame: children are collected here and copied out at the close into an array of exactly their
+   * number (an array grown by push keeps room for 16, which cost a trace of short events most of its heap).
+   */
+  fieldBuffer: Field[];
+  itemBuffer: JsonValue[];
   /** The key awaiting its value (recorded containers only). */
   pendingKey: Field | null;
   /** Relative span of the latest key, for messages. */
@@ -128,9 +134,24 @@ export function shapeOfChild(parent: Shape | undefined, key: string | undefined,
   }
 }
 
-/** Every value gets the same properties in the same order, so V8 keeps one shape for all of them. */
+/**
+ * Every container gets the same properties in the same order, so V8 keeps one shape for all of them (and scalars
+ * one other); a property a value does not need costs 8 bytes on each of millions of values.
+ */
 function makeValue(kind: ValueKind, start: number, end: number): JsonValue {
-  return { kind, start, end, str: undefined, escaped: false, shape: undefined, fields: undefined, items: undefined, unclosed: false };
+  return { kind, start, end, shape: undefined, fields: undefined, items: undefined, unclosed: false };
+}
+
+/** Scalars, most of a trace's values: the container properties read undefined. */
+function makeScalar(kind: ValueKind, start: number, end: number): JsonValue {
+  return { kind, start, end, str: undefined, escaped: false };
+}
+
+const noChildren: never[] = [];
+
+/** An array of exactly the buffer's length (slice allocates no spare room); empty ones share one array. */
+function exactCopy<T>(buffer: T[]): T[] {
+  return buffer.length === 0 ? noChildren : buffer.slice();
 }
 
 const closerName = (frame: Frame) => (frame.isObject ? "'}'" : "']'");
@@ -186,7 +207,7 @@ export function parseJson(text: string, from = 0, end = text.length, budget?: Bu
       complete(null);
       return;
     }
-    const value = makeValue(kind, from, to);
+    const value = makeScalar(kind, from, to);
     if (withString) {
       // An unterminated string is read by the general decoder, which drops no closing quote it does not find.
       if (to - from <= maxKeptString) {
@@ -207,7 +228,7 @@ export function parseJson(text: string, from = 0, end = text.length, budget?: Bu
     // Frames are reused: a trace opens hundreds of thousands of containers, and only the recorded ones stay.
     const frame: Frame = spareFrames.pop() ?? {
       isObject, start: 0, line: 0, state: State.Value, shape, recorded, fields: undefined, items: undefined,
-      pendingKey: null, keyStart: -1, keyEnd: -1, lastComma: -1,
+      fieldBuffer: [], itemBuffer: [], pendingKey: null, keyStart: -1, keyEnd: -1, lastComma: -1,
     };
     frame.isObject = isObject;
     frame.start = offset;
@@ -215,8 +236,8 @@ export function parseJson(text: string, from = 0, end = text.length, budget?: Bu
     frame.state = isObject ? State.KeyOrClose : State.ValueOrClose;
     frame.shape = shape;
     frame.recorded = recorded;
-    frame.fields = recorded && isObject ? [] : undefined;
-    frame.items = recorded && !isObject ? [] : undefined;
+    frame.fields = recorded && isObject ? frame.fieldBuffer : undefined;
+    frame.items = recorded && !isObject ? frame.itemBuffer : undefined;
     frame.pendingKey = null;
     frame.keyStart = -1;
     frame.keyEnd = -1;
@@ -244,11 +265,13 @@ export function parseJson(text: string, from = 0, end = text.length, budget?: Bu
     const value = makeValue(frame.isObject ? 'object' : 'array', frame.start, endOffset);
     if (frame.recorded) {
       value.shape = frame.shape;
-      if (frame.isObject) value.fields = frame.fields;
-      else value.items = frame.items;
+      if (frame.isObject) value.fields = exactCopy(frame.fieldBuffer);
+      else value.items = exactCopy(frame.itemBuffer);
     }
     frame.fields = undefined;
     frame.items = undefined;
+    frame.fieldBuffer.length = 0;
+    frame.itemBuffer.length = 0;
     if (unclosed) value.unclosed = true;
     complete(value);
   };

@@ -92,6 +92,16 @@ test('the node cap keeps whole events and says how many nodes there are', () => 
   assert.equal(graph.limits.maxNodes, 4);
 });
 
+test('an event with more calls than the cap draws the calls that fit, and says how many nodes there are', () => {
+  const calls = Array.from({ length: 50 }, (_, i) => `{"id": "c${i}", "type": "function", "function": {"name": "t", "arguments": {}}}`);
+  const wide = `[{"role": "user", "content": "go"}, {"role": "assistant", "tool_calls": [${calls.join(', ')}]}]`;
+  const settings = { ...context().settings, preview: { maxNodes: 10, maxTextLength: 100 } };
+  const graph = traceGraph(model(wide), { toRange }, { settings });
+  assert.deepEqual(graph.nodes.map((n) => n.kind), ['user', 'assistant', ...Array(8).fill('call')]);
+  assert.deepEqual(graph.nodes.slice(2).map((n) => n.callId), calls.slice(0, 8).map((_, i) => `c${i}`));
+  assert.equal(graph.limits.truncatedFrom, 52);
+});
+
 test('a document that is not a trace gets an error and no nodes', () => {
   const graph = traceGraph(model('{"a": 1}'), { toRange }, context());
   assert.equal(graph.nodes.length, 0);

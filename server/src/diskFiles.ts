@@ -1,0 +1,87 @@
+import { constants, promises as fs } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Every read of a trace or rule file from disk goes through here (the preview of files too large to open, the
+ * workspace tool index, watched-file events, the command-line checker): regular files only, never more than a
+ * byte cap, and for the server only inside the workspace folders, with symlinks resolved before the check.
+ */
+export interface DiskReadOptions {
+  /** Files larger than this are refused (not read in part: a cut trace would report false errors). */
+  maxBytes: number;
+  /** Folder paths (not URIs) the file must lie in after resolving symlinks; undefined: anywhere (the CLI). */
+  folders?: string[];
+  /** The setting that sets maxBytes, named in the refusal. */
+  setting?: string;
+}
+
+export type DiskRead = { ok: true; path: string; text: string } | { ok: false; reason: string };
+
+export const bytesPerMB = 1024 * 1024;
+
+export function formatMB(bytes: number): string {
+  return `${(bytes / bytesPerMB).toFixed(bytes < 10 * bytesPerMB ? 1 : 0)} MB`;
+}
+
+/** The file path of a file: URI, or undefined for any other URI (untitled, virtual workspaces). */
+export function pathOfUri(uri: string): string | undefined {
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when path (already resolved) lies in one of the folders (resolved here). */
+export async function isInsideFolders(path: string, folders: string[]): Promise<boolean> {
+  for (const folder of folders) {
+    const real = await fs.realpath(folder).catch(() => undefined);
+    if (!real) continue;
+    const rel = relative(real, path);
+    if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return true;
+  }
+  return false;
+}
+
+export async function readTextFile(path: string, options: DiskReadOptions): Promise<DiskRead> {
+  let real: string;
+  try {
+    real = await fs.realpath(path);
+  } catch (error) {
+    return { ok: false, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+  if (options.folders && !(await isInsideFolders(real, options.folders))) {
+    return { ok: false, reason: 'refused: the file is outside the workspace folders' };
+  }
+  const tooLarge = (size: number) => ({
+    ok: false as const,
+    reason: `refused: the file is ${formatMB(size)}, over the ${formatMB(options.maxBytes)} limit${options.setting ? ` (setting ${options.setting})` : ''}`,
+  });
+  let handle: fs.FileHandle | undefined;
+  try {
+    const before = await fs.stat(real);
+    if (!before.isFile()) return { ok: false, reason: 'refused: not a regular file' };
+    if (before.size > options.maxBytes) return tooLarge(before.size);
+    // O_NONBLOCK: a FIFO swapped in after the check must not hold one of Node's I/O threads forever.
+    handle = await fs.open(real, constants.O_RDONLY | constants.O_NONBLOCK);
+    const opened = await handle.stat();
+    if (!opened.isFile()) return { ok: false, reason: 'refused: not a regular file' };
+    if (opened.size > options.maxBytes) return tooLarge(opened.size);
+    // Read at most one byte past the cap, whatever the size said (the file may grow while it is read).
+    const buffer = Buffer.allocUnsafe(Math.min(opened.size, options.maxBytes) + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > options.maxBytes) return tooLarge(length);
+    if (buffer.subarray(0, Math.min(length, 8192)).includes(0)) return { ok: false, reason: 'refused: a binary file (NUL bytes), not text' };
+    return { ok: true, path: real, text: buffer.toString('utf8', 0, length) };
+  } catch (error) {
+    return { ok: false, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
