@@ -116,7 +116,7 @@ export function shapeOfChild(parent: Shape | undefined, key: string | undefined,
     case 'events': return isObject ? 'event' : 'other';
     case 'event':
       if (!isObject && key === 'content') return 'content';
-      if (!isObject && key === 'tool_calls') return 'calls';
+      if (key === 'tool_calls') return isObject ? 'call' : 'calls';
       if (isObject && key === 'function') return 'function';
       return 'other';
     case 'content': return isObject ? 'chunk' : 'other';
