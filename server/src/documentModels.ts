@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LanguageService } from './common/service';
 import { LineIndex } from './common/lineIndex';
-import { languageForFile, serviceFor } from './languages';
+import { languageForDocument, languageForFile, serviceFor, type LanguageId } from './languages';
 import type { PositionMapper } from './convert';
 
 export interface ParsedDocument {
@@ -22,16 +22,18 @@ export interface ParsedDocument {
 export class DocumentModels {
   private readonly open = new Map<string, ParsedDocument>();
   private readonly fromDisk = new Map<string, { mtimeMs: number; parsed: ParsedDocument }>();
+  private readonly languages = new Map<string, { clientLanguageId: string; languageId: LanguageId | undefined }>();
 
   get(document: TextDocument): ParsedDocument | undefined {
+    const languageId = this.languageOf(document);
     const cached = this.open.get(document.uri);
-    if (cached && cached.version === document.version && cached.languageId === document.languageId) return cached;
-    const service = serviceFor(document.languageId);
-    if (!service) return undefined;
+    if (cached && cached.version === document.version && cached.languageId === languageId) return cached;
+    const service = languageId && serviceFor(languageId);
+    if (!languageId || !service) return undefined;
     const parsed: ParsedDocument = {
       uri: document.uri,
       version: document.version,
-      languageId: document.languageId,
+      languageId,
       service,
       model: service.parse({ uri: document.uri, version: document.version, text: document.getText() }),
       positions: document,
@@ -48,6 +50,19 @@ export class DocumentModels {
 
   forget(uri: string): void {
     this.open.delete(uri);
+    this.languages.delete(uri);
+  }
+
+  /**
+   * The language a document is served as, decided once per client language id (the first line of a `.jsonl` file
+   * is read again only while it is not one of ours, e.g. while a new file is still empty).
+   */
+  private languageOf(document: TextDocument): LanguageId | undefined {
+    const known = this.languages.get(document.uri);
+    if (known && known.clientLanguageId === document.languageId && known.languageId) return known.languageId;
+    const languageId = languageForDocument(document.uri, document.languageId, document.getText());
+    this.languages.set(document.uri, { clientLanguageId: document.languageId, languageId });
+    return languageId;
   }
 
   async readFromDisk(uri: string): Promise<ParsedDocument | undefined> {
