@@ -17,7 +17,7 @@ export interface Token {
 export interface LexProblem {
   span: Span;
   message: string;
-  code: 'gr/syntax' | 'gr/inconsistent-dedent';
+  code: 'gr/syntax';
 }
 
 /**
@@ -283,15 +283,6 @@ function levelOf(line: LineInfo, common: number, unit: number): number {
   return Math.floor((line.contentStart - line.start - common) / unit);
 }
 
-/** The next line (after `from`) that holds code rather than only a comment, or -1. */
-function nextCodeLine(text: string, lines: LineInfo[], from: number): number {
-  for (let i = from; i < lines.length; i++) {
-    const l = lines[i];
-    if (!l.blank && text.charCodeAt(l.contentStart) !== 35) return i;
-  }
-  return -1;
-}
-
 interface LineInfo {
   start: number;
   /** Offset of the first non-whitespace character. */
@@ -334,10 +325,11 @@ function commonIndent(text: string, lines: LineInfo[]): number {
 }
 
 /**
- * Turns rule text into tokens with explicit INDENT/DEDENT/NEWLINE tokens, following the official parser's
- * indentation rules: common indentation removed; the unit is the smallest non-zero indentation; a block opens only
- * after a line ending in `:` or `:=`; deeper lines without an opener continue the current block; dedenting to a
- * level that was never opened is an error.
+ * Turns rule text into tokens with explicit INDENT/DEDENT/NEWLINE tokens, exactly as the official preprocessor
+ * places them: common indentation removed; the unit is the smallest non-zero indentation; one counter of levels;
+ * after a line ending in `:` or `:=`, one INDENT per level the next line is deeper than the counter; a deeper line
+ * without an opener emits nothing; one DEDENT per level below the counter. Whether the sequence is valid is left to
+ * the parser, as upstream leaves it to the grammar.
  */
 export function lex(text: string): LexResult {
   const { stream, comments, problems, indentUnit } = lexStream(text);
@@ -361,7 +353,8 @@ export function lexStream(text: string): LexedStream {
   }
   if (unit === 0) unit = 1;
 
-  const levels: number[] = [0];
+  /** The official preprocessor's one counter of open levels (not a stack: it never remembers which were opened). */
+  let counter = 0;
   /** The previous line ended in `:`/`:=`; 'hidden' when a comment followed the colon. */
   let opener: false | true | 'hidden' = false;
   let openerToken = -1;
@@ -374,43 +367,22 @@ export function lexStream(text: string): LexedStream {
       lineNo++;
       continue;
     }
+    // Comment-only lines count like any other line, as upstream: they can open and close blocks.
     const n = levelOf(line, common, unit);
-    const commentOnly = text.charCodeAt(line.contentStart) === 35;
-        let top = levels[levels.length - 1];
-    if (n > top && opener) {
+    if (n > counter && opener) {
       if (opener === 'hidden' && openerToken >= 0) {
+        // Upstream no block opens here and the grammar fails; the block is still opened to read what follows.
         problems.push({
           code: 'gr/syntax',
           span: { start: tokens.starts[openerToken], end: tokens.ends[openerToken] },
           message: `A comment after '${tokenText(tokens, openerToken)}' hides it from the parser, so the indented block below does not open: move the comment to its own line`,
         });
       }
-      levels.push(n);
-      tokens.push(INDENT, EMPTY, line.start, line.contentStart, -1);
-    } else if (n < top) {
-      const next = commentOnly ? nextCodeLine(text, lines, lineNo + 1) : -1;
-      if (commentOnly && next !== -1 && levelOf(lines[next], common, unit) >= top) {
-        problems.push({
-          code: 'gr/syntax',
-          span: { start: line.contentStart, end: line.end },
-          message: 'This comment is indented less than the block around it and ends that block: indent it like the surrounding lines',
-        });
-      } else {
-        while (n < top) {
-          if (levels[levels.length - 2] < n) {
-            // Between two open levels: the official parser crashes here; the line is kept in the inner block.
-            problems.push({
-              code: 'gr/inconsistent-dedent',
-              span: { start: line.start, end: line.contentStart },
-              message: 'This line is indented to a level that no enclosing block opened: indent it like the lines above or below it',
-            });
-            break;
-          }
-          levels.pop();
-          tokens.push(DEDENT, EMPTY, line.contentStart, line.contentStart, -1);
-          top = levels[levels.length - 1];
-        }
-      }
+      // One INDENT per level of difference; the grammar reads each extra one as a nested block of conditions.
+      for (; counter < n; counter++) tokens.push(INDENT, EMPTY, line.start, line.contentStart, -1);
+    } else if (n < counter) {
+      // One DEDENT per level below the counter; a deeper line without an opener emits nothing and keeps it.
+      for (; counter > n; counter--) tokens.push(DEDENT, EMPTY, line.contentStart, line.contentStart, -1);
     }
 
     // Tokens of this line (a triple-quoted string may carry the scan onto later lines).
@@ -536,10 +508,7 @@ export function lexStream(text: string): LexedStream {
     }
     lineNo++;
   }
-  while (levels.length > 1) {
-    levels.pop();
-    tokens.push(DEDENT, EMPTY, text.length, text.length, -1);
-  }
+  for (; counter > 0; counter--) tokens.push(DEDENT, EMPTY, text.length, text.length, -1);
   tokens.push(EOF, EMPTY, text.length, text.length, -1);
   return { stream: tokens, comments, problems, indentUnit: unit };
 }

@@ -8,7 +8,7 @@ type Token = number;
 export interface SyntaxProblem {
   span: Span;
   message: string;
-  code: 'gr/syntax' | 'gr/inconsistent-dedent' | 'gr/empty-rule';
+  code: 'gr/syntax' | 'gr/empty-rule';
 }
 
 export interface ParseResult {
@@ -583,7 +583,8 @@ class Parser {
         continue;
       }
       if (this.kindOf(t) === 'indent') {
-        // Only reachable after a line whose own block could not be parsed: keep its lines in this block.
+        // A nested block of conditions (upstream's block_expr: an opener deeper by several levels emits one INDENT
+        // per level), or the block of a line that could not be parsed: its lines are AND-ed into this block.
         this.i++;
         for (const line of this.parseBodyLines()) this.pushItem(line);
         continue;
