@@ -1,5 +1,7 @@
 import { checkFile, expandArguments, type FileReport } from './cli/check';
 import { version } from '../../package.json';
+import { FolderPythonModules } from './pythonModules';
+import { defaultServerSettings } from './settings';
 
 const usage = `Usage: agent-traces check [options] <files, folders or globs...>
 
@@ -8,6 +10,8 @@ files (.gr) with the same checks as the editor. Folders are searched for those k
 
 Options:
   --max-problems N   report at most N problems per file (default 1000)
+  --python-path DIR  a folder searched for the Python modules rule files import (repeatable; as the setting
+                     agentTraces.guardrails.pythonPaths)
   --json             print the results as JSON instead of lines
   -q, --quiet        print errors only
   -h, --help         show this help
@@ -18,18 +22,23 @@ Exit status: 0 when no errors were found, 1 when any error was found, 2 on bad u
 interface Options {
   patterns: string[];
   maxProblems: number;
+  pythonPaths: string[];
   json: boolean;
   quiet: boolean;
 }
 
 function parseArguments(args: string[]): Options | string {
-  const options: Options = { patterns: [], maxProblems: 1000, json: false, quiet: false };
+  const options: Options = { patterns: [], maxProblems: 1000, pythonPaths: [], json: false, quiet: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--max-problems') {
       const value = Number(args[++i]);
       if (!Number.isInteger(value) || value < 1) return '--max-problems takes a whole number of at least 1';
       options.maxProblems = value;
+    } else if (arg === '--python-path') {
+      const folder = args[++i];
+      if (!folder) return '--python-path takes a folder';
+      options.pythonPaths.push(folder);
     } else if (arg === '--json') options.json = true;
     else if (arg === '-q' || arg === '--quiet') options.quiet = true;
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
@@ -70,9 +79,10 @@ export async function main(args: string[]): Promise<number> {
   }
   const cwd = process.cwd();
   const { files, unmatched } = await expandArguments(options.patterns, cwd);
+  const pythonModules = new FolderPythonModules(options.pythonPaths, [cwd], defaultServerSettings.maxPythonFileSize);
   for (const pattern of unmatched) console.error(`agent-traces: nothing to check matches ${pattern}`);
   const reports: FileReport[] = [];
-  for (const file of files) reports.push(await checkFile(file, { maxProblems: options.maxProblems }, cwd));
+  for (const file of files) reports.push(await checkFile(file, { maxProblems: options.maxProblems, pythonModules }, cwd));
 
   const count = (severity: string) =>
     reports.reduce((sum, report) => sum + report.problems.filter((p) => p.problem.severity === severity).length, 0);

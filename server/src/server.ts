@@ -12,7 +12,9 @@ import { DocumentModels, type ParsedDocument } from './documentModels';
 import { GraphRequest, ModelChangedNotification, ServerInfoRequest, type GraphData } from './protocol';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
 import { WorkspaceToolIndex } from './workspaceTools';
+import { FolderPythonModules } from './pythonModules';
 import { version as serverVersion } from '../../package.json';
+import { fileURLToPath } from 'node:url';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -24,8 +26,15 @@ let settings: ServerSettings = defaultServerSettings;
 let canPullConfiguration = false;
 let workspaceFolders: string[] = [];
 
+let pythonModules: FolderPythonModules | undefined;
+
 function context(): ServiceContext {
-  return { settings, workspaceTools: toolIndex };
+  pythonModules ??= new FolderPythonModules(settings.pythonPaths, workspacePaths(), settings.maxPythonFileSize);
+  return { settings, workspaceTools: toolIndex, pythonModules };
+}
+
+function workspacePaths(): string[] {
+  return workspaceFolders.filter((uri) => uri.startsWith('file:')).map((uri) => fileURLToPath(uri));
 }
 
 connection.onInitialize((params): InitializeResult => {
@@ -53,11 +62,14 @@ connection.onInitialized(async () => {
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'agentTraces' }).catch(() => undefined);
   }
   await refreshSettings();
+  // Documents opened while the settings were on their way were checked with the defaults.
+  for (const document of documents.all()) scheduleValidation(document, 0);
   void toolIndex.rebuild(workspaceFolders, settings.maxTraceFiles);
   connection.workspace.onDidChangeWorkspaceFolders((event) => {
     workspaceFolders = workspaceFolders
       .filter((uri) => !event.removed.some((folder) => folder.uri === uri))
       .concat(event.added.map((folder) => folder.uri));
+    pythonModules = undefined;
     void toolIndex.rebuild(workspaceFolders, settings.maxTraceFiles);
   });
 });
@@ -66,6 +78,7 @@ async function refreshSettings(): Promise<void> {
   if (!canPullConfiguration) return;
   try {
     settings = readSettings(await connection.workspace.getConfiguration('agentTraces'));
+    pythonModules = undefined;
   } catch (error) {
     connection.console.warn(`Could not read the agentTraces settings, using defaults: ${(error as Error).message}`);
   }
@@ -74,6 +87,7 @@ async function refreshSettings(): Promise<void> {
 connection.onDidChangeConfiguration(async (change) => {
   if (canPullConfiguration) await refreshSettings();
   else settings = readSettings((change.settings as { agentTraces?: unknown } | undefined)?.agentTraces);
+  pythonModules = undefined;
   for (const document of documents.all()) scheduleValidation(document, 0);
 });
 
@@ -157,7 +171,7 @@ connection.onHover((params, token) =>
 
 connection.onDefinition((params, token) =>
   guarded('definition', params.textDocument.uri, token, [], (parsed, document) => {
-    const targets = parsed.service.definition(parsed.model, offsetOf(document, params.position));
+    const targets = parsed.service.definition(parsed.model, offsetOf(document, params.position), context());
     return toLocationLinks(document, document.uri, undefined, targets);
   }),
 );

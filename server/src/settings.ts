@@ -4,9 +4,15 @@ import { defaultSettings, type Settings } from './common/service';
 export interface ServerSettings extends Settings {
   validationDelay: number;
   maxTraceFiles: number;
+  /** Folders searched for the Python modules rule files import (relative to each workspace folder). */
+  pythonPaths: string[];
+  /** Bytes: larger Python module files are not read. */
+  maxPythonFileSize: number;
 }
 
-export const defaultServerSettings: ServerSettings = { ...defaultSettings, validationDelay: 200, maxTraceFiles: 2000 };
+export const defaultServerSettings: ServerSettings = {
+  ...defaultSettings, validationDelay: 200, maxTraceFiles: 2000, pythonPaths: [], maxPythonFileSize: 1_000_000,
+};
 
 function positiveNumber(value: unknown, fallback: number, minimum = 0): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
@@ -24,5 +30,9 @@ export function readSettings(section: unknown): ServerSettings {
     },
     validationDelay: positiveNumber(raw.validation?.delay, defaultServerSettings.validationDelay),
     maxTraceFiles: positiveNumber(raw.workspace?.maxTraceFiles, defaultServerSettings.maxTraceFiles),
+    pythonPaths: Array.isArray(raw.guardrails?.pythonPaths)
+      ? raw.guardrails.pythonPaths.filter((entry: unknown): entry is string => typeof entry === 'string' && entry.trim() !== '')
+      : [],
+    maxPythonFileSize: positiveNumber(raw.guardrails?.maxPythonFileSize, defaultServerSettings.maxPythonFileSize, 1),
   };
 }

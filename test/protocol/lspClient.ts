@@ -14,8 +14,12 @@ export class ServerProcess {
   private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
   private readonly waiters: { check: () => boolean; resolve: () => void }[] = [];
   stderr = '';
+  private markConfigured: () => void = () => undefined;
+  /** Settles once the server has asked for the settings and been answered (open documents after it to use them). */
+  readonly configured = new Promise<void>((resolvePromise) => (this.markConfigured = resolvePromise));
 
-  constructor() {
+  /** `configuration` is what the client answers for the `agentTraces` section (empty: every default). */
+  constructor(private readonly configuration: unknown = {}) {
     this.child = spawn(process.execPath, [resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe' });
     this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
@@ -28,17 +32,20 @@ export class ServerProcess {
         }
       }
     });
-    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
+    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => {
+      setImmediate(this.markConfigured);
+      return params.items.map(() => this.configuration);
+    });
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.listen();
   }
 
-  async initialize(): Promise<any> {
+  async initialize(workspaceFolder?: string): Promise<any> {
     const result = await this.connection.sendRequest('initialize', {
       processId: process.pid,
-      rootUri: null,
+      rootUri: workspaceFolder ?? null,
       capabilities: { workspace: { configuration: true }, textDocument: { definition: { linkSupport: true } } },
-      workspaceFolders: null,
+      workspaceFolders: workspaceFolder ? [{ uri: workspaceFolder, name: 'workspace' }] : null,
     });
     await this.connection.sendNotification('initialized', {});
     return result;

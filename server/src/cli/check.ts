@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
-import type { Problem } from '../common/types';
+import type { Problem, PythonModules } from '../common/types';
 import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 import { defaultServerSettings } from '../settings';
 import { globBase, globToRegExp, hasGlobMagic } from './glob';
@@ -16,6 +16,8 @@ export interface FileReport {
 
 export interface CheckOptions {
   maxProblems: number;
+  /** Python module files for the imports of rule files (`--python-path`). */
+  pythonModules?: PythonModules;
 }
 
 const skippedFolders = new Set(['node_modules', '.git', 'dist', 'out', '.cache']);
@@ -77,7 +79,7 @@ export async function checkFile(path: string, options: CheckOptions, cwd: string
   const model = service.parse({ uri, version: 0, text });
   const settings = { ...defaultServerSettings, maxProblems: options.maxProblems };
   const lines = new LineIndex(text);
-  const problems = service.validate(model, { settings }).map((problem) => {
+  const problems = service.validate(model, { settings, pythonModules: options.pythonModules }).map((problem) => {
     const position = lines.positionAt(problem.span.start);
     return { line: position.line + 1, column: position.character + 1, problem };
   });

@@ -1,5 +1,6 @@
 import type {
-  CompletionEntry, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, Span, Target, TextEditSpan, WorkspaceTools,
+  CompletionEntry, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target, TextEditSpan,
+  WorkspaceTools,
 } from './types';
 import type { GraphData, LineRange } from '../protocol';
 
@@ -33,6 +34,8 @@ export interface ServiceContext {
   settings: Settings;
   /** Tool names called by the workspace's trace files (for `tool:name` in rules). */
   workspaceTools?: WorkspaceTools;
+  /** Python module files in the configured folders (for imports of modules outside the standard library). */
+  pythonModules?: PythonModules;
 }
 
 export interface GraphOptions {
@@ -49,7 +52,7 @@ export interface LanguageService<Model> {
   parse(doc: DocumentInput): Model;
   validate(model: Model, context: ServiceContext): Problem[];
   hover(model: Model, offset: number, context: ServiceContext): HoverResult | null;
-  definition(model: Model, offset: number): Target[];
+  definition(model: Model, offset: number, context?: ServiceContext): Target[];
   references(model: Model, offset: number, includeDeclaration: boolean): Target[];
   highlights(model: Model, offset: number): Highlight[];
   symbols(model: Model): OutlineItem[];
