@@ -38,7 +38,7 @@ export function languageForFile(path: string, text?: string): LanguageId | undef
  * folder's files: by name (`*.trace.json`, `*.trace.jsonl`, `*.gr`) and, for other `.jsonl`, by the first line.
  */
 export function languageForDocument(uri: string, clientLanguageId: string, text: string): LanguageId | undefined {
-  if (clientLanguageId in services) return clientLanguageId as LanguageId;
+  if (Object.hasOwn(services, clientLanguageId)) return clientLanguageId as LanguageId;
   const path = uriPath(uri);
   if (!isCheckedByDefault(path)) return undefined;
   return languageForFile(path, text);

@@ -94,3 +94,11 @@ test('dataset trace lines get the same single error for the same fault', () => {
   assert.deepEqual(codes(problemsOf(`${line([call] as unknown as string)}\n`)), []);
   assert.deepEqual(codes(problemsOf(`${line(call as unknown as string)}\n`)), ['trace/tool-calls-type']);
 });
+
+test('a string cut at the end of its line is one error, not also the closer it swallowed', () => {
+  assert.deepEqual(problems(seeded('"You have 3 mails."}', '"You have 3 mails.}')), [
+    `error json/syntax 4:35-4:54 "\\"You have 3 mails.}": Unterminated string: expected a closing '"' before the end of the line`,
+  ]);
+  // a closer that is wrong for another reason is still reported
+  assert.ok(problems('[{"role": "user", "content": "x"]]').some((p) => p.includes("Expected ',' or '}', found ']'")));
+});
