@@ -571,11 +571,19 @@ class Parser {
   }
 
   private parseBodyLinesOntoScratch(): void {
+    // Nested blocks of conditions (upstream's block_expr: an opener followed by a line several levels deeper emits
+    // one INDENT per level), or the block of a line that could not be parsed: their lines are AND-ed into this
+    // block, so they are read here with a counter rather than by recursion.
+    let nested = 0;
     for (;;) {
       const t = this.i;
       if (this.kindOf(t) === 'eof') break;
       if (this.kindOf(t) === 'dedent') {
         this.i++;
+        if (nested > 0) {
+          nested--;
+          continue;
+        }
         break;
       }
       if (this.kindOf(t) === 'newline') {
@@ -583,10 +591,8 @@ class Parser {
         continue;
       }
       if (this.kindOf(t) === 'indent') {
-        // A nested block of conditions (upstream's block_expr: an opener deeper by several levels emits one INDENT
-        // per level), or the block of a line that could not be parsed: its lines are AND-ed into this block.
         this.i++;
-        for (const line of this.parseBodyLines()) this.pushItem(line);
+        nested++;
         continue;
       }
       if (this.kindOf(t) === 'keyword' && (this.textOf(t) === 'raise' || this.textOf(t) === 'def')) {

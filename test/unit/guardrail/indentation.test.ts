@@ -58,6 +58,13 @@ test('the tokens: one counter, several INDENTs for one opener, one DEDENT per le
   assert.equal(lex('raise "x" if:\n                    (m: Message)\n   m.role == "user"\n').indentUnit, 3);
 });
 
+test('a first line a hundred levels deep is a hundred nested blocks, read without recursion', () => {
+  // unit 1 (the last line); the official parser accepts this text too
+  const text = `raise "x" if:\n${' '.repeat(100)}(m: Message)\n m.role == "a"\n`;
+  assert.deepEqual(describe(text), []);
+  assert.equal(layout(text), `;${'>'.repeat(100)};${'<'.repeat(99)};<`);
+});
+
 test('a deep first line keeps every condition of the rule, in order', () => {
   const rule = model('raise "x" if:\n                    (m: Message)\n   m.role == "user"\n   m.content == "a"\n').program.statements[0];
   assert.equal(rule.kind, 'rule');
