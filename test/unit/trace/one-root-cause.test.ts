@@ -93,6 +93,11 @@ test('dataset trace lines get the same single error for the same fault', () => {
   const call = { id: 'c1', type: 'function', function: { name: 'ls', arguments: {} } };
   assert.deepEqual(codes(problemsOf(`${line([call] as unknown as string)}\n`)), []);
   assert.deepEqual(codes(problemsOf(`${line(call as unknown as string)}\n`)), ['trace/tool-calls-type']);
+  const noRole = JSON.stringify({ index: 0, messages: [
+    { content: null, tool_calls: [call] },
+    { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+  ] });
+  assert.deepEqual(codes(problemsOf(`${noRole}\n`)), ['trace/missing-role']);
 });
 
 test('a string cut at the end of its line is one error, not also the closer it swallowed', () => {
