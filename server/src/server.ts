@@ -92,11 +92,18 @@ connection.onDidChangeConfiguration(async (change) => {
 });
 
 connection.onDidChangeWatchedFiles((change) => {
+  let pythonChanged = false;
   for (const event of change.changes) {
+    if (event.uri.endsWith('.py')) {
+      pythonChanged = true;
+      continue;
+    }
     if (documents.get(event.uri)) continue;
     if (event.type === FileChangeType.Deleted) toolIndex.remove(event.uri);
     else void toolIndex.refreshFile(event.uri);
   }
+  // Rule files read the Python modules they import: check them again.
+  if (pythonChanged) for (const document of documents.all()) if (models.get(document)?.languageId === 'guardrail') scheduleValidation(document, 0);
 });
 
 // ---- diagnostics: debounced per document, computed from the shared model ----

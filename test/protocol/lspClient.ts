@@ -66,6 +66,16 @@ export class ServerProcess {
     });
   }
 
+  /** Resolves with the next diagnostics published for a document after this call (e.g. a re-check of the same version). */
+  nextDiagnostics(uri: string, timeoutMs = 10_000): Promise<Diagnostic[]> {
+    const before = this.diagnostics.get(uri);
+    const fresh = () => this.diagnostics.get(uri) !== before;
+    return new Promise((resolvePromise, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no new diagnostics for ${uri} within ${timeoutMs} ms; stderr: ${this.stderr}`)), timeoutMs);
+      this.waiters.push({ check: fresh, resolve: () => (clearTimeout(timer), resolvePromise(this.diagnostics.get(uri)!.diagnostics)) });
+    });
+  }
+
   async shutdown(): Promise<number | null> {
     const exited = new Promise<number | null>((resolvePromise) => this.child.once('exit', (code) => resolvePromise(code)));
     await this.connection.sendRequest('shutdown');

@@ -45,4 +45,11 @@ describe('imports of Python modules found through agentTraces.guardrails.pythonP
     const hover = await server.connection.sendRequest('textDocument/hover', { textDocument: { uri: rulesUri }, position }) as any;
     assert.match(hover.contents.value, /```python\ndef is_safe\(text: str\) -> bool\n```\n\n```text\nWhether the text is safe.\n```/);
   });
+
+  it('checks the rule file again when a Python file changes on disk', async () => {
+    writeFileSync(checkerPath, `${checker}\n\ndef missing(): pass\n`);
+    const next = server.nextDiagnostics(rulesUri);
+    await server.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(checkerPath).toString(), type: 2 }] });
+    assert.deepEqual(await next, []);
+  });
 });
