@@ -43,6 +43,12 @@ export interface LexedStream {
   comments: Span[];
   problems: LexProblem[];
   indentUnit: number;
+  /**
+   * Comments that upstream swallows layout tokens into (it places the INDENTs and DEDENTs a line causes at the end
+   * of the line before it). Not in `problems`: whether that breaks the file is for the parser to judge on the
+   * stream lexed with `exactLayout`, where those tokens are missing as they are upstream.
+   */
+  lostLayout: LexProblem[];
 }
 
 export interface LexResult {
@@ -337,7 +343,7 @@ export function lex(text: string): LexResult {
 }
 
 /** Like `lex`, with the tokens as parallel arrays (what the parser reads). */
-export function lexStream(text: string): LexedStream {
+export function lexStream(text: string, exactLayout = false): LexedStream {
   const tokens = new TokenBuilder(text, Math.max(64, text.length >> 2));
   const interner = new Interner(tokens);
   const comments: Span[] = [];
@@ -358,6 +364,12 @@ export function lexStream(text: string): LexedStream {
   /** The previous line ended in `:`/`:=`; 'hidden' when a comment followed the colon. */
   let opener: false | true | 'hidden' = false;
   let openerToken = -1;
+  /**
+   * The comment the previous non-blank line ends with. Upstream places the layout tokens a line causes at the end
+   * of the line before it, so after a comment they become part of the comment and are lost.
+   */
+  let endingComment: Span | null = null;
+  const lostLayout: LexProblem[] = [];
   let pos = 0;
   let lineNo = 0;
 
@@ -381,8 +393,24 @@ export function lexStream(text: string): LexedStream {
       // One INDENT per level of difference; the grammar reads each extra one as a nested block of conditions.
       for (; counter < n; counter++) tokens.push(INDENT, EMPTY, line.start, line.contentStart, -1);
     } else if (n < counter) {
+      if (endingComment) {
+        lostLayout.push({
+          code: 'gr/syntax',
+          span: endingComment,
+          message: 'The official parser reads this comment to the end of the line together with the end of the block, so the block never ends and the policy fails to load: move the comment above the last line of the block, or indent it like the next line',
+        });
+      }
       // One DEDENT per level below the counter; a deeper line without an opener emits nothing and keeps it.
-      for (; counter > n; counter--) tokens.push(DEDENT, EMPTY, line.contentStart, line.contentStart, -1);
+      const lost = exactLayout && endingComment !== null;
+      for (; counter > n; counter--) if (!lost) tokens.push(DEDENT, EMPTY, line.contentStart, line.contentStart, -1);
+    } else if (n > counter && endingComment && /:=?\s*$/.test(text.slice(endingComment.start, endingComment.end))) {
+      // Upstream a line ending in ':' opens a block even when the colon ends a comment: its INDENTs are lost in it.
+      lostLayout.push({
+        code: 'gr/syntax',
+        span: endingComment,
+        message: "The official parser takes this comment's final ':' for a block opener, and the block it opens below is lost inside the comment, so the policy fails to load: end the comment differently, or indent the next line like this one",
+      });
+      if (exactLayout) counter = n;
     }
 
     // Tokens of this line (a triple-quoted string may carry the scan onto later lines).
@@ -390,6 +418,7 @@ export function lexStream(text: string): LexedStream {
     let lineEnd = line.end;
     let lineHasTokens = false;
     let lastCommentAfterToken = false;
+    let lineComment: Span | null = null;
     while (pos < lineEnd) {
       const c = text.charCodeAt(pos);
       if (isSpace(c)) {
@@ -397,7 +426,8 @@ export function lexStream(text: string): LexedStream {
         continue;
       }
       if (c === 35 /* # */) {
-        comments.push({ start: pos, end: text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd });
+        lineComment = { start: pos, end: text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd };
+        comments.push(lineComment);
         lastCommentAfterToken = lineHasTokens;
         pos = lineEnd;
         break;
@@ -506,11 +536,12 @@ export function lexStream(text: string): LexedStream {
       opener = false;
       openerToken = -1;
     }
+    endingComment = lineComment;
     lineNo++;
   }
   for (; counter > 0; counter--) tokens.push(DEDENT, EMPTY, text.length, text.length, -1);
   tokens.push(EOF, EMPTY, text.length, text.length, -1);
-  return { stream: tokens, comments, problems, indentUnit: unit };
+  return { stream: tokens, comments, problems, indentUnit: unit, lostLayout };
 }
 
 /** Text id of the operator starting at `pos`, or -1 (ids of the shared constant strings, so tokens allocate no text). */

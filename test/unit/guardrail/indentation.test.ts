@@ -38,11 +38,20 @@ const cases: [string, string, boolean][] = [
   ['the whole file indented', '    raise "x" if:\n        (m: Message)\n        m.role == "a"\n', true],
   ['deeper lines without an opener at the top level', 'x := 1\n    y := 2\n', true],
   ['a def body two levels deep (the grammar has no nested block among statements)', 'def f(a: str):\n        x := 1\n    y := 2\n', false],
+  // Upstream puts the DEDENTs a line causes at the end of the line before it: after a comment they are lost in it.
+  ['a comment at the end of a block\'s last line', 'raise "x" if:\n    (m: Message)  # the message\nraise "y" if:\n    (n: Message)\n', false],
+  ['a comment-only line ending a block (a commented-out condition)', 'raise "x" if:\n    (m: Message)\n    # m.role == "user"\nraise "y" if:\n    (n: Message)\n', false],
+  ['a comment ending a quantifier body', `${quantifiers}raise "x" if:\n    (m: Message)\n    forall:\n        (c: ToolCall)  # c\n    m.role == "a"\n`, false],
+  ['a comment at column 0 between rules, and one at the end of the file', 'raise "x" if:\n    (m: Message)\n# the next rule\nraise "y" if:\n    (n: Message)  # last\n', true],
+  ['a comment inside a block, not on its last line', 'raise "x" if:\n    (m: Message)  # the message\n    m.role == "a"\n', true],
+  ['a deep comment-only line before shallower conditions (it opens a block of its own)', 'raise "x" if:\n        # explain\n    (m: Message)\n', false],
+  ['a comment ending in a colon before a deeper line', 'raise "x" if:\n    (m: Message)  # then:\n        m.role == "a"\n', false],
+  ['a block holding only comments', 'raise "x" if:\n    # nothing yet\n', false],
 ];
 
 for (const [name, text, valid] of cases) {
   test(`indentation as upstream: ${name} ${valid ? 'parses' : 'is a syntax error'}`, () => {
-    const syntax = describe(text).filter((p) => p.includes(' gr/syntax '));
+    const syntax = describe(text).filter((p) => p.includes(' gr/syntax ') || p.includes(' gr/empty-rule '));
     if (valid) assert.deepEqual(describe(text).filter((p) => p.startsWith('error')), []);
     else assert.notDeepEqual(syntax, []);
   });
@@ -63,6 +72,20 @@ test('a first line a hundred levels deep is a hundred nested blocks, read withou
   const text = `raise "x" if:\n${' '.repeat(100)}(m: Message)\n m.role == "a"\n`;
   assert.deepEqual(describe(text), []);
   assert.equal(layout(text), `;${'>'.repeat(100)};${'<'.repeat(99)};<`);
+});
+
+test('a comment that swallows the end of a block is one error, on the comment, saying what to do', () => {
+  assert.deepEqual(describe('raise "x" if:\n    (m: Message)\n    # m.role == "user"\nraise "y" if:\n    (n: Message)\n'), [
+    'error gr/syntax 3:5-3:23 The official parser reads this comment to the end of the line together with the end of the block, so the block never ends and the policy fails to load: move the comment above the last line of the block, or indent it like the next line',
+  ]);
+  // a deep comment-only line that opens an empty block and loses its end: one error, not one per level
+  assert.deepEqual(describe('raise "x" if:\n            # explain\n    (m: Message)\n').length, 1);
+  assert.deepEqual(describe('raise "x" if:\n    (m: Message)  # then:\n        m.role == "a"\n'), [
+    "error gr/syntax 2:19-2:26 The official parser takes this comment's final ':' for a block opener, and the block it opens below is lost inside the comment, so the policy fails to load: end the comment differently, or indent the next line like this one",
+  ]);
+  assert.deepEqual(describe('raise "x" if:\n    # nothing yet\n'), [
+    "error gr/empty-rule 1:11-1:14 This rule has no conditions, only comments: write them on the lines after 'if:', indented",
+  ]);
 });
 
 test('a deep first line keeps every condition of the rule, in order', () => {

@@ -202,7 +202,8 @@ test('strings: unterminated strings are reported on their line, escaped quotes s
 });
 
 test('Windows line endings and a byte-order mark are accepted', () => {
-  assert.deepEqual(describe('\ufeffraise "x" if:\r\n    (m: Message)\r\n    m.role == "a" # note\r\n\r\nA := 1\r\n'), []);
+  // (the comment is not on the block's last line: there the official parser loses the end of the block, see indentation.test.ts)
+  assert.deepEqual(describe('\ufeffraise "x" if:\r\n    (m: Message) # note\r\n    m.role == "a"\r\n\r\nA := 1\r\n'), []);
   assert.deepEqual(describe('raise "x" if:\r\n    (m: Message)\r\n    m.role ==\r\n'), ["error gr/syntax 3:14-3:14 Expected an expression after '==' but found the end of the line"]);
 });
 
