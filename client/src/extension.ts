@@ -31,8 +31,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     ]),
     synchronize: {
       configurationSection: 'agentTraces',
-      // Trace files on disk feed the tool names that rule files complete and hover after `tool:`.
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{trace.json,trace.jsonl,jsonl}'),
+      // Trace files on disk feed the tool names that rule files complete and hover after `tool:`; Python files
+      // are the modules rule files import (agentTraces.guardrails.pythonPaths).
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{trace.json,trace.jsonl,jsonl,py}'),
     },
     outputChannelName: 'Agent Traces',
   };

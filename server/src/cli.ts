@@ -2,6 +2,8 @@ import { checkFile, expandArguments, type FileReport } from './cli/check';
 import { escapeForTerminal, escapeJsonForTerminal } from './cli/escape';
 import { bytesPerMB } from './diskFiles';
 import { version } from '../../package.json';
+import { FolderPythonModules } from './pythonModules';
+import { defaultServerSettings } from './settings';
 
 const usage = `Usage: agent-traces check [options] <files, folders or globs...>
 
@@ -11,6 +13,8 @@ files (.gr) with the same checks as the editor. Folders are searched for those k
 Options:
   --max-problems N   report at most N problems per file (default 1000)
   --max-file-size MB do not read files larger than this (default 100); they are reported as not checked
+  --python-path DIR  a folder searched for the Python modules rule files import (repeatable; as the setting
+                     agentTraces.guardrails.pythonPaths)
   --json             print the results as JSON instead of lines
   -q, --quiet        print errors only
   -h, --help         show this help
@@ -23,12 +27,13 @@ interface Options {
   patterns: string[];
   maxProblems: number;
   maxFileSizeMB: number;
+  pythonPaths: string[];
   json: boolean;
   quiet: boolean;
 }
 
 function parseArguments(args: string[]): Options | string {
-  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, json: false, quiet: false };
+  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, pythonPaths: [], json: false, quiet: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--max-problems') {
@@ -39,6 +44,10 @@ function parseArguments(args: string[]): Options | string {
       const value = Number(args[++i]);
       if (!Number.isFinite(value) || value <= 0) return '--max-file-size takes a number of megabytes above 0';
       options.maxFileSizeMB = value;
+    } else if (arg === '--python-path') {
+      const folder = args[++i];
+      if (!folder) return '--python-path takes a folder';
+      options.pythonPaths.push(folder);
     } else if (arg === '--json') options.json = true;
     else if (arg === '-q' || arg === '--quiet') options.quiet = true;
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
@@ -80,9 +89,10 @@ export async function main(args: string[]): Promise<number> {
   }
   const cwd = process.cwd();
   const { files, unmatched, errors: inputErrors } = await expandArguments(options.patterns, cwd);
+  const pythonModules = new FolderPythonModules(options.pythonPaths, [cwd], defaultServerSettings.maxPythonFileSize);
   for (const pattern of unmatched) console.error(`agent-traces: nothing to check matches ${escapeForTerminal(pattern)}`);
   const reports: FileReport[] = inputErrors.map((error) => ({ path: error.path, problems: [], failure: error.reason }));
-  const checkOptions = { maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB };
+  const checkOptions = { maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, pythonModules };
   for (const file of files) reports.push(await checkFile(file, checkOptions, cwd));
   const notChecked = reports.filter((report) => report.failure).length;
 

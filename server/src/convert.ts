@@ -50,8 +50,8 @@ export function toLocationLinks(doc: PositionMapper, uri: string, origin: Span |
   return targets.map((target) => ({
     originSelectionRange: origin ? toRange(doc, origin) : undefined,
     targetUri: target.uri ?? uri,
-    targetRange: toRange(doc, target.span),
-    targetSelectionRange: toRange(doc, target.selection ?? target.span),
+    targetRange: toRange(target.positions ?? doc, target.span),
+    targetSelectionRange: toRange(target.positions ?? doc, target.selection ?? target.span),
   }));
 }
 

@@ -3,7 +3,7 @@ import type { LanguageService } from './common/service';
 import { BudgetExceeded, type Budget } from './common/budget';
 import { LineIndex } from './common/lineIndex';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
-import { languageForFile, serviceFor } from './languages';
+import { languageForDocument, languageForFile, serviceFor, type LanguageId } from './languages';
 import type { PositionMapper } from './convert';
 import { failedParseService, type FailedParse } from './failedParse';
 
@@ -33,6 +33,7 @@ export interface ModelLimits {
 export class DocumentModels {
   private readonly open = new Map<string, ParsedDocument>();
   private fromDisk: { uri: string; text: string; parsed: ParsedDocument } | undefined;
+  private readonly languages = new Map<string, { clientLanguageId: string; languageId: LanguageId | undefined }>();
 
   constructor(
     private readonly limits: () => ModelLimits,
@@ -42,13 +43,14 @@ export class DocumentModels {
   /** `budget`: a request's cancellation and time budget, checked while parsing (the parse then throws BudgetExceeded). */
   get(document: TextDocument, budget?: Budget): ParsedDocument | undefined {
     const { maxLines } = this.limits();
+    const languageId = this.languageOf(document);
     const cached = this.open.get(document.uri);
-    if (cached && cached.version === document.version && cached.languageId === document.languageId && cached.maxLines === maxLines) {
+    if (cached && cached.version === document.version && cached.languageId === languageId && cached.maxLines === maxLines) {
       return cached;
     }
-    const service = serviceFor(document.languageId);
-    if (!service) return undefined;
-    const parsed = this.parse(document.uri, document.version, document.languageId, service, document.getText(), document, budget);
+    const service = languageId && serviceFor(languageId);
+    if (!languageId || !service) return undefined;
+    const parsed = this.parse(document.uri, document.version, languageId, service, document.getText(), document, budget);
     this.open.set(document.uri, parsed);
     return parsed;
   }
@@ -61,6 +63,19 @@ export class DocumentModels {
 
   forget(uri: string): void {
     this.open.delete(uri);
+    this.languages.delete(uri);
+  }
+
+  /**
+   * The language a document is served as, decided once per client language id (the first line of a `.jsonl` file
+   * is read again only while it is not one of ours, e.g. while a new file is still empty).
+   */
+  private languageOf(document: TextDocument): LanguageId | undefined {
+    const known = this.languages.get(document.uri);
+    if (known && known.clientLanguageId === document.languageId && known.languageId) return known.languageId;
+    const languageId = languageForDocument(document.uri, document.languageId, document.getText());
+    this.languages.set(document.uri, { clientLanguageId: document.languageId, languageId });
+    return languageId;
   }
 
   /** A file the editor has not opened, read through the disk limits; throws an Error that says why it was refused. */

@@ -32,6 +32,28 @@ export function languageForFile(path: string, text?: string): LanguageId | undef
   return undefined;
 }
 
+/**
+ * The language of a document an editor opened. An id of ours is taken as given; any other id (the generic `json`,
+ * `jsonc`, `jsonl`, `plaintext` other editors send, or one we do not know) is decided as the checker decides a
+ * folder's files: by name (`*.trace.json`, `*.trace.jsonl`, `*.gr`) and, for other `.jsonl`, by the first line.
+ */
+export function languageForDocument(uri: string, clientLanguageId: string, text: string): LanguageId | undefined {
+  if (Object.hasOwn(services, clientLanguageId)) return clientLanguageId as LanguageId;
+  const path = uriPath(uri);
+  if (!isCheckedByDefault(path)) return undefined;
+  return languageForFile(path, text);
+}
+
+function uriPath(uri: string): string {
+  const end = uri.search(/[?#]/);
+  const path = end === -1 ? uri : uri.slice(0, end);
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** Whether a folder walk should pick this file up (explicitly named files are checked whatever their name). */
 export function isCheckedByDefault(path: string): boolean {
   const name = path.toLowerCase();

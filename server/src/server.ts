@@ -14,6 +14,7 @@ import { DocumentModels, type ParsedDocument } from './documentModels';
 import { GraphRequest, ModelChangedNotification, ServerInfoRequest, type GraphData } from './protocol';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
 import { WorkspaceToolIndex } from './workspaceTools';
+import { FolderPythonModules } from './pythonModules';
 import { version as serverVersion } from '../../package.json';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -39,8 +40,11 @@ function workspaceFolderPaths(): string[] {
   return workspaceFolders.map(pathOfUri).filter((path): path is string => path !== undefined);
 }
 
+let pythonModules: FolderPythonModules | undefined;
+
 function context(budget?: Budget): ServiceContext {
-  return { settings, workspaceTools: toolIndex, budget };
+  pythonModules ??= new FolderPythonModules(settings.pythonPaths, workspaceFolderPaths(), settings.maxPythonFileSize);
+  return { settings, workspaceTools: toolIndex, pythonModules, budget };
 }
 
 connection.onInitialize((params): InitializeResult => {
@@ -68,11 +72,14 @@ connection.onInitialized(async () => {
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'agentTraces' }).catch(() => undefined);
   }
   await refreshSettings();
+  // Documents opened while the settings were on their way were checked with the defaults.
+  for (const document of documents.all()) scheduleValidation(document, 0);
   void toolIndex.rebuild(workspaceFolders);
   connection.workspace.onDidChangeWorkspaceFolders((event) => {
     workspaceFolders = workspaceFolders
       .filter((uri) => !event.removed.some((folder) => folder.uri === uri))
       .concat(event.added.map((folder) => folder.uri));
+    pythonModules = undefined;
     void toolIndex.rebuild(workspaceFolders);
   });
 });
@@ -81,6 +88,7 @@ async function refreshSettings(): Promise<void> {
   if (!canPullConfiguration) return;
   try {
     settings = readSettings(await connection.workspace.getConfiguration('agentTraces'));
+    pythonModules = undefined;
   } catch (error) {
     connection.console.warn(`Could not read the agentTraces settings, using defaults: ${(error as Error).message}`);
   }
@@ -89,15 +97,23 @@ async function refreshSettings(): Promise<void> {
 connection.onDidChangeConfiguration(async (change) => {
   if (canPullConfiguration) await refreshSettings();
   else settings = readSettings((change.settings as { agentTraces?: unknown } | undefined)?.agentTraces);
+  pythonModules = undefined;
   for (const document of documents.all()) scheduleValidation(document, 0);
 });
 
 connection.onDidChangeWatchedFiles((change) => {
+  let pythonChanged = false;
   for (const event of change.changes) {
+    if (event.uri.endsWith('.py')) {
+      pythonChanged = true;
+      continue;
+    }
     if (documents.get(event.uri)) continue;
     if (event.type === FileChangeType.Deleted) toolIndex.remove(event.uri);
     else void toolIndex.refreshFile(event.uri);
   }
+  // Rule files read the Python modules they import: check them again.
+  if (pythonChanged) for (const document of documents.all()) if (models.get(document)?.languageId === 'guardrail') scheduleValidation(document, 0);
 });
 
 // ---- diagnostics: debounced per document, computed from the shared model ----
@@ -186,7 +202,7 @@ connection.onHover((params, token) =>
 
 connection.onDefinition((params, token) =>
   guarded('definition', params.textDocument.uri, token, [], (parsed, document) => {
-    const targets = parsed.service.definition(parsed.model, offsetOf(document, params.position));
+    const targets = parsed.service.definition(parsed.model, offsetOf(document, params.position), context());
     return toLocationLinks(document, document.uri, undefined, targets);
   }),
 );

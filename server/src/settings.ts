@@ -13,6 +13,10 @@ export interface ServerSettings extends Settings {
   indexMaxTotalSizeMB: number;
   /** JSON Lines documents are read up to this many lines; a notice says how many were left out. */
   jsonlMaxLines: number;
+  /** Folders searched for the Python modules rule files import (relative to each workspace folder). */
+  pythonPaths: string[];
+  /** Bytes: larger Python module files are not read. */
+  maxPythonFileSize: number;
 }
 
 export const defaultServerSettings: ServerSettings = {
@@ -24,6 +28,8 @@ export const defaultServerSettings: ServerSettings = {
   indexMaxFileSizeMB: 10,
   indexMaxTotalSizeMB: 200,
   jsonlMaxLines: 250_000,
+  pythonPaths: [],
+  maxPythonFileSize: 1_000_000,
 };
 
 function positiveNumber(value: unknown, fallback: number, minimum = 0): number {
@@ -48,5 +54,9 @@ export function readSettings(section: unknown): ServerSettings {
     indexMaxFileSizeMB: positiveNumber(raw.workspace?.maxFileSizeMB, defaultServerSettings.indexMaxFileSizeMB),
     indexMaxTotalSizeMB: positiveNumber(raw.workspace?.maxTotalSizeMB, defaultServerSettings.indexMaxTotalSizeMB),
     jsonlMaxLines: positiveNumber(raw.jsonl?.maxLines, defaultServerSettings.jsonlMaxLines, 1),
+    pythonPaths: Array.isArray(raw.guardrails?.pythonPaths)
+      ? raw.guardrails.pythonPaths.filter((entry: unknown): entry is string => typeof entry === 'string' && entry.trim() !== '')
+      : [],
+    maxPythonFileSize: positiveNumber(raw.guardrails?.maxPythonFileSize, defaultServerSettings.maxPythonFileSize, 1),
   };
 }

@@ -14,9 +14,12 @@ export class ServerProcess {
   private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
   private readonly waiters: { check: () => boolean; resolve: () => void }[] = [];
   stderr = '';
+  private markConfigured: () => void = () => undefined;
+  /** Settles once the server has asked for the settings and been answered (open documents after it to use them). */
+  readonly configured = new Promise<void>((resolvePromise) => (this.markConfigured = resolvePromise));
 
-  /** settings: the `agentTraces` section the server reads (workspace/configuration). */
-  constructor(settings: object = {}) {
+  /** `configuration` is what the client answers for the `agentTraces` section (empty: every default). */
+  constructor(private readonly configuration: unknown = {}) {
     this.child = spawn(process.execPath, [resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe' });
     this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
     this.exited = new Promise((resolvePromise) => this.child.once('exit', (code, signal) => resolvePromise(signal ?? `exit code ${code}`)));
@@ -30,7 +33,10 @@ export class ServerProcess {
         }
       }
     });
-    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => settings));
+    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => {
+      setImmediate(this.markConfigured);
+      return params.items.map(() => this.configuration);
+    });
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.listen();
   }
@@ -42,12 +48,14 @@ export class ServerProcess {
   /** Resolves with the exit code or signal when the process ends (a crash shows up here). */
   readonly exited: Promise<string>;
 
-  async initialize(workspaceFolderUris: string[] = []): Promise<any> {
+  /** `workspaceFolders`: file URIs of the folders the server is told about (the first is also the root). */
+  async initialize(workspaceFolders: string | string[] = []): Promise<any> {
+    const folders = typeof workspaceFolders === 'string' ? [workspaceFolders] : workspaceFolders;
     const result = await this.connection.sendRequest('initialize', {
       processId: process.pid,
-      rootUri: null,
+      rootUri: folders[0] ?? null,
       capabilities: { workspace: { configuration: true }, textDocument: { definition: { linkSupport: true } } },
-      workspaceFolders: workspaceFolderUris.length > 0 ? workspaceFolderUris.map((uri) => ({ uri, name: uri })) : null,
+      workspaceFolders: folders.length > 0 ? folders.map((uri) => ({ uri, name: uri })) : null,
     });
     await this.connection.sendNotification('initialized', {});
     return result;
@@ -65,6 +73,16 @@ export class ServerProcess {
       if (current()) return done();
       const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri}@${version} within ${timeoutMs} ms; stderr: ${this.stderr}`)), timeoutMs);
       this.waiters.push({ check: current, resolve: () => (clearTimeout(timer), done()) });
+    });
+  }
+
+  /** Resolves with the next diagnostics published for a document after this call (e.g. a re-check of the same version). */
+  nextDiagnostics(uri: string, timeoutMs = 10_000): Promise<Diagnostic[]> {
+    const before = this.diagnostics.get(uri);
+    const fresh = () => this.diagnostics.get(uri) !== before;
+    return new Promise((resolvePromise, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no new diagnostics for ${uri} within ${timeoutMs} ms; stderr: ${this.stderr}`)), timeoutMs);
+      this.waiters.push({ check: fresh, resolve: () => (clearTimeout(timer), resolvePromise(this.diagnostics.get(uri)!.diagnostics)) });
     });
   }
 

@@ -3,7 +3,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { readTextFile } from '../diskFiles';
-import type { Problem } from '../common/types';
+import type { Problem, PythonModules } from '../common/types';
 import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 import { defaultServerSettings } from '../settings';
 import { globBase, globToRegExp, hasGlobMagic } from './glob';
@@ -19,6 +19,8 @@ export interface CheckOptions {
   maxProblems: number;
   /** Larger files are not read; they are reported as not checked. */
   maxBytes: number;
+  /** Python module files for the imports of rule files (`--python-path`). */
+  pythonModules?: PythonModules;
 }
 
 /** A file or folder named or found that could not be checked, and why. */
@@ -105,7 +107,7 @@ export async function checkFile(path: string, options: CheckOptions, cwd: string
   const settings = { ...defaultServerSettings, maxProblems: options.maxProblems };
   let found: Problem[];
   try {
-    found = service.validate(service.parse({ uri, version: 0, text }), { settings });
+    found = service.validate(service.parse({ uri, version: 0, text }), { settings, pythonModules: options.pythonModules });
   } catch (error) {
     return { path: shownPath, problems: [], failure: `not checked: the checker failed on this file (${(error as Error).message})` };
   }

@@ -1,5 +1,6 @@
 import type {
-  CompletionEntry, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, Span, Target, TextEditSpan, WorkspaceTools,
+  CompletionEntry, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target, TextEditSpan,
+  WorkspaceTools,
 } from './types';
 import type { GraphData, LineRange } from '../protocol';
 import type { Budget } from './budget';
@@ -42,6 +43,8 @@ export interface ServiceContext {
   workspaceTools?: WorkspaceTools;
   /** When long work for this request should stop (cancellation, time budget); absent for no limit. */
   budget?: Budget;
+  /** Python module files in the configured folders (for imports of modules outside the standard library). */
+  pythonModules?: PythonModules;
 }
 
 export interface GraphOptions {
@@ -58,7 +61,7 @@ export interface LanguageService<Model> {
   parse(doc: DocumentInput): Model;
   validate(model: Model, context: ServiceContext): Problem[];
   hover(model: Model, offset: number, context: ServiceContext): HoverResult | null;
-  definition(model: Model, offset: number): Target[];
+  definition(model: Model, offset: number, context?: ServiceContext): Target[];
   references(model: Model, offset: number, includeDeclaration: boolean): Target[];
   highlights(model: Model, offset: number): Highlight[];
   symbols(model: Model, budget?: Budget): OutlineItem[];

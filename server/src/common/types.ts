@@ -38,6 +38,8 @@ export interface Target {
   span: Span;
   /** The part to select on arrival (e.g. the name inside a declaration). */
   selection?: Span;
+  /** For a target in another file: positions in that file (spans are offsets in it). */
+  positions?: { positionAt(offset: number): { line: number; character: number } };
 }
 
 export type HighlightKind = 'read' | 'write' | 'text';
@@ -98,4 +100,26 @@ export interface WorkspaceTools {
   tools(): ToolUsage[];
   /** True when the index stopped at its file limit (a notice is shown). */
   truncated: boolean;
+}
+
+/**
+ * Python module files that rule files import, searched in the folders the user configured
+ * (`agentTraces.guardrails.pythonPaths`). Implemented by the server and the CLI over the file system, by tests in
+ * memory.
+ */
+export interface PythonModules {
+  /** The file of a dotted module (`a/b/c.py`, else `a/b/c/__init__.py`) in the first folder holding one. */
+  find(module: string): PythonModuleFile | undefined;
+  /** The folders searched, as the user wrote them (for messages); empty when none are configured. */
+  readonly folders: readonly string[];
+}
+
+export interface PythonModuleFile {
+  uri: string;
+  /** The path as shown to the user (relative to its workspace folder when inside one). */
+  path: string;
+  /** The file's text, or undefined when it is larger than `limit` bytes and was not read. */
+  text?: string;
+  size: number;
+  limit: number;
 }

@@ -7,6 +7,7 @@ import {
 } from './library';
 import { lineTextAt, occurrenceAt, tokenAt, type RuleModel } from './model';
 import { symbolTypeName, type Occurrence, type RuleSymbol } from './resolve';
+import { describePythonImport, pythonImported } from './pythonImports';
 
 const MAX_TOOL_FILES = 10;
 
@@ -84,8 +85,14 @@ export function describeTool(name: string, tools: WorkspaceTools | undefined): s
 
 function describeOccurrence(model: RuleModel, o: Occurrence, context: ServiceContext): string | undefined {
   if (o.tool !== undefined) return describeTool(o.tool, context.workspaceTools);
+  if (o.symbol?.kind === 'import' && o.symbol.module) {
+    const imported = pythonImported(context.pythonModules, o.symbol.module, o.symbol.importedName);
+    if (imported) return [code(lineTextAt(model, o.symbol.declSpan.start)), describePythonImport(imported, o.symbol.module)].join('\n\n');
+  }
   if (o.symbol) return describeSymbol(model, o.symbol);
   if (o.module !== undefined && o.builtin === undefined) {
+    const imported = pythonImported(context.pythonModules, o.module, undefined);
+    if (imported) return describePythonImport(imported, o.module);
     const module = MODULES[o.module];
     if (module) return [code(`module ${module.name}`), module.doc, module.members.length ? `Provides: ${module.members.map((m) => inlineCode(m)).join(', ')}` : ''].filter(Boolean).join('\n\n');
     return o.module.startsWith('invariant') ? undefined : [code(`module ${o.module}`), 'A Python module, resolved when the rules are loaded.'].join('\n\n');

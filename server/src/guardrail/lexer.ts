@@ -17,7 +17,7 @@ export interface Token {
 export interface LexProblem {
   span: Span;
   message: string;
-  code: 'gr/syntax' | 'gr/inconsistent-dedent';
+  code: 'gr/syntax';
 }
 
 /**
@@ -43,6 +43,12 @@ export interface LexedStream {
   comments: Span[];
   problems: LexProblem[];
   indentUnit: number;
+  /**
+   * Comments that upstream swallows layout tokens into (it places the INDENTs and DEDENTs a line causes at the end
+   * of the line before it). Not in `problems`: whether that breaks the file is for the parser to judge on the
+   * stream lexed with `exactLayout`, where those tokens are missing as they are upstream.
+   */
+  lostLayout: LexProblem[];
 }
 
 export interface LexResult {
@@ -283,15 +289,6 @@ function levelOf(line: LineInfo, common: number, unit: number): number {
   return Math.floor((line.contentStart - line.start - common) / unit);
 }
 
-/** The next line (after `from`) that holds code rather than only a comment, or -1. */
-function nextCodeLine(text: string, lines: LineInfo[], from: number): number {
-  for (let i = from; i < lines.length; i++) {
-    const l = lines[i];
-    if (!l.blank && text.charCodeAt(l.contentStart) !== 35) return i;
-  }
-  return -1;
-}
-
 interface LineInfo {
   start: number;
   /** Offset of the first non-whitespace character. */
@@ -334,10 +331,11 @@ function commonIndent(text: string, lines: LineInfo[]): number {
 }
 
 /**
- * Turns rule text into tokens with explicit INDENT/DEDENT/NEWLINE tokens, following the official parser's
- * indentation rules: common indentation removed; the unit is the smallest non-zero indentation; a block opens only
- * after a line ending in `:` or `:=`; deeper lines without an opener continue the current block; dedenting to a
- * level that was never opened is an error.
+ * Turns rule text into tokens with explicit INDENT/DEDENT/NEWLINE tokens, exactly as the official preprocessor
+ * places them: common indentation removed; the unit is the smallest non-zero indentation; one counter of levels;
+ * after a line ending in `:` or `:=`, one INDENT per level the next line is deeper than the counter; a deeper line
+ * without an opener emits nothing; one DEDENT per level below the counter. Whether the sequence is valid is left to
+ * the parser, as upstream leaves it to the grammar.
  */
 export function lex(text: string): LexResult {
   const { stream, comments, problems, indentUnit } = lexStream(text);
@@ -345,7 +343,7 @@ export function lex(text: string): LexResult {
 }
 
 /** Like `lex`, with the tokens as parallel arrays (what the parser reads). */
-export function lexStream(text: string): LexedStream {
+export function lexStream(text: string, exactLayout = false): LexedStream {
   const tokens = new TokenBuilder(text, Math.max(64, text.length >> 2));
   const interner = new Interner(tokens);
   const comments: Span[] = [];
@@ -361,10 +359,17 @@ export function lexStream(text: string): LexedStream {
   }
   if (unit === 0) unit = 1;
 
-  const levels: number[] = [0];
+  /** The official preprocessor's one counter of open levels (not a stack: it never remembers which were opened). */
+  let counter = 0;
   /** The previous line ended in `:`/`:=`; 'hidden' when a comment followed the colon. */
   let opener: false | true | 'hidden' = false;
   let openerToken = -1;
+  /**
+   * The comment the previous non-blank line ends with. Upstream places the layout tokens a line causes at the end
+   * of the line before it, so after a comment they become part of the comment and are lost.
+   */
+  let endingComment: Span | null = null;
+  const lostLayout: LexProblem[] = [];
   let pos = 0;
   let lineNo = 0;
 
@@ -374,43 +379,38 @@ export function lexStream(text: string): LexedStream {
       lineNo++;
       continue;
     }
+    // Comment-only lines count like any other line, as upstream: they can open and close blocks.
     const n = levelOf(line, common, unit);
-    const commentOnly = text.charCodeAt(line.contentStart) === 35;
-        let top = levels[levels.length - 1];
-    if (n > top && opener) {
+    if (n > counter && opener) {
       if (opener === 'hidden' && openerToken >= 0) {
+        // Upstream no block opens here and the grammar fails; the block is still opened to read what follows.
         problems.push({
           code: 'gr/syntax',
           span: { start: tokens.starts[openerToken], end: tokens.ends[openerToken] },
           message: `A comment after '${tokenText(tokens, openerToken)}' hides it from the parser, so the indented block below does not open: move the comment to its own line`,
         });
       }
-      levels.push(n);
-      tokens.push(INDENT, EMPTY, line.start, line.contentStart, -1);
-    } else if (n < top) {
-      const next = commentOnly ? nextCodeLine(text, lines, lineNo + 1) : -1;
-      if (commentOnly && next !== -1 && levelOf(lines[next], common, unit) >= top) {
-        problems.push({
+      // One INDENT per level of difference; the grammar reads each extra one as a nested block of conditions.
+      for (; counter < n; counter++) tokens.push(INDENT, EMPTY, line.start, line.contentStart, -1);
+    } else if (n < counter) {
+      if (endingComment) {
+        lostLayout.push({
           code: 'gr/syntax',
-          span: { start: line.contentStart, end: line.end },
-          message: 'This comment is indented less than the block around it and ends that block: indent it like the surrounding lines',
+          span: endingComment,
+          message: 'The official parser reads this comment to the end of the line together with the end of the block, so the block never ends and the policy fails to load: move the comment above the last line of the block, or indent it like the next line',
         });
-      } else {
-        while (n < top) {
-          if (levels[levels.length - 2] < n) {
-            // Between two open levels: the official parser crashes here; the line is kept in the inner block.
-            problems.push({
-              code: 'gr/inconsistent-dedent',
-              span: { start: line.start, end: line.contentStart },
-              message: 'This line is indented to a level that no enclosing block opened: indent it like the lines above or below it',
-            });
-            break;
-          }
-          levels.pop();
-          tokens.push(DEDENT, EMPTY, line.contentStart, line.contentStart, -1);
-          top = levels[levels.length - 1];
-        }
       }
+      // One DEDENT per level below the counter; a deeper line without an opener emits nothing and keeps it.
+      const lost = exactLayout && endingComment !== null;
+      for (; counter > n; counter--) if (!lost) tokens.push(DEDENT, EMPTY, line.contentStart, line.contentStart, -1);
+    } else if (n > counter && endingComment && /:=?\s*$/.test(text.slice(endingComment.start, endingComment.end))) {
+      // Upstream a line ending in ':' opens a block even when the colon ends a comment: its INDENTs are lost in it.
+      lostLayout.push({
+        code: 'gr/syntax',
+        span: endingComment,
+        message: "The official parser takes this comment's final ':' for a block opener, and the block it opens below is lost inside the comment, so the policy fails to load: end the comment differently, or indent the next line like this one",
+      });
+      if (exactLayout) counter = n;
     }
 
     // Tokens of this line (a triple-quoted string may carry the scan onto later lines).
@@ -418,6 +418,7 @@ export function lexStream(text: string): LexedStream {
     let lineEnd = line.end;
     let lineHasTokens = false;
     let lastCommentAfterToken = false;
+    let lineComment: Span | null = null;
     while (pos < lineEnd) {
       const c = text.charCodeAt(pos);
       if (isSpace(c)) {
@@ -425,7 +426,8 @@ export function lexStream(text: string): LexedStream {
         continue;
       }
       if (c === 35 /* # */) {
-        comments.push({ start: pos, end: text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd });
+        lineComment = { start: pos, end: text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd };
+        comments.push(lineComment);
         lastCommentAfterToken = lineHasTokens;
         pos = lineEnd;
         break;
@@ -534,14 +536,12 @@ export function lexStream(text: string): LexedStream {
       opener = false;
       openerToken = -1;
     }
+    endingComment = lineComment;
     lineNo++;
   }
-  while (levels.length > 1) {
-    levels.pop();
-    tokens.push(DEDENT, EMPTY, text.length, text.length, -1);
-  }
+  for (; counter > 0; counter--) tokens.push(DEDENT, EMPTY, text.length, text.length, -1);
   tokens.push(EOF, EMPTY, text.length, text.length, -1);
-  return { stream: tokens, comments, problems, indentUnit: unit };
+  return { stream: tokens, comments, problems, indentUnit: unit, lostLayout };
 }
 
 /** Text id of the operator starting at `pos`, or -1 (ids of the shared constant strings, so tokens allocate no text). */

@@ -1,7 +1,7 @@
 import type { Span } from '../common/types';
 import { spend, type Budget } from '../common/budget';
 import { spanOf, type BinaryOperator, type Expr, type Ident, type ImportName, type KeywordArgument, type ObjectEntry, type Parameter, type Program, type Statement } from './ast';
-import { CONSTANT_TEXT_COUNT, KEYWORD, NEWLINE, OP, constantTextId, lexStream, TOKEN_KINDS, tokenText, type TokenKind, type TokenStream } from './lexer';
+import { CONSTANT_TEXT_COUNT, DEDENT, INDENT, KEYWORD, NEWLINE, OP, constantTextId, lexStream, TOKEN_KINDS, tokenText, type TokenKind, type TokenStream } from './lexer';
 
 /** A token, as its index in the token stream. */
 type Token = number;
@@ -9,7 +9,7 @@ type Token = number;
 export interface SyntaxProblem {
   span: Span;
   message: string;
-  code: 'gr/syntax' | 'gr/inconsistent-dedent' | 'gr/empty-rule' | 'gr/too-deep';
+  code: 'gr/syntax' | 'gr/empty-rule' | 'gr/too-deep';
 }
 
 export interface ParseResult {
@@ -69,18 +69,44 @@ function describe(stream: TokenStream, t: Token): string {
   }
 }
 
+/**
+ * Comments that swallow layout tokens upstream break the file only when the token sequence without those tokens is
+ * invalid (lost INDENTs and DEDENTs can cancel out): judge that on the stream lexed as upstream reads it. The
+ * file itself is parsed with every token, so the rest of it is read as its author meant it.
+ */
+function lostLayoutProblems(text: string, lost: SyntaxProblem[]): SyntaxProblem[] {
+  if (lost.length === 0) return [];
+  const exact = lexStream(text, true);
+  // The grammar pairs every INDENT with a DEDENT; the parser tolerates blocks left open at the end of the file.
+  let open = 0;
+  for (let i = 0; i < exact.stream.count; i++) {
+    if (exact.stream.kinds[i] === INDENT) open++;
+    else if (exact.stream.kinds[i] === DEDENT) open--;
+  }
+  if (open !== 0) return lost;
+  const parser = new Parser(text, exact.stream);
+  parser.parseProgram();
+  return parser.problems.length === 0 && exact.problems.length === 0 ? [] : lost;
+}
+
 /** `budget`: the parse stops with BudgetExceeded when a request was cancelled or ran out of time. */
 export function parse(text: string, budget?: Budget): ParseResult {
   const lexed = lexStream(text);
   const parser = new Parser(text, lexed.stream, budget);
   const program = parser.parseProgram();
-  const problems: SyntaxProblem[] = [...lexed.problems, ...parser.problems];
+  // A comment line that opens an empty block and loses the end of it upstream is one fault: the lexer's report says it.
+  const sameLine = (a: Span, b: Span) => !text.slice(Math.min(a.start, b.start), Math.max(a.start, b.start)).includes('\n');
+  const lexProblems = [...lexed.problems, ...lostLayoutProblems(text, lexed.lostLayout)];
+  const own = parser.problems.filter((p) => !parser.emptyBlocks.includes(p) || !lexProblems.some((l) => sameLine(l.span, p.span)));
+  const problems: SyntaxProblem[] = [...lexProblems, ...own];
   problems.sort((a, b) => a.span.start - b.span.start);
   return { program, tokens: lexed.stream, comments: lexed.comments, problems };
 }
 
 class Parser {
   readonly problems: SyntaxProblem[] = [];
+  /** Reports of nested blocks holding only a comment (the lexer may already have reported that comment's line). */
+  readonly emptyBlocks: SyntaxProblem[] = [];
   private i = 0;
   private brackets = 0;
   private nesting = 0;
@@ -445,7 +471,7 @@ class Parser {
       if (this.kindOf(after) === 'newline') this.i++;
       if (this.kindOf(this.i) === 'indent') {
         this.i++;
-        body = this.parseBodyLines();
+        body = this.parseBlockLines({ start: this.startOf(ifToken), end: this.endOf(colon) }, "This rule has no conditions, only comments: write them on the lines after 'if:', indented", 'gr/empty-rule');
       } else {
         this.report({ start: this.startOf(ifToken), end: this.endOf(colon) }, "This rule has no conditions: write them on the lines after 'if:', indented", 'gr/empty-rule');
       }
@@ -486,7 +512,8 @@ class Parser {
       if (this.kindOf(after) === 'newline') this.i++;
       if (this.kindOf(this.i) === 'indent') {
         this.i++;
-        return { body: this.parseBodyLines(), block: true };
+        const span = { start: this.startOf(opener), end: this.endOf(opener) };
+        return { body: this.parseBlockLines(span, `Expected a value after '${this.textOf(opener)}': the indented block below holds only comments`), block: true };
       }
       this.report({ start: this.startOf(opener), end: this.endOf(opener) }, `Expected a value after '${this.textOf(opener)}': on the same line, or as an indented block below`);
       return { body: [], block: false };
@@ -561,6 +588,17 @@ class Parser {
 
   // ---- body lines ---------------------------------------------------------------------------------
 
+  /**
+   * The lines of a block after its opener. A block of comments only (comment lines open and close blocks as any
+   * line does) is a syntax error upstream, as the grammar needs one condition; reported on the opener.
+   */
+  private parseBlockLines(opener: Span, emptyMessage: string, code: SyntaxProblem['code'] = 'gr/syntax'): Expr[] {
+    const reported = this.problems.length;
+    const lines = this.parseBodyLines();
+    if (lines.length === 0 && this.problems.length === reported) this.report(opener, emptyMessage, code);
+    return lines;
+  }
+
   /** Lines of an indented block, up to and including its DEDENT. */
   private parseBodyLines(): Expr[] {
     if (this.blockDepth >= MAX_BLOCK_DEPTH) {
@@ -581,23 +619,38 @@ class Parser {
   }
 
   private parseBodyLinesOntoScratch(): void {
+    // Nested blocks of conditions (upstream's block_expr: an opener followed by a line several levels deeper emits
+    // one INDENT per level), or the block of a line that could not be parsed: their lines are AND-ed into this
+    // block, so they are read here with a counter rather than by recursion.
+    // For each open nested block: its INDENT and how many lines it holds (the grammar needs at least one).
+    const nested: { indent: number; lines: number }[] = [];
     for (;;) {
       const t = this.i;
       if (this.kindOf(t) === 'eof') break;
       if (this.kindOf(t) === 'dedent') {
         this.i++;
-        break;
+        const block = nested.pop();
+        if (!block) break;
+        if (block.lines === 0) {
+          // Only comments opened it (a comment line deeper than the lines after it); one report for its INDENTs.
+          const span = { start: this.startOf(block.indent), end: this.endOf(block.indent) };
+          if (!this.emptyBlocks.some((p) => p.span.start === span.start)) {
+            this.report(span, 'This line is indented deeper than the lines after it and holds only a comment, so it opens a block with no condition, which the official parser rejects: indent it like the lines below');
+            this.emptyBlocks.push(this.problems[this.problems.length - 1]);
+          }
+        } else if (nested.length > 0) nested[nested.length - 1].lines++;
+        continue;
       }
       if (this.kindOf(t) === 'newline') {
         this.i++;
         continue;
       }
       if (this.kindOf(t) === 'indent') {
-        // Only reachable after a line whose own block could not be parsed: keep its lines in this block.
         this.i++;
-        for (const line of this.parseBodyLines()) this.pushItem(line);
+        nested.push({ indent: t, lines: 0 });
         continue;
       }
+      if (nested.length > 0) nested[nested.length - 1].lines++;
       if (this.kindOf(t) === 'keyword' && (this.textOf(t) === 'raise' || this.textOf(t) === 'def')) {
         this.report({ start: this.startOf(t), end: this.endOf(t) }, `'${this.textOf(t)}' cannot appear inside a block: write it at the top level, without indentation`);
         this.sync(this.startOf(t));
@@ -643,7 +696,7 @@ class Parser {
         if (this.kindOf(after) === 'newline') this.i++;
         if (this.kindOf(this.i) === 'indent') {
           this.i++;
-          body = this.parseBodyLines();
+          body = this.parseBlockLines({ start: this.startOf(colon), end: this.endOf(colon) }, "Expected the quantifier's conditions on the lines after ':': the indented block below holds only comments");
         } else {
           this.report({ start: this.startOf(colon), end: this.endOf(colon) }, `Expected the quantifier's conditions on the lines after ':', indented`);
         }

@@ -1,12 +1,14 @@
 import type { Problem } from '../common/types';
 import type { ServiceContext } from '../common/service';
 import type { RuleModel } from './model';
+import { pythonImportProblems } from './pythonImports';
 
 /** Syntax and semantic problems of a rule file, in source order, capped at the configured maximum. */
 export function validate(model: RuleModel, context: ServiceContext): Problem[] {
   const problems: Problem[] = [
     ...model.syntaxProblems.map((p): Problem => ({ span: p.span, severity: 'error', code: p.code, message: p.message })),
     ...model.semanticProblems,
+    ...pythonImportProblems(model, context.pythonModules),
   ];
   problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   const max = Math.max(0, context.settings.maxProblems);

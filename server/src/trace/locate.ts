@@ -41,6 +41,7 @@ function descend(location: Location, object: JsonValue, offset: number, event: T
     const v = f.value;
     if (!v) return location;
     if (v.fields && v.shape) {
+      if (v.shape === 'call' && event) location.call = event.calls.find((c) => c.value === v);
       object = v;
       location.shape = v.shape;
       location.object = v;

@@ -31,6 +31,11 @@ export interface TraceEvent {
   answers: ToolCall | null;
   /** True when the output has no tool_call_id and answers the latest call before it. */
   implicit: boolean;
+  /**
+   * For outputs naming an id: the calls with that id still unanswered when it came, when there are two or more
+   * (the analyzer links it to the latest, but the trace does not say which one it answers).
+   */
+  ambiguous?: ToolCall[];
 }
 
 export interface ToolCall {
@@ -110,14 +115,24 @@ export function parseTrace(text: string, start = 0, end = text.length, budget?: 
   return model;
 }
 
+/**
+ * What an event is. A broken role still leaves the event what its other keys say (an output when it names a
+ * tool_call_id, a message when it holds tool_calls), so one fault is reported once and its links still hold.
+ */
 function classify(text: string, value: JsonValue, index: number): EventKind {
   if (value.kind !== 'object') return 'invalid';
   const fields = value.fields ?? [];
   const role = field(fields, 'role');
-  if (role) return role.value?.kind === 'string' && stringValue(text, role.value) === 'tool' ? 'output' : 'message';
-  if (field(fields, 'type')) return 'call';
+  const namesCall = field(fields, 'tool_call_id')?.value?.kind === 'string';
+  if (role) {
+    if (role.value?.kind === 'string') return stringValue(text, role.value) === 'tool' ? 'output' : 'message';
+    return namesCall ? 'output' : 'message';
+  }
+  if (field(fields, 'type') || field(fields, 'function')) return 'call';
   if (field(fields, 'tools')) return 'tools';
   if (index === 0 && fields.length > 0 && fields.every((f) => f.name === 'metadata')) return 'metadata';
+  if (namesCall) return 'output';
+  if (field(fields, 'tool_calls')) return 'message';
   return 'invalid';
 }
 
@@ -169,6 +184,8 @@ function buildEvents(model: TraceModel, items: JsonValue[]): void {
         if (listed) listed.push(event);
         else model.outputsByCallId.set(callId, [event]);
         const call = earlierById.get(callId);
+        const unanswered = call ? model.callsById.get(callId)!.filter((c) => c.outputs.length === 0) : [];
+        if (unanswered.length > 1) event.ambiguous = unanswered;
         if (call) {
           event.answers = call;
           call.outputs.push(event);
@@ -184,7 +201,9 @@ function buildEvents(model: TraceModel, items: JsonValue[]): void {
     if (kind === 'call') event.calls = [makeCall(model, event, value, true)];
     else if (kind === 'message' || kind === 'output') {
       const list = field(fields, 'tool_calls')?.value;
-      const calls = (list?.items ?? noCalls).filter((item) => item.kind === 'object');
+      // A single call object where the list should be is still that call (the list error is reported once).
+      const items = list?.kind === 'object' ? [list] : list?.items ?? noCalls;
+      const calls = items.filter((item) => item.kind === 'object');
       event.calls = calls.length === 0 ? noCalls : calls.map((item) => makeCall(model, event, item, false));
     }
     for (const call of event.calls) {

@@ -123,7 +123,7 @@ export function shapeOfChild(parent: Shape | undefined, key: string | undefined,
     case 'events': return isObject ? 'event' : 'other';
     case 'event':
       if (!isObject && key === 'content') return 'content';
-      if (!isObject && key === 'tool_calls') return 'calls';
+      if (key === 'tool_calls') return isObject ? 'call' : 'calls';
       if (isObject && key === 'function') return 'function';
       return 'other';
     case 'content': return isObject ? 'chunk' : 'other';
@@ -276,9 +276,16 @@ export function parseJson(text: string, from = 0, end = text.length, budget?: Bu
     complete(value);
   };
 
+  /**
+   * Set for the token after a string cut at the end of its line that holds its container's closer: that closer
+   * is missing because the string swallowed it, so a mismatched closer here is the same error, not a second one.
+   */
+  let closerSwallowed = false;
+  let stringCut = false;
+
   /** A closer that does not match the innermost container: close it if an outer one matches, else skip. */
   const mismatchedCloser = (isObjectCloser: boolean, offset: number, length: number, message: string): boolean => {
-    error(offset, offset + length, message);
+    if (!closerSwallowed) error(offset, offset + length, message);
     if (isObjectCloser ? openObjects > 0 : openArrays > 0) {
       close(offset, lexer.line, true);
       return true; // the token is handled again by the outer container
@@ -306,6 +313,7 @@ export function parseJson(text: string, from = 0, end = text.length, budget?: Bu
   let token = 0;
   let reuse = false;
   for (; ;) {
+    const reused = reuse;
     if (!reuse) token = lexer.next();
     reuse = false;
     const offset = lexer.offset;
@@ -322,6 +330,11 @@ export function parseJson(text: string, from = 0, end = text.length, budget?: Bu
       continue;
     }
     const scanError = lexer.error;
+    if (!reused) {
+      closerSwallowed = stringCut;
+      stringCut = token === Token.String && scanError === ScanError.UnexpectedEndOfString && top !== undefined &&
+        source.substring(offset, offset + length).includes(top.isObject ? '}' : ']');
+    }
     if (scanError !== ScanError.None) reportTokenError(source, offset, length, scanError, token, error);
     if (token === Token.Unknown && scanError === ScanError.None) {
       const word = source.substring(offset, offset + length);

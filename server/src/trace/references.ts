@@ -23,7 +23,12 @@ export function linkGroupAt(model: TraceModel, offset: number): LinkGroup | unde
   }
   const outputs = new Set<TraceEvent>();
   for (const call of calls) for (const output of call.outputs) outputs.add(output);
-  if (id !== undefined) for (const output of model.outputsByCallId.get(id) ?? []) outputs.add(output);
+  // Outputs naming the id link to the latest call with it (the analyzer's rule), so a reused id groups only the
+  // outputs each call answers; outputs that answer none (named before any call) join the first call's group.
+  const first = id !== undefined ? model.callsById.get(id)?.[0] : undefined;
+  if (id !== undefined && (!first || calls.includes(first))) {
+    for (const output of model.outputsByCallId.get(id) ?? []) if (!output.answers) outputs.add(output);
+  }
   if (ref.kind === 'tool-call-id') outputs.add(ref.event);
   const sorted = [...outputs].sort((a, b) => a.index - b.index);
   return { calls, outputs: sorted };

@@ -10,6 +10,7 @@ import {
   topLevelCallKeys,
 } from './schema';
 import { callLabel, describeKind } from './text';
+import { outputLinkSpan } from './definition';
 
 /** Every problem of a trace, syntax first-class, capped at settings.maxProblems with a notice. */
 export function validateTrace(model: TraceModel, context: ServiceContext): Problem[] {
@@ -91,7 +92,7 @@ function checkEvent(model: TraceModel, event: TraceEvent, add: Add, unknownKeys:
       const onlyMetadata = fields.length > 0 && fields.every((f) => f.name === 'metadata');
       add(brace, 'error', 'trace/missing-role', onlyMetadata
         ? `Event #${event.index} holds only "metadata"; that is allowed only as the first element. Other events need a "role"`
-        : `Event #${event.index} has no "role": add "role": "user", "assistant", "system" or "tool" (or "type": "function" for a tool call)`);
+        : missingRoleMessage(event));
       unknownKeys(fields, eventKeys, name);
       return;
     }
@@ -111,8 +112,9 @@ function checkEvent(model: TraceModel, event: TraceEvent, add: Add, unknownKeys:
     default:
       break;
   }
-  const role = field(fields, 'role')!;
-  if (role.value && role.value.kind !== 'string') {
+  const role = field(fields, 'role');
+  if (!role) add(brace, 'error', 'trace/missing-role', missingRoleMessage(event));
+  else if (role.value && role.value.kind !== 'string') {
     add(valueSpan(role.value), 'error', 'trace/role-type',
       `"role" must be a string such as "user", "assistant", "system" or "tool", not ${describeKind(role.value.kind)}`);
   }
@@ -139,6 +141,10 @@ function checkEvent(model: TraceModel, event: TraceEvent, add: Add, unknownKeys:
     add(valueSpan(toolCallId), 'error', 'trace/tool-call-id-type', `"tool_call_id" must be a string naming an earlier tool call's "id", not ${describeKind(toolCallId.kind)}`);
   }
   unknownKeys(fields, eventKeys, name);
+}
+
+function missingRoleMessage(event: TraceEvent): string {
+  return `Event #${event.index} has no "role": add "role": "user", "assistant", "system" or "tool" (or "type": "function" for a tool call)`;
 }
 
 function checkContent(model: TraceModel, content: JsonValue, isOutput: boolean, add: Add, unknownKeys: UnknownKeys): void {
@@ -275,22 +281,41 @@ function checkArgumentsString(model: TraceModel, v: JsonValue, add: Add): void {
   add({ start: from, end: to }, 'error', 'trace/arguments-json', `arguments: the JSON in this string breaks here: ${first.message}`);
 }
 
-function checkLinks(model: TraceModel, add: Add): void {
-  // Duplicate call ids: every repeat points at the first.
+/**
+ * A repeated call id. The analyzer links an output to the latest call with its id, so a repeat is ambiguous (an
+ * error) only when an output comes after two or more still-unanswered calls with that id; otherwise every link is
+ * clear and the repeat is a warning (model providers reject repeated ids).
+ */
+function checkDuplicateIds(model: TraceModel, add: Add): void {
+  const ambiguousCalls = new Map<ToolCall, TraceEvent>();
+  for (const event of model.events) {
+    for (const call of event.ambiguous ?? []) if (!ambiguousCalls.has(call)) ambiguousCalls.set(call, event);
+  }
   for (const calls of model.callsById.values()) {
     if (calls.length < 2) continue;
     const first = calls[0];
-    // An output naming the id cannot tell which call it answers: an error. Otherwise the repeat breaks no link
-    // in this trace (the analyzer accepts it), but model providers reject it: a warning.
-    const named = model.outputsByCallId.has(first.id!);
     for (let i = 1; i < calls.length; i++) {
-      const span = valueSpan(calls[i].idField!.value!);
-      add(span, named ? 'error' : 'warning', 'trace/duplicate-call-id', named
-        ? `Duplicate tool call id "${calls[i].id}": already used in event #${first.event.index}, so a tool_call_id "${calls[i].id}" cannot tell which call it answers`
-        : `Duplicate tool call id "${calls[i].id}": already used in event #${first.event.index}; call ids should be unique (model providers reject repeats)`,
-        [{ span: valueSpan(first.idField!.value!), message: `first use of "${first.id}"` }]);
+      const call = calls[i];
+      const span = valueSpan(call.idField!.value!);
+      const related = [{ span: valueSpan(first.idField!.value!), message: `first use of "${first.id}"` }];
+      const output = ambiguousCalls.get(call);
+      if (output) {
+        const pending = output.ambiguous!;
+        const events = pending.map((c) => `#${c.event.index}`).join(', ');
+        add(span, 'error', 'trace/duplicate-call-id',
+          `Duplicate tool call id "${call.id}": the output in event #${output.index} comes after ${pending.length} unanswered calls with this id (events ${events}), so which one it answers is ambiguous (the analyzer links it to the latest, in event #${pending[pending.length - 1].event.index})`,
+          [...related, { span: outputLinkSpan(output), message: `the output naming "${call.id}"` }]);
+      } else {
+        add(span, 'warning', 'trace/duplicate-call-id',
+          `Duplicate tool call id "${call.id}": already used in event #${first.event.index}; model providers reject repeated ids (the analyzer links each output to the latest call with its id, so every link here is clear)`,
+          related);
+      }
     }
   }
+}
+
+function checkLinks(model: TraceModel, add: Add): void {
+  checkDuplicateIds(model, add);
   for (const event of model.events) {
     if (event.kind !== 'output') continue;
     const idField = field(event.fields, 'tool_call_id');
@@ -307,8 +332,7 @@ function checkLinks(model: TraceModel, add: Add): void {
         add(span, 'error', 'trace/unknown-call-id', `tool_call_id "${event.callId}" names no tool call in this trace`);
       }
     } else if (event.implicit) {
-      const role = field(event.fields, 'role')!;
-      const span = role.value ? valueSpan(role.value) : keySpan(role);
+      const span = outputLinkSpan(event);
       const call = event.answers;
       add(span, 'hint', 'trace/implicit-output', call
         ? `This tool output has no tool_call_id, so it answers the latest call before it: ${callLabel(model, call, 60)}${call.id !== undefined ? ` (id "${call.id}")` : ''} in event #${call.event.index}`

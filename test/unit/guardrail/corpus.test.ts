@@ -60,6 +60,12 @@ if (!existsSync(corpus)) {
       if (JSON.stringify(actual) !== JSON.stringify(expected)) {
         failures.push(`${file}: expected ${JSON.stringify(expected)}, got ${describe(text, errors).join(' | ')}`);
       }
+      // A module outside the standard library that the official loader could not import is a warning here.
+      const unresolved = /Module '((?!invariant)[\w.]+)' could not be resolved/.exec(link);
+      const warned = problems(text).filter((p) => p.code === 'gr/unresolved-module').map((p) => p.message.split(' is not')[0]);
+      if (JSON.stringify(warned) !== JSON.stringify(unresolved ? [`Module '${unresolved[1]}'`] : [])) {
+        failures.push(`${file}: expected the unresolved-module warning for ${unresolved?.[1] ?? 'nothing'}, got ${JSON.stringify(warned)}`);
+      }
     }
     assert.deepEqual(failures, []);
   });

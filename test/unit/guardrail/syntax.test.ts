@@ -92,7 +92,8 @@ test('quantifier blocks, negated or not, nest their bodies', () => {
 });
 
 test('expressions continue on the next line after an operator, or before one', () => {
-  assert.deepEqual(body('raise "x" if:\n    a or\n    b\n    c\n        and d\n    f(1,\n  2)\n'), ['(a or b)', '(c and d)', 'f(1, 2)']);
+  // (a continuation line shallower than the block puts a DEDENT inside the brackets: see indentation.test.ts)
+  assert.deepEqual(body('raise "x" if:\n    a or\n    b\n    c\n        and d\n    f(1,\n        2)\n'), ['(a or b)', '(c and d)', 'f(1, 2)']);
   assert.deepEqual(describe('raise "x" if:\n    (m: Message)\n    "a" in m.content or\n    (p: ToolParameter) in m.content\n'), []);
 });
 
@@ -201,7 +202,8 @@ test('strings: unterminated strings are reported on their line, escaped quotes s
 });
 
 test('Windows line endings and a byte-order mark are accepted', () => {
-  assert.deepEqual(describe('\ufeffraise "x" if:\r\n    (m: Message)\r\n    m.role == "a" # note\r\n\r\nA := 1\r\n'), []);
+  // (the comment is not on the block's last line: there the official parser loses the end of the block, see indentation.test.ts)
+  assert.deepEqual(describe('\ufeffraise "x" if:\r\n    (m: Message) # note\r\n    m.role == "a"\r\n\r\nA := 1\r\n'), []);
   assert.deepEqual(describe('raise "x" if:\r\n    (m: Message)\r\n    m.role ==\r\n'), ["error gr/syntax 3:14-3:14 Expected an expression after '==' but found the end of the line"]);
 });
 
