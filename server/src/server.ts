@@ -34,6 +34,7 @@ const pendingValidation = new Map<string, NodeJS.Timeout>();
 
 let settings: ServerSettings = defaultServerSettings;
 let canPullConfiguration = false;
+let canReportFolderChanges = false;
 let workspaceFolders: string[] = [];
 
 function workspaceFolderPaths(): string[] {
@@ -49,6 +50,7 @@ function context(budget?: Budget): ServiceContext {
 
 connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = params.capabilities.workspace?.configuration === true;
+  canReportFolderChanges = params.capabilities.workspace?.workspaceFolders === true;
   workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
   return {
     capabilities: {
@@ -75,6 +77,9 @@ connection.onInitialized(async () => {
   // Documents opened while the settings were on their way were checked with the defaults.
   for (const document of documents.all()) scheduleValidation(document, 0);
   void toolIndex.rebuild(workspaceFolders);
+  // Subscribing asks the client for folder events; a client without them (many editors besides VS Code) would get
+  // an error logged at every start.
+  if (!canReportFolderChanges) return;
   connection.workspace.onDidChangeWorkspaceFolders((event) => {
     workspaceFolders = workspaceFolders
       .filter((uri) => !event.removed.some((folder) => folder.uri === uri))
@@ -140,9 +145,20 @@ function validate(uri: string, version: number): void {
   }
 }
 
-documents.onDidOpen((event) => scheduleValidation(event.document, 0));
-documents.onDidChangeContent((event) => scheduleValidation(event.document));
+// TextDocuments announces an opened document as changed too: that second event must not put the check of a newly
+// opened document behind the typing delay.
+const openedVersions = new Map<string, number>();
+documents.onDidOpen((event) => {
+  openedVersions.set(event.document.uri, event.document.version);
+  scheduleValidation(event.document, 0);
+});
+documents.onDidChangeContent((event) => {
+  if (openedVersions.get(event.document.uri) === event.document.version) return;
+  openedVersions.delete(event.document.uri);
+  scheduleValidation(event.document);
+});
 documents.onDidClose((event) => {
+  openedVersions.delete(event.document.uri);
   clearTimeout(pendingValidation.get(event.document.uri));
   pendingValidation.delete(event.document.uri);
   models.forget(event.document.uri);
