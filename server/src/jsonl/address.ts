@@ -1,4 +1,4 @@
-import { parseJsonValue, property, transientStringValue, type JsonNode, type JsonString } from './json';
+import { parseJsonValue, property, transientStringValue, type JsonNode, type JsonString } from '../json/tree';
 import { countLines, lineBounds, sourceSpanInString } from './strings';
 import { TraceArray } from './traceTree';
 import type { Span } from '../common/types';

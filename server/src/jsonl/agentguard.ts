@@ -1,4 +1,4 @@
-import { numberValue, property, stringValue, type JsonNode, type JsonString } from './json';
+import { numberValue, property, stringValue, type JsonNode, type JsonString } from '../json/tree';
 import type { Line } from './model';
 import { isFailedStatus } from './agentguardSchema';
 

@@ -1,5 +1,5 @@
 import { parseAddress, resolveAddress, type ParsedAddress, type Resolution } from './address';
-import { property, type JsonNode, type JsonObject, type JsonString } from './json';
+import { property, type JsonNode, type JsonObject, type JsonString } from '../json/tree';
 import type { Line, LinesModel } from './model';
 import { clip } from './strings';
 

@@ -3,7 +3,7 @@ import type { CompletionEntry, Span } from '../common/types';
 import { STATUS_DOCS, STATUS_VALUES, USAGE_KINDS, VALIDATION_KINDS, VALIDATION_KIND_DOCS, isFailedStatus, specAt } from './agentguardSchema';
 import { parseAddress, resolveAddress } from './address';
 import { sourceOffsetInString } from './strings';
-import { contains, property, type JsonNode, type JsonString } from './json';
+import { contains, property, type JsonNode, type JsonString } from '../json/tree';
 import { lineAt, type LinesModel } from './model';
 import { placeAt } from './locate';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';

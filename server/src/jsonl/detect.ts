@@ -1,4 +1,4 @@
-import { parseJsonValue, property } from './json';
+import { parseJsonValue, property } from '../json/tree';
 import { classify, type FileFormat } from './model';
 
 /**

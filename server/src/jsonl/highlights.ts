@@ -1,6 +1,6 @@
 import type { Highlight } from '../common/types';
 import { entryFacts } from './agentguard';
-import { contains } from './json';
+import { contains } from '../json/tree';
 import type { LinesModel } from './model';
 import { placeAt } from './locate';
 import { annotationsNaming } from './references';

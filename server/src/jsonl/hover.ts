@@ -3,7 +3,7 @@ import type { HoverResult } from '../common/types';
 import { codeBlock, escapeMarkdown, inlineCode, quote } from '../common/markdown';
 import { entryFacts, formatCost, formatDuration, llmSummary } from './agentguard';
 import { STATUS_DOCS, VALIDATION_KIND_DOCS, describeFieldType, specAt, timestampKey } from './agentguardSchema';
-import { propertyValue, stringValue } from './json';
+import { propertyValue, stringValue } from '../json/tree';
 import type { Annotation } from './annotations';
 import type { LinesModel } from './model';
 import { placeAt, type Place } from './locate';

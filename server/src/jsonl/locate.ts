@@ -1,5 +1,5 @@
 import { annotationsOf, type Annotation } from './annotations';
-import { contains, pathAt, type PathStep } from './json';
+import { contains, pathAt, type PathStep } from '../json/tree';
 import { lineAt, type Line, type LinesModel } from './model';
 
 /** What the cursor is on, as the features of this language see it. */

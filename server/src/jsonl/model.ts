@@ -6,7 +6,7 @@ import type { Problem } from '../common/types';
 import { parseTrace } from '../trace/model';
 import { collectProblems } from '../trace/validate';
 import { primeAnnotations, type LineAnnotations } from './annotations';
-import { parseJsonValue, property, type JsonNode, type JsonSyntaxError } from './json';
+import { parseJsonValue, property, type JsonNode, type JsonSyntaxError } from '../json/tree';
 import { lineNodeOfTraceValue, nodeOfTraceValue } from './traceTree';
 
 /**

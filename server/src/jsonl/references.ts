@@ -1,7 +1,7 @@
 import type { Span, Target } from '../common/types';
 import { entryFacts } from './agentguard';
 import { annotationsOf } from './annotations';
-import { contains } from './json';
+import { contains } from '../json/tree';
 import type { Line, LinesModel } from './model';
 import { placeAt } from './locate';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';

@@ -1,6 +1,6 @@
 import type { OutlineItem } from '../common/types';
 import { entryFacts, formatDuration, llmSummary } from './agentguard';
-import { property } from './json';
+import { property } from '../json/tree';
 import type { Line, LinesModel } from './model';
 import { clip } from './strings';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';

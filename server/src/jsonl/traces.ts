@@ -1,4 +1,4 @@
-import { property, stringValue, type JsonNode } from './json';
+import { property, stringValue, type JsonNode } from '../json/tree';
 import type { Line, LinesModel } from './model';
 import { clip } from './strings';
 

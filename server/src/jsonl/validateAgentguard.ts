@@ -4,7 +4,7 @@ import {
   ENTRY_SPEC, STATUS_VALUES, USAGE_KINDS, VALIDATION_KINDS, compareTimestamps, describeFieldType, timestampKey, type FieldSpec,
 } from './agentguardSchema';
 import { entryFacts } from './agentguard';
-import { property, type JsonNode } from './json';
+import { property, type JsonNode } from '../json/tree';
 import type { Line, LinesModel } from './model';
 import { ownEntry } from '../common/lookup';
 

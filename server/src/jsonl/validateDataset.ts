@@ -1,7 +1,7 @@
 import type { Problem, Span } from '../common/types';
 import { addressPartSpan } from './address';
 import { annotationsOf } from './annotations';
-import { property, type JsonNode } from './json';
+import { property, type JsonNode } from '../json/tree';
 import type { Line, LinesModel } from './model';
 
 /**

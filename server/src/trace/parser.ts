@@ -6,7 +6,7 @@
  */
 import { spend, type Budget } from '../common/budget';
 import { createScanner } from 'jsonc-parser';
-import { decodeJsonString } from '../common/jsonStrings';
+import { decodeJsonString } from '../json/strings';
 
 /** jsonc-parser's SyntaxKind values (its const enum cannot be read under isolatedModules). */
 const Token = {
