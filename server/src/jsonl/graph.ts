@@ -1,10 +1,10 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
 import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeProblem, type TraceChoice } from '../protocol';
-import { entryFacts } from './agentguard';
+import { entryFacts } from '../agentguard/facts';
 import { lineAt, type Line, type LinesModel } from './model';
 import { clip } from './strings';
-import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
-import { traceLabel } from './traces';
+import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
+import { traceLabel } from '../dataset/traces';
 import { validate } from './validate';
 
 /**

@@ -1,14 +1,14 @@
 import type { ServiceContext } from '../common/service';
 import type { HoverResult } from '../common/types';
 import { codeBlock, escapeMarkdown, inlineCode, quote } from '../common/markdown';
-import { entryFacts, formatCost, formatDuration, llmSummary } from './agentguard';
-import { STATUS_DOCS, VALIDATION_KIND_DOCS, describeFieldType, specAt, timestampKey } from './agentguardSchema';
+import { entryFacts, formatCost, formatDuration, llmSummary } from '../agentguard/facts';
+import { STATUS_DOCS, VALIDATION_KIND_DOCS, describeFieldType, specAt, timestampKey } from '../agentguard/schema';
 import { propertyValue, stringValue } from '../json/tree';
-import type { Annotation } from './annotations';
+import type { Annotation } from '../dataset/annotations';
 import type { LinesModel } from './model';
 import { placeAt, type Place } from './locate';
 import { clip } from './strings';
-import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
+import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
 import { lookup } from '../common/lookup';
 
 const MAX_SHOWN = 2000;

@@ -5,9 +5,9 @@ import { defaultSettings, type ServiceContext } from '../common/service';
 import type { Problem } from '../common/types';
 import { parseTrace } from '../trace/model';
 import { collectProblems } from '../trace/validate';
-import { primeAnnotations, type LineAnnotations } from './annotations';
+import { primeAnnotations, type LineAnnotations } from '../dataset/annotations';
 import { parseJsonValue, property, type JsonNode, type JsonSyntaxError } from '../json/tree';
-import { lineNodeOfTraceValue, nodeOfTraceValue } from './traceTree';
+import { lineNodeOfTraceValue, nodeOfTraceValue } from '../dataset/traceTree';
 
 /**
  * What a line holds. Datasets (Invariant Explorer): `metadata` row, `raw` event array, `annotated`

@@ -1,10 +1,10 @@
 import type { Span, Target } from '../common/types';
-import { entryFacts } from './agentguard';
-import { annotationsOf } from './annotations';
+import { entryFacts } from '../agentguard/facts';
+import { annotationsOf } from '../dataset/annotations';
 import { contains } from '../json/tree';
 import type { Line, LinesModel } from './model';
 import { placeAt } from './locate';
-import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
+import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
 
 /**
  * agentguard: a call id's two mentions (call and result); a tool name's calls across the log.

@@ -1,11 +1,11 @@
 import type { OutlineItem } from '../common/types';
-import { entryFacts, formatDuration, llmSummary } from './agentguard';
+import { entryFacts, formatDuration, llmSummary } from '../agentguard/facts';
 import { property } from '../json/tree';
 import type { Line, LinesModel } from './model';
 import { clip } from './strings';
-import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
-import { eventCount, firstUserMessage, traceLabel } from './traces';
-import { headSpan } from './validateDataset';
+import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
+import { eventCount, firstUserMessage, traceLabel } from '../dataset/traces';
+import { headSpan } from '../dataset/validate';
 
 /**
  * Datasets: one entry per trace (its name or index, event count, first user message) with its events below.

@@ -1,6 +1,6 @@
-import { entryFacts } from './agentguard';
+import { entryFacts } from '../agentguard/facts';
 import type { LinesModel } from './model';
-import { isTraceLine, traceModelOf } from './traceBridge';
+import { isTraceLine, traceModelOf } from '../dataset/traceBridge';
 
 /** How often each tool is called in the file: agentguard entries by tool_name, dataset traces by their calls. */
 export function calledTools(model: LinesModel): Map<string, number> {

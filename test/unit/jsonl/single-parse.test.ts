@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { parseAddress, resolveAddress } from '../../../server/src/jsonl/address';
-import { annotationsOf } from '../../../server/src/jsonl/annotations';
+import { parseAddress, resolveAddress } from '../../../server/src/dataset/address';
+import { annotationsOf } from '../../../server/src/dataset/annotations';
 import { parseJsonValue, type JsonNode } from '../../../server/src/json/tree';
 import { describe, parse, problemsOf } from './helpers';
 

@@ -1,7 +1,7 @@
 import { parseAddress, resolveAddress, type ParsedAddress, type Resolution } from './address';
 import { property, type JsonNode, type JsonObject, type JsonString } from '../json/tree';
-import type { Line, LinesModel } from './model';
-import { clip } from './strings';
+import type { Line, LinesModel } from '../jsonl/model';
+import { clip } from '../jsonl/strings';
 
 export interface Annotation {
   /** The annotation value as written (an object when well-formed). */
