@@ -1,5 +1,5 @@
 import { numberValue, property, stringValue, type JsonNode, type JsonString } from '../json/tree';
-import type { Line } from '../jsonl/model';
+import type { Line } from '../jsonl/lines';
 import { isFailedStatus } from './schema';
 
 /** The facts of one agentguard entry the outline, hover and graph show. */

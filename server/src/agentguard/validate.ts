@@ -5,7 +5,7 @@ import {
 } from './schema';
 import { entryFacts } from './facts';
 import { property, type JsonNode } from '../json/tree';
-import type { Line, LinesModel } from '../jsonl/model';
+import type { Line, LinesModel } from '../jsonl/lines';
 import { ownEntry } from '../common/lookup';
 
 /** Checks every line of an agentguard log against the TraceEntry shape and its call/result consistency. */

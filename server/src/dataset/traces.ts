@@ -1,5 +1,5 @@
 import { property, stringValue, type JsonNode } from '../json/tree';
-import type { Line, LinesModel } from '../jsonl/model';
+import type { Line, LinesModel } from '../jsonl/lines';
 import { clip } from '../jsonl/strings';
 
 /** How a dataset trace is named in the outline and the preview's picker (Explorer: name, metadata.name, Run <index>). */

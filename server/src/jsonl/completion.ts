@@ -4,7 +4,7 @@ import { STATUS_DOCS, STATUS_VALUES, USAGE_KINDS, VALIDATION_KINDS, VALIDATION_K
 import { parseAddress, resolveAddress } from '../dataset/address';
 import { sourceOffsetInString } from './strings';
 import { contains, property, type JsonNode, type JsonString } from '../json/tree';
-import { lineAt, type LinesModel } from './model';
+import { lineAt, type LinesModel } from './lines';
 import { placeAt } from './locate';
 import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
 

@@ -1,7 +1,7 @@
 import type { Target } from '../common/types';
 import { entryFacts } from '../agentguard/facts';
 import { contains } from '../json/tree';
-import type { LinesModel } from './model';
+import type { LinesModel } from './lines';
 import { placeAt } from './locate';
 import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
 

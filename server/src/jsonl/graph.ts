@@ -1,7 +1,7 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
 import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeProblem, type TraceChoice } from '../protocol';
 import { entryFacts } from '../agentguard/facts';
-import { lineAt, type Line, type LinesModel } from './model';
+import { lineAt, type Line, type LinesModel } from './lines';
 import { clip } from './strings';
 import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
 import { traceLabel } from '../dataset/traces';

@@ -5,7 +5,7 @@ import { entryFacts, formatCost, formatDuration, llmSummary } from '../agentguar
 import { STATUS_DOCS, VALIDATION_KIND_DOCS, describeFieldType, specAt, timestampKey } from '../agentguard/schema';
 import { propertyValue, stringValue } from '../json/tree';
 import type { Annotation } from '../dataset/annotations';
-import type { LinesModel } from './model';
+import type { LinesModel } from './lines';
 import { placeAt, type Place } from './locate';
 import { clip } from './strings';
 import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';

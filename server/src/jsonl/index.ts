@@ -5,13 +5,14 @@ import { folding } from './folding';
 import { graph } from './graph';
 import { highlights } from './highlights';
 import { hover } from './hover';
-import { parseLines, type LinesModel } from './model';
+import { parseLines } from './model';
+import type { LinesModel } from './lines';
 import { references } from './references';
 import { symbols } from './symbols';
 import { calledTools } from './tools';
 import { validate } from './validate';
 
-export type { LinesModel, Line, LineKind, FileFormat } from './model';
+export type { LinesModel, Line, LineKind, FileFormat } from './lines';
 export { detectJsonLinesFormat } from './detect';
 
 /** JSON Lines trace files: Invariant Explorer datasets (one trace per line) and agentguard tool-call logs. */

@@ -2,7 +2,7 @@ import type { Span, Target } from '../common/types';
 import { entryFacts } from '../agentguard/facts';
 import { annotationsOf } from '../dataset/annotations';
 import { contains } from '../json/tree';
-import type { Line, LinesModel } from './model';
+import type { Line, LinesModel } from './lines';
 import { placeAt } from './locate';
 import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
 

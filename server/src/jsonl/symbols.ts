@@ -1,7 +1,7 @@
 import type { OutlineItem } from '../common/types';
 import { entryFacts, formatDuration, llmSummary } from '../agentguard/facts';
 import { property } from '../json/tree';
-import type { Line, LinesModel } from './model';
+import type { Line, LinesModel } from './lines';
 import { clip } from './strings';
 import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
 import { eventCount, firstUserMessage, traceLabel } from '../dataset/traces';

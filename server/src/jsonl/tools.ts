@@ -1,5 +1,5 @@
 import { entryFacts } from '../agentguard/facts';
-import type { LinesModel } from './model';
+import type { LinesModel } from './lines';
 import { isTraceLine, traceModelOf } from '../dataset/traceBridge';
 
 /** How often each tool is called in the file: agentguard entries by tool_name, dataset traces by their calls. */

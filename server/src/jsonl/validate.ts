@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../common/service';
 import type { Problem } from '../common/types';
-import type { LinesModel } from './model';
+import type { LinesModel } from './lines';
 import { isTraceLine, traceLineProblems } from '../dataset/traceBridge';
 import { validateAgentguard } from '../agentguard/validate';
 import { validateDataset } from '../dataset/validate';
