@@ -1,15 +1,15 @@
 import type { LanguageService } from '../common/service';
-import { completion } from './completion';
-import { definition } from './definition';
+import { completion } from '../dataset/completion';
+import { definition } from '../dataset/definition';
 import { folding } from './folding';
-import { graph } from './graph';
-import { highlights } from './highlights';
-import { hover } from './hover';
+import { graph } from '../dataset/graph';
+import { highlights } from '../dataset/highlights';
+import { hover } from '../dataset/hover';
 import { parseLines } from './model';
 import type { LinesModel } from './lines';
-import { references } from './references';
-import { symbols } from './symbols';
-import { calledTools } from './tools';
+import { references } from '../dataset/references';
+import { symbols } from '../dataset/symbols';
+import { calledTools } from '../dataset/tools';
 import { validate } from './validate';
 
 export type { LinesModel, Line, LineKind, FileFormat } from './lines';

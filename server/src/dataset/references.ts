@@ -1,10 +1,10 @@
 import type { Span, Target } from '../common/types';
 import { entryFacts } from '../agentguard/facts';
-import { annotationsOf } from '../dataset/annotations';
+import { annotationsOf } from './annotations';
 import { contains } from '../json/tree';
-import type { Line, LinesModel } from './lines';
-import { placeAt } from './locate';
-import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
+import type { Line, LinesModel } from '../jsonl/lines';
+import { placeAt } from '../jsonl/locate';
+import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 
 /**
  * agentguard: a call id's two mentions (call and result); a tool name's calls across the log.

@@ -1,10 +1,10 @@
 import type { Highlight } from '../common/types';
 import { entryFacts } from '../agentguard/facts';
 import { contains } from '../json/tree';
-import type { LinesModel } from './lines';
-import { placeAt } from './locate';
+import type { LinesModel } from '../jsonl/lines';
+import { placeAt } from '../jsonl/locate';
 import { annotationsNaming } from './references';
-import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
+import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 
 /** The mentions to light up in the line under the cursor. */
 export function highlights(model: LinesModel, offset: number): Highlight[] {

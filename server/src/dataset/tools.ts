@@ -1,6 +1,6 @@
 import { entryFacts } from '../agentguard/facts';
-import type { LinesModel } from './lines';
-import { isTraceLine, traceModelOf } from '../dataset/traceBridge';
+import type { LinesModel } from '../jsonl/lines';
+import { isTraceLine, traceModelOf } from './traceBridge';
 
 /** How often each tool is called in the file: agentguard entries by tool_name, dataset traces by their calls. */
 export function calledTools(model: LinesModel): Map<string, number> {

@@ -1,9 +1,9 @@
 import type { Target } from '../common/types';
 import { entryFacts } from '../agentguard/facts';
 import { contains } from '../json/tree';
-import type { LinesModel } from './lines';
-import { placeAt } from './locate';
-import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
+import type { LinesModel } from '../jsonl/lines';
+import { placeAt } from '../jsonl/locate';
+import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 
 /**
  * An annotation address jumps to exactly what it names (a value, a character range, a line of a string);

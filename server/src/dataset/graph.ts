@@ -1,11 +1,11 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
 import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeProblem, type TraceChoice } from '../protocol';
 import { entryFacts } from '../agentguard/facts';
-import { lineAt, type Line, type LinesModel } from './lines';
-import { clip } from './strings';
-import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
-import { traceLabel } from '../dataset/traces';
-import { validate } from './validate';
+import { lineAt, type Line, type LinesModel } from '../jsonl/lines';
+import { clip } from '../jsonl/strings';
+import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
+import { traceLabel } from './traces';
+import { validate } from '../jsonl/validate';
 
 /**
  * Datasets: the chosen trace (options.traceIndex, else the line under the cursor, else the first) drawn by the

@@ -1,11 +1,11 @@
 import type { OutlineItem } from '../common/types';
 import { entryFacts, formatDuration, llmSummary } from '../agentguard/facts';
 import { property } from '../json/tree';
-import type { Line, LinesModel } from './lines';
-import { clip } from './strings';
-import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
-import { eventCount, firstUserMessage, traceLabel } from '../dataset/traces';
-import { headSpan } from '../dataset/validate';
+import type { Line, LinesModel } from '../jsonl/lines';
+import { clip } from '../jsonl/strings';
+import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
+import { eventCount, firstUserMessage, traceLabel } from './traces';
+import { headSpan } from './validate';
 
 /**
  * Datasets: one entry per trace (its name or index, event count, first user message) with its events below.

@@ -1,12 +1,12 @@
 import type { ServiceContext } from '../common/service';
 import type { CompletionEntry, Span } from '../common/types';
 import { STATUS_DOCS, STATUS_VALUES, USAGE_KINDS, VALIDATION_KINDS, VALIDATION_KIND_DOCS, isFailedStatus, specAt } from '../agentguard/schema';
-import { parseAddress, resolveAddress } from '../dataset/address';
-import { sourceOffsetInString } from './strings';
+import { parseAddress, resolveAddress } from './address';
+import { sourceOffsetInString } from '../jsonl/strings';
 import { contains, property, type JsonNode, type JsonString } from '../json/tree';
-import { lineAt, type LinesModel } from './lines';
-import { placeAt } from './locate';
-import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
+import { lineAt, type LinesModel } from '../jsonl/lines';
+import { placeAt } from '../jsonl/locate';
+import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 
 /**
  * agentguard: status values, validation kinds, usage kinds and field names. Datasets: annotation addresses

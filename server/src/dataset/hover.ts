@@ -4,11 +4,11 @@ import { codeBlock, escapeMarkdown, inlineCode, quote } from '../common/markdown
 import { entryFacts, formatCost, formatDuration, llmSummary } from '../agentguard/facts';
 import { STATUS_DOCS, VALIDATION_KIND_DOCS, describeFieldType, specAt, timestampKey } from '../agentguard/schema';
 import { propertyValue, stringValue } from '../json/tree';
-import type { Annotation } from '../dataset/annotations';
-import type { LinesModel } from './lines';
-import { placeAt, type Place } from './locate';
-import { clip } from './strings';
-import { isTraceLine, lineTraceService, traceModelOf } from '../dataset/traceBridge';
+import type { Annotation } from './annotations';
+import type { LinesModel } from '../jsonl/lines';
+import { placeAt, type Place } from '../jsonl/locate';
+import { clip } from '../jsonl/strings';
+import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 import { lookup } from '../common/lookup';
 
 const MAX_SHOWN = 2000;
