@@ -1,26 +1,10 @@
 import type { Target } from '../common/types';
-import { entryFacts } from '../agentguard/facts';
-import { contains } from '../json/tree';
 import type { LinesModel } from '../jsonl/lines';
-import { placeAt } from '../jsonl/locate';
+import type { Place } from '../jsonl/locate';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 
-/**
- * An annotation address jumps to exactly what it names (a value, a character range, a line of a string);
- * in agentguard logs result.call_id and call.call_id lead to each other; elsewhere the trace service answers.
- */
-export function definition(model: LinesModel, offset: number): Target[] {
-  const place = placeAt(model, offset);
-  if (!place) return [];
-  if (place.line.kind === 'agentguard') {
-    const facts = entryFacts(place.line);
-    const { callId, resultCallId } = facts;
-    if (callId && resultCallId) {
-      if (contains(resultCallId, offset)) return [{ span: { start: callId.start, end: callId.end } }];
-      if (contains(callId, offset)) return [{ span: { start: resultCallId.start, end: resultCallId.end } }];
-    }
-    return [];
-  }
+/** An annotation address jumps to exactly what it names (a value, a character range, a line of a string); elsewhere the trace service answers. */
+export function datasetDefinition(model: LinesModel, place: Place, offset: number): Target[] {
   if (place.onAddress && place.annotation?.resolution?.ok) return [{ span: place.annotation.resolution.target }];
   const service = lineTraceService;
   if (service && isTraceLine(place.line)) return service.definition(traceModelOf(model, place.line), offset);

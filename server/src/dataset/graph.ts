@@ -1,36 +1,12 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
-import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeProblem, type TraceChoice } from '../protocol';
-import { entryFacts } from '../agentguard/facts';
+import type { GraphData, TraceChoice } from '../protocol';
+import { emptyGraph } from '../jsonl/emptyGraph';
 import { lineAt, type Line, type LinesModel } from '../jsonl/lines';
-import { clip } from '../jsonl/strings';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 import { traceLabel } from './traces';
-import { validate } from '../jsonl/validate';
 
-/**
- * Datasets: the chosen trace (options.traceIndex, else the line under the cursor, else the first) drawn by the
- * trace service, with every trace listed for the picker. agentguard logs: the session as a timeline of calls.
- */
-export function graph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
-  return model.format === 'agentguard' ? agentguardGraph(model, options, context) : datasetGraph(model, options, context);
-}
-
-function emptyGraph(model: LinesModel, format: GraphData['format'], context: ServiceContext, error?: string): GraphData {
-  return {
-    uri: model.uri,
-    version: model.version,
-    format,
-    traceIndex: 0,
-    traces: [],
-    nodes: [],
-    edges: [],
-    height: 0,
-    limits: { maxTextLength: context.settings.preview.maxTextLength, maxNodes: context.settings.preview.maxNodes },
-    ...(error ? { error } : {}),
-  };
-}
-
-function datasetGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
+/** The chosen trace (options.traceIndex, else the line under the cursor, else the first) drawn by the trace service, with every trace listed for the picker. */
+export function datasetGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
   const traceLines = model.contentLines.filter(isTraceLine);
   if (traceLines.length === 0) {
     return { ...emptyGraph(model, 'dataset', context, 'This file holds no traces yet: each line should be an event list or an object with "messages".'), traces: [] };
@@ -66,84 +42,4 @@ function pickerChoices(traceLines: Line[], chosen: number): TraceChoice[] {
   for (let index = from; index < to; index++) choices.push(choice(index));
   if (to < traceLines.length) choices.push(choice(traceLines.length - 1));
   return choices;
-}
-
-function agentguardGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
-  const entries = model.contentLines.filter((line) => line.kind === 'agentguard');
-  const base = emptyGraph(model, 'agentguard', context);
-  if (entries.length === 0) return { ...base, error: 'This agentguard log holds no entries.' };
-  const { maxTextLength } = context.settings.preview;
-  // Each row carries its line's text: a log's rows are capped lower than a trace's nodes.
-  const maxNodes = Math.min(context.settings.preview.maxNodes, context.settings.preview.maxLogEntries ?? Infinity);
-  const problemsByLine = groupProblems(model, context);
-  const shown = entries.slice(0, Math.max(0, maxNodes));
-  const nodes: GraphNode[] = [];
-  const edges: GraphEdge[] = [];
-  let y = GraphLayout.padding;
-  shown.forEach((line, i) => {
-    const facts = entryFacts(line);
-    const problems = problemsByLine.get(line.number) ?? [];
-    const fullText = model.text.slice(line.start, line.end);
-    const height = GraphLayout.headerHeight + GraphLayout.lineHeight * (problems.length > 0 ? 2 : 1);
-    const selection = facts.toolNameNode ?? facts.callId;
-    const node: GraphNode = {
-      id: i,
-      kind: 'entry',
-      eventIndex: i,
-      toolName: facts.toolName,
-      callId: facts.callId?.value,
-      title: `#${line.number + 1} ${facts.toolName ?? '(no tool name)'}`,
-      summary: argumentSummary(model, line),
-      text: fullText.length > maxTextLength ? fullText.slice(0, maxTextLength) : fullText,
-      textLength: fullText.length,
-      range: options.toRange({ start: line.start, end: line.end }),
-      selection: options.toRange(selection ? { start: selection.start, end: selection.end } : { start: line.start, end: line.start }),
-      problems,
-      status: facts.status,
-      durationMs: facts.durationMs,
-      retries: facts.retries,
-      cost: facts.cost ?? null,
-      lane: 0,
-      y,
-      height,
-    };
-    nodes.push(node);
-    if (i > 0) edges.push({ from: i - 1, to: i, kind: 'sequence' });
-    y += height + GraphLayout.gap;
-  });
-  return {
-    ...base,
-    nodes,
-    edges,
-    height: y - GraphLayout.gap + GraphLayout.padding,
-    limits: { maxTextLength, maxNodes, ...(entries.length > shown.length ? { truncatedFrom: entries.length } : {}) },
-  };
-}
-
-/** `lookup_order("A-1001", limit=3)` from the call's args and kwargs, as written. */
-function argumentSummary(model: LinesModel, line: Line): string {
-  const facts = entryFacts(line);
-  const call = facts.call;
-  if (call?.type !== 'object') return '';
-  const parts: string[] = [];
-  const args = call.properties.find((p) => p.key === 'args')?.value;
-  if (args?.type === 'array') for (const item of args.items) parts.push(model.text.slice(item.start, item.end));
-  const kwargs = call.properties.find((p) => p.key === 'kwargs')?.value;
-  if (kwargs?.type === 'object') {
-    for (const prop of kwargs.properties) if (prop.value) parts.push(`${prop.key}=${model.text.slice(prop.value.start, prop.value.end)}`);
-  }
-  return clip(`${facts.toolName ?? '?'}(${parts.join(', ')})`, 200);
-}
-
-function groupProblems(model: LinesModel, context: ServiceContext): Map<number, GraphNodeProblem[]> {
-  const byLine = new Map<number, GraphNodeProblem[]>();
-  for (const problem of validate(model, context)) {
-    if (problem.severity === 'hint' || problem.code === 'jsonl/too-many-problems') continue;
-    const line = lineAt(model, problem.span.start);
-    if (!line) continue;
-    const list = byLine.get(line.number) ?? [];
-    list.push({ severity: problem.severity, code: problem.code, message: problem.message });
-    byLine.set(line.number, list);
-  }
-  return byLine;
 }

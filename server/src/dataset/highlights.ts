@@ -1,25 +1,11 @@
 import type { Highlight } from '../common/types';
-import { entryFacts } from '../agentguard/facts';
-import { contains } from '../json/tree';
 import type { LinesModel } from '../jsonl/lines';
-import { placeAt } from '../jsonl/locate';
+import type { Place } from '../jsonl/locate';
 import { annotationsNaming } from './references';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 
-/** The mentions to light up in the line under the cursor. */
-export function highlights(model: LinesModel, offset: number): Highlight[] {
-  const place = placeAt(model, offset);
-  if (!place) return [];
-  if (place.line.kind === 'agentguard') {
-    const { callId, resultCallId } = entryFacts(place.line);
-    if (callId && resultCallId && (contains(callId, offset) || contains(resultCallId, offset))) {
-      return [
-        { span: { start: callId.start, end: callId.end }, kind: 'write' },
-        { span: { start: resultCallId.start, end: resultCallId.end }, kind: 'read' },
-      ];
-    }
-    return [];
-  }
+/** What an annotation address names with the addresses naming it too; elsewhere the trace service answers. */
+export function datasetHighlights(model: LinesModel, place: Place, offset: number): Highlight[] {
   if (place.onAddress && place.annotation?.resolution?.ok) {
     const target = place.annotation.resolution.target;
     return [

@@ -1,0 +1,44 @@
+import type { OutlineItem } from '../common/types';
+import { agentguardSymbols } from '../agentguard/symbols';
+import { datasetSymbols } from '../dataset/symbols';
+import { isTraceLine } from '../dataset/traceBridge';
+import type { Line, LinesModel } from './lines';
+
+/**
+ * Datasets: one entry per trace (its name or index, event count, first user message) with its events below.
+ * agentguard logs: one entry per call, `#<line> <tool>` with status and duration; failures and LLM spend marked.
+ */
+export function symbols(model: LinesModel): OutlineItem[] {
+  const items = model.format === 'agentguard' ? agentguardSymbols(model, maxOutlineEntries) : datasetSymbols(model, maxOutlineEntries);
+  const left = model.format === 'agentguard'
+    ? countFrom(model, items, (line) => line.kind === 'agentguard')
+    : countFrom(model, items, (line) => line.kind === 'metadata' || isTraceLine(line));
+  if (left === 0) return items;
+  const first = model.contentLines[model.contentLines.indexOf(lastListed(model, items)) + 1];
+  const last = model.lines[model.lines.length - 1];
+  items.push({
+    name: `${left} more ${model.format === 'agentguard' ? 'calls' : 'traces'} are not listed: the outline lists the first ${maxOutlineEntries}`,
+    kind: 'metadata',
+    span: { start: first.start, end: last.end },
+    selection: { start: first.start, end: first.start },
+  });
+  return items;
+}
+
+/** More entries than this make an outline nobody reads, and cost seconds to send (the editor asks on every edit). */
+const maxOutlineEntries = 10_000;
+
+function lastListed(model: LinesModel, items: OutlineItem[]): Line {
+  const end = items[items.length - 1].span.end;
+  return model.contentLines.find((line) => line.end === end)!;
+}
+
+/** How many lines after the last listed entry would have had one. */
+function countFrom(model: LinesModel, items: OutlineItem[], listed: (line: Line) => boolean): number {
+  if (items.length < maxOutlineEntries) return 0;
+  let count = 0;
+  for (let i = model.contentLines.indexOf(lastListed(model, items)) + 1; i < model.contentLines.length; i++) {
+    if (listed(model.contentLines[i])) count++;
+  }
+  return count;
+}
