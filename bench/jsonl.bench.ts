@@ -2,7 +2,7 @@
 // text to full diagnostics, as a ratio to JSON.parse of every line in the same process (target: at most 3x).
 // Run: node esbuild.mjs && node --expose-gc out/bench/jsonl.bench.js [megabytes] [traces]
 import { jsonlService, type LinesModel } from '../server/src/jsonl';
-import { validateDataset } from '../server/src/jsonl/validateDataset';
+import { validateDataset } from '../server/src/dataset/validate';
 import { defaultSettings, type ServiceContext } from '../server/src/common/service';
 import { parseTrace } from '../server/src/trace/model';
 import { collectProblems } from '../server/src/trace/validate';

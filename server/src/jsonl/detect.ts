@@ -1,5 +1,5 @@
-import { parseJsonValue, property } from './json';
-import { classify, type FileFormat } from './model';
+import { parseJsonValue, property } from '../json/tree';
+import { classify, type FileFormat } from './lines';
 
 /**
  * Whether a `.jsonl` file is one of ours, from its content alone (its first non-blank line): an agentguard entry,

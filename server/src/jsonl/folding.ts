@@ -1,5 +1,5 @@
 import type { FoldingSpan } from '../common/types';
-import type { LinesModel } from './model';
+import type { LinesModel } from './lines';
 
 /**
  * Every record of a JSON Lines file is a single line, and editors fold whole lines, so there is nothing to fold

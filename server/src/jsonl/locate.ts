@@ -1,6 +1,6 @@
-import { annotationsOf, type Annotation } from './annotations';
-import { contains, pathAt, type PathStep } from './json';
-import { lineAt, type Line, type LinesModel } from './model';
+import { annotationsOf, type Annotation } from '../dataset/annotations';
+import { contains, pathAt, type PathStep } from '../json/tree';
+import { lineAt, type Line, type LinesModel } from './lines';
 
 /** What the cursor is on, as the features of this language see it. */
 export interface Place {

@@ -1,6 +1,6 @@
-import { sourceOffsetInLiteral } from '../common/jsonStrings';
+import { sourceOffsetInLiteral } from '../json/strings';
 import { shorten } from '../trace/text';
-import type { JsonString } from './json';
+import type { JsonString } from '../json/tree';
 
 /**
  * Maps an offset in a string's decoded value to the source offset inside its JSON literal, stepping over

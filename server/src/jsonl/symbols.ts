@@ -1,18 +1,15 @@
 import type { OutlineItem } from '../common/types';
-import { entryFacts, formatDuration, llmSummary } from './agentguard';
-import { property } from './json';
-import type { Line, LinesModel } from './model';
-import { clip } from './strings';
-import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
-import { eventCount, firstUserMessage, traceLabel } from './traces';
-import { headSpan } from './validateDataset';
+import { agentguardSymbols } from '../agentguard/symbols';
+import { datasetSymbols } from '../dataset/symbols';
+import { isTraceLine } from '../dataset/traceBridge';
+import type { Line, LinesModel } from './lines';
 
 /**
  * Datasets: one entry per trace (its name or index, event count, first user message) with its events below.
  * agentguard logs: one entry per call, `#<line> <tool>` with status and duration; failures and LLM spend marked.
  */
 export function symbols(model: LinesModel): OutlineItem[] {
-  const items = model.format === 'agentguard' ? agentguardSymbols(model) : datasetSymbols(model);
+  const items = model.format === 'agentguard' ? agentguardSymbols(model, maxOutlineEntries) : datasetSymbols(model, maxOutlineEntries);
   const left = model.format === 'agentguard'
     ? countFrom(model, items, (line) => line.kind === 'agentguard')
     : countFrom(model, items, (line) => line.kind === 'metadata' || isTraceLine(line));
@@ -44,67 +41,4 @@ function countFrom(model: LinesModel, items: OutlineItem[], listed: (line: Line)
     if (listed(model.contentLines[i])) count++;
   }
   return count;
-}
-
-function datasetSymbols(model: LinesModel): OutlineItem[] {
-  const items: OutlineItem[] = [];
-  const service = lineTraceService;
-  let ordinal = 0;
-  for (const line of model.contentLines) {
-    if (items.length === maxOutlineEntries) break;
-    const root = line.root;
-    if (!root) continue;
-    const span = { start: line.start, end: line.end };
-    if (line.kind === 'metadata') {
-      const key = property(root, 'metadata')!;
-      items.push({ name: 'Dataset metadata', kind: 'metadata', span, selection: { start: key.keyStart, end: key.keyEnd } });
-      continue;
-    }
-    if (!isTraceLine(line)) continue;
-    const count = eventCount(line);
-    const first = firstUserMessage(model, line, 60);
-    const detail = `${count} event${count === 1 ? '' : 's'}${first ? ` — ${first}` : ''}`;
-    const children = service && line.errors.length === 0 ? service.symbols(traceModelOf(model, line)) : undefined;
-    items.push({
-      name: traceLabel(line, ordinal++),
-      detail,
-      kind: 'trace',
-      span,
-      selection: headSpan(root),
-      ...(children && children.length > 0 ? { children } : {}),
-    });
-  }
-  return items;
-}
-
-function agentguardSymbols(model: LinesModel): OutlineItem[] {
-  const items: OutlineItem[] = [];
-  for (const line of model.contentLines) {
-    if (items.length === maxOutlineEntries) break;
-    if (line.kind !== 'agentguard') continue;
-    items.push(entrySymbol(line));
-  }
-  return items;
-}
-
-function entrySymbol(line: Line): OutlineItem {
-  const facts = entryFacts(line);
-  const tool = facts.toolName ?? '(no tool name)';
-  const status = facts.status ?? 'no status';
-  let detail = `${status}, ${formatDuration(facts)}`;
-  if (facts.retries) detail += `, ${facts.retries} retr${facts.retries === 1 ? 'y' : 'ies'}`;
-  if (facts.isLlm) {
-    const spend = llmSummary(facts);
-    if (spend) detail += ` — ${spend}`;
-  }
-  if (facts.failed && facts.exception) detail += ` — ${clip(facts.exception, 60)}`;
-  const selection = facts.toolNameNode ?? facts.callId;
-  return {
-    // The ✗ marks failures in the outline and breadcrumbs even where kinds look alike.
-    name: `#${line.number + 1} ${facts.failed ? '✗ ' : ''}${tool}`,
-    detail,
-    kind: facts.failed ? 'event' : facts.isLlm ? 'message' : 'call',
-    span: { start: line.start, end: line.end },
-    selection: selection ? { start: selection.start, end: selection.end } : { start: line.start, end: line.start },
-  };
 }

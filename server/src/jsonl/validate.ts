@@ -1,9 +1,9 @@
 import type { ServiceContext } from '../common/service';
 import type { Problem } from '../common/types';
-import type { LinesModel } from './model';
-import { isTraceLine, traceLineProblems } from './traceBridge';
-import { validateAgentguard } from './validateAgentguard';
-import { validateDataset } from './validateDataset';
+import type { LinesModel } from './lines';
+import { isTraceLine, traceLineProblems } from '../dataset/traceBridge';
+import { validateAgentguard } from '../agentguard/validate';
+import { validateDataset } from '../dataset/validate';
 
 /**
  * Every line is checked on its own (a broken line only reports its own syntax errors), then the rules that

@@ -1,4 +1,5 @@
 import { createScanner } from 'jsonc-parser';
+import { ScanError, Token } from '../json/tokens';
 import type { ServiceContext } from '../common/service';
 import type { CompletionEntry, Span } from '../common/types';
 import { eventAt, eventBefore, type Shape, type ToolCall, type TraceModel } from './model';
@@ -46,7 +47,7 @@ function cursorContext(text: string, from: number, offset: number, base: Where, 
   let lastError = 0;
   let afterColonBefore = false;
   let keyBefore: string | undefined;
-  for (let token = scanner.scan(); token !== 17; token = scanner.scan()) {
+  for (let token = scanner.scan(); token !== Token.EOF; token = scanner.scan()) {
     afterColonBefore = stack[stack.length - 1].afterColon;
     keyBefore = stack[stack.length - 1].key;
     lastToken = token;
@@ -55,46 +56,46 @@ function cursorContext(text: string, from: number, offset: number, base: Where, 
     lastError = scanner.getTokenError();
     const top = stack[stack.length - 1];
     switch (token) {
-      case 1:
-      case 3: {
-        const isObject = token === 1;
+      case Token.OpenBrace:
+      case Token.OpenBracket: {
+        const isObject = token === Token.OpenBrace;
         stack.push({ isObject, shape: childWhere(top, isObject), index: 0, keys: [], afterColon: false, start: from + lastOffset });
         break;
       }
-      case 2:
-      case 4:
+      case Token.CloseBrace:
+      case Token.CloseBracket:
         if (stack.length > 1) stack.pop();
         finishValue(stack[stack.length - 1]);
         break;
-      case 5:
+      case Token.Comma:
         if (top.isObject) {
           top.afterColon = false;
           top.key = undefined;
         } else top.index++;
         break;
-      case 6:
+      case Token.Colon:
         if (top.isObject) top.afterColon = true;
         break;
-      case 10:
+      case Token.String:
         if (top.isObject && !top.afterColon) {
           top.key = scanner.getTokenValue();
           top.keys.push(top.key);
         } else finishValue(top);
         break;
       default:
-        if (top.isObject && !top.afterColon && token === 16) {
+        if (top.isObject && !top.afterColon && token === Token.Unknown) {
           top.key = scanner.getTokenValue();
         } else finishValue(top);
     }
   }
   const container = stack[stack.length - 1];
-  const endsAtCursor = lastToken !== 17 && lastOffset + lastLength === source.length;
+  const endsAtCursor = lastToken !== Token.EOF && lastOffset + lastLength === source.length;
   let partial: CursorContext['partial'];
-  if (endsAtCursor && lastToken === 10) {
-    const closed = lastError !== 2 && lastLength >= 2;
+  if (endsAtCursor && lastToken === Token.String) {
+    const closed = lastError !== ScanError.UnexpectedEndOfString && lastLength >= 2;
     if (closed) return { container, mode: 'none' };
     partial = { start: from + lastOffset, end: stringEnd(text, from + lastOffset, offset), quoted: true };
-  } else if (endsAtCursor && (lastToken === 16 || lastToken === 7 || lastToken === 8 || lastToken === 9 || lastToken === 11)) {
+  } else if (endsAtCursor && (lastToken === Token.Unknown || lastToken === Token.Null || lastToken === Token.True || lastToken === Token.False || lastToken === Token.Number)) {
     partial = { start: from + lastOffset, end: offset, quoted: false };
   }
   if (partial && container.isObject) {
@@ -107,11 +108,11 @@ function cursorContext(text: string, from: number, offset: number, base: Where, 
   if (container.isObject) {
     if (container.afterColon) {
       // A finished value before the cursor (e.g. `"role": "user" |`) leaves nothing to complete.
-      if (!partial && lastToken !== 6) return { container, mode: 'none' };
+      if (!partial && lastToken !== Token.Colon) return { container, mode: 'none' };
       return { container, mode: 'value', key: container.key, partial };
     }
-    if (partial && container.key !== undefined && lastToken === 10) container.keys.pop();
-    if (!partial && lastToken !== 1 && lastToken !== 5) return { container, mode: 'none' };
+    if (partial && container.key !== undefined && lastToken === Token.String) container.keys.pop();
+    if (!partial && lastToken !== Token.OpenBrace && lastToken !== Token.Comma) return { container, mode: 'none' };
     return { container, mode: 'key', partial };
   }
   if (!partial && lastToken !== 3 && lastToken !== 5 && lastToken !== 17) return { container, mode: 'none' };
@@ -229,7 +230,7 @@ export function traceCompletion(model: TraceModel, offset: number, _context: Ser
   const event = eventAt(model, offset);
   let from = model.start;
   let base: Where = 'top';
-  let initialToken = 17;
+  let initialToken: number = Token.EOF;
   const events = model.eventsValue;
   if (event && offset > event.value.start && event.value.kind === 'object') {
     from = event.value.start;
@@ -240,7 +241,7 @@ export function traceCompletion(model: TraceModel, offset: number, _context: Ser
       // Between events: scan only from the end of the previous one.
       from = previous.value.end;
       base = 'events';
-      initialToken = 2;
+      initialToken = Token.CloseBrace;
     } else {
       from = events.start;
     }

@@ -4,7 +4,7 @@
  */
 import type { Budget } from '../common/budget';
 import type { Span } from '../common/types';
-import { decodeJsonString, sourceOffsetInLiteral } from '../common/jsonStrings';
+import { decodeJsonString, sourceOffsetInLiteral } from '../json/strings';
 import { parseJson, type Field, type JsonValue, type SyntaxProblem } from './parser';
 
 export type { Field, JsonValue, SyntaxProblem, ValueKind, Shape } from './parser';

@@ -1,5 +1,6 @@
 /** Short human-readable renderings of trace parts (labels, previews) computed from spans without full decoding. */
 import { createScanner } from 'jsonc-parser';
+import { Token } from '../json/tokens';
 import { decodeString, field, type JsonValue, type ToolCall, type TraceEvent, type TraceModel, type ValueKind } from './model';
 
 export function describeKind(kind: ValueKind): string {
@@ -43,27 +44,27 @@ function compactObject(source: string, max: number): string {
   let key: string | undefined;
   let expectKey = false;
   let token = scanner.scan();
-  if (token !== 1) return shorten(source.replace(/\s+/g, ' '), max);
+  if (token !== Token.OpenBrace) return shorten(source.replace(/\s+/g, ' '), max);
   depth = 1;
   expectKey = true;
   while (length < max) {
     token = scanner.scan();
-    if (token === 17) break;
+    if (token === Token.EOF) break;
     if (depth === 1) {
-      if (token === 2) break;
-      if (token === 5) { expectKey = true; continue; }
-      if (token === 6) continue;
-      if (expectKey && token === 10) { key = scanner.getTokenValue(); expectKey = false; continue; }
+      if (token === Token.CloseBrace) break;
+      if (token === Token.Comma) { expectKey = true; continue; }
+      if (token === Token.Colon) continue;
+      if (expectKey && token === Token.String) { key = scanner.getTokenValue(); expectKey = false; continue; }
       let shown: string;
-      if (token === 1 || token === 3) { shown = token === 1 ? '{…}' : '[…]'; depth++; }
-      else if (token === 10) shown = JSON.stringify(shorten(scanner.getTokenValue().replace(/\s+/g, ' '), 24));
+      if (token === Token.OpenBrace || token === Token.OpenBracket) { shown = token === Token.OpenBrace ? '{…}' : '[…]'; depth++; }
+      else if (token === Token.String) shown = JSON.stringify(shorten(scanner.getTokenValue().replace(/\s+/g, ' '), 24));
       else shown = scanner.getTokenValue() || source.substr(scanner.getTokenOffset(), scanner.getTokenLength());
       const part = key !== undefined ? `${key}=${shown}` : shown;
       parts.push(part);
       length += part.length + 2;
       key = undefined;
-    } else if (token === 1 || token === 3) depth++;
-    else if (token === 2 || token === 4) depth--;
+    } else if (token === Token.OpenBrace || token === Token.OpenBracket) depth++;
+    else if (token === Token.CloseBrace || token === Token.CloseBracket) depth--;
   }
   return shorten(parts.join(', '), max);
 }

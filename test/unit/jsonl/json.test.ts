@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { parseJsonValue, type JsonNode } from '../../../server/src/jsonl/json';
+import { parseJsonValue, type JsonNode } from '../../../server/src/json/tree';
 
 /** The tree as a plain value (numbers as their source text, so nothing is rounded). */
 function plain(node: JsonNode | undefined): unknown {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeJsonString, indexOfWithin, sourceOffsetInLiteral } from '../../../server/src/common/jsonStrings';
+import { decodeJsonString, indexOfWithin, sourceOffsetInLiteral } from '../../../server/src/json/strings';
 
 describe('JSON string literals read in place', () => {
   it('maps every decoded offset to the source so that the text before it decodes to exactly that many characters', () => {

@@ -1,8 +1,8 @@
 import type { Problem, Span } from '../common/types';
 import { addressPartSpan } from './address';
 import { annotationsOf } from './annotations';
-import { property, type JsonNode } from './json';
-import type { Line, LinesModel } from './model';
+import { property, type JsonNode } from '../json/tree';
+import type { Line, LinesModel } from '../jsonl/lines';
 
 /**
  * Invariant Explorer's upload rules for a dataset, reported at the line that breaks them (Explorer stops at

@@ -1,6 +1,6 @@
-import { numberValue, property, stringValue, type JsonNode, type JsonString } from './json';
-import type { Line } from './model';
-import { isFailedStatus } from './agentguardSchema';
+import { numberValue, property, stringValue, type JsonNode, type JsonString } from '../json/tree';
+import type { Line } from '../jsonl/lines';
+import { isFailedStatus } from './schema';
 
 /** The facts of one agentguard entry the outline, hover and graph show. */
 export interface EntryFacts {

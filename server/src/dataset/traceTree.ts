@@ -1,7 +1,7 @@
 import type { JsonValue } from '../trace/model';
 import {
   lazyContainer, sourceString, type Findable, type JsonArray, type JsonNode, type JsonObject, type JsonProperty,
-} from './json';
+} from '../json/tree';
 
 /**
  * A dataset line is read once, by the single-trace parser. Its tree (recorded down to events, calls and content)

@@ -1,77 +1,13 @@
-import type { ServiceContext } from '../common/service';
 import type { HoverResult } from '../common/types';
-import { codeBlock, escapeMarkdown, inlineCode, quote } from '../common/markdown';
-import { entryFacts, formatCost, formatDuration, llmSummary } from './agentguard';
-import { STATUS_DOCS, VALIDATION_KIND_DOCS, describeFieldType, specAt, timestampKey } from './agentguardSchema';
-import { propertyValue, stringValue } from './json';
-import type { Annotation } from './annotations';
-import type { LinesModel } from './model';
-import { placeAt, type Place } from './locate';
-import { clip } from './strings';
-import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
-import { lookup } from '../common/lookup';
+import { escapeMarkdown, inlineCode, quote } from '../common/markdown';
+import { propertyValue, stringValue } from '../json/tree';
+import type { Place } from '../jsonl/locate';
+import { clip } from '../jsonl/strings';
+import { entryFacts, formatCost, formatDuration, llmSummary } from './facts';
+import { STATUS_DOCS, VALIDATION_KIND_DOCS, describeFieldType, specAt, timestampKey } from './schema';
 
-const MAX_SHOWN = 2000;
-
-/** Explanations of the keys a dataset line itself holds (events are explained by the trace service). */
-const DATASET_KEYS: Record<string, string> = lookup({
-  messages: 'The events of this trace, in order (messages, tool calls, tool outputs).',
-  annotations: 'Notes attached to parts of this trace: each has a `content` and an `address` naming what it is about.',
-  index: 'Position of this trace in the dataset. When one trace has an index every trace needs one, each different.',
-  name: 'Display name of this trace.',
-  hierarchy_path: 'Folders the trace is shown under, outermost first.',
-  metadata: 'Free-form facts about this trace (model, run, scores…).',
-});
-
-export function hover(model: LinesModel, offset: number, context: ServiceContext): HoverResult | null {
-  const place = placeAt(model, offset);
-  if (!place) return null;
-  if (place.line.kind === 'agentguard') return agentguardHover(place);
-  if (place.annotation && (place.onAddress || place.path[2] === 'content')) {
-    const hovered = annotationHover(place.annotation, place.onAddress ?? false);
-    if (hovered) return hovered;
-  }
-  const service = lineTraceService;
-  if (service && isTraceLine(place.line)) {
-    const fromTrace = service.hover(traceModelOf(model, place.line), offset, context);
-    if (fromTrace) return fromTrace;
-  }
-  return datasetKeyHover(place);
-}
-
-/** The keys of a dataset line the single-trace format does not explain. */
-function datasetKeyHover(place: Place): HoverResult | null {
-  const last = place.steps[place.steps.length - 1];
-  if (!last.onKey || !last.property || place.path.length !== 1) return null;
-  const key = last.property.key;
-  const span = { start: last.property.keyStart, end: last.property.keyEnd };
-  if (place.line.kind === 'metadata' && key === 'metadata') {
-    return { span, markdown: '**Dataset metadata**\n\nFacts about the whole dataset. Only the first line of the file may hold it, and only once.' };
-  }
-  if (place.line.kind === 'annotated' && Object.hasOwn(DATASET_KEYS, key)) return { span, markdown: `**${key}** (dataset trace)\n\n${DATASET_KEYS[key]}` };
-  return null;
-}
-
-function annotationHover(annotation: Annotation, onAddress: boolean): HoverResult | null {
-  const address = annotation.address;
-  const resolution = annotation.resolution;
-  if (!address || !resolution) return null;
-  const span = onAddress ? { start: address.start, end: address.end } : { start: annotation.content!.start, end: annotation.content!.end };
-  if (!resolution.ok) return { span, markdown: `**Annotation address** ${inlineCode(address.value)}\n\n${escapeMarkdown(resolution.message)}` };
-  const annotated = resolution.annotatedText();
-  const shown = annotated.length > MAX_SHOWN ? `${annotated.slice(0, MAX_SHOWN)}…` : annotated;
-  const content = annotation.content?.type === 'string' ? annotation.content.value : '';
-  const lines = [
-    `**Annotation** on ${escapeMarkdown(resolution.description)}`,
-    '',
-    codeBlock(shown),
-  ];
-  if (onAddress && content) lines.push('', quote(clip(content, 300)));
-  if (annotated.length > MAX_SHOWN) lines.push('', `_${annotated.length} characters in all._`);
-  return { span, markdown: lines.join('\n') };
-}
-
-function agentguardHover(place: Place): HoverResult | null {
+/** A field's type and meaning, a status or validation kind explained, a call's summary, its timing. */
+export function agentguardHover(place: Place): HoverResult | null {
   const last = place.steps[place.steps.length - 1];
   const facts = entryFacts(place.line);
   const path = place.path;

@@ -3,7 +3,7 @@ import type { Problem } from '../common/types';
 import { traceService } from '../trace';
 import { parseTrace, type TraceModel } from '../trace/model';
 import { collectProblems } from '../trace/validate';
-import type { Line, LinesModel } from './model';
+import type { Line, LinesModel } from '../jsonl/lines';
 
 /**
  * The single-trace language service, run on one dataset line at a time. parseTrace works with absolute

@@ -1,5 +1,5 @@
 import { parseTree, printParseErrorCode, type Node as JsoncNode, type ParseError as JsoncError } from 'jsonc-parser';
-import { decodeJsonString, escapeLength, indexOfWithin } from '../common/jsonStrings';
+import { decodeJsonString, escapeLength, indexOfWithin } from './strings';
 import { lookup } from '../common/lookup';
 
 /**

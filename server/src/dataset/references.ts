@@ -1,19 +1,12 @@
 import type { Span, Target } from '../common/types';
-import { entryFacts } from './agentguard';
 import { annotationsOf } from './annotations';
-import { contains } from './json';
-import type { Line, LinesModel } from './model';
-import { placeAt } from './locate';
+import { contains } from '../json/tree';
+import type { Line, LinesModel } from '../jsonl/lines';
+import type { Place } from '../jsonl/locate';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 
-/**
- * agentguard: a call id's two mentions (call and result); a tool name's calls across the log.
- * Datasets: the trace service's references, plus the annotations whose address names the value at the cursor.
- */
-export function references(model: LinesModel, offset: number, includeDeclaration: boolean): Target[] {
-  const place = placeAt(model, offset);
-  if (!place) return [];
-  if (place.line.kind === 'agentguard') return agentguardReferences(model, place.line, offset, includeDeclaration);
+/** The trace service's references, plus the annotations whose address names the value at the cursor. */
+export function datasetReferences(model: LinesModel, place: Place, offset: number, includeDeclaration: boolean): Target[] {
   const found: Target[] = [];
   if (place.onAddress && place.annotation?.resolution?.ok) {
     const target = place.annotation.resolution.target;
@@ -45,26 +38,4 @@ export function annotationsNaming(model: LinesModel, line: Line, span: Span): Sp
     }
   }
   return spans;
-}
-
-function agentguardReferences(model: LinesModel, line: Line, offset: number, includeDeclaration: boolean): Target[] {
-  const facts = entryFacts(line);
-  const { callId, resultCallId } = facts;
-  if (callId && resultCallId && (contains(callId, offset) || contains(resultCallId, offset))) {
-    const targets: Target[] = [];
-    if (includeDeclaration) targets.push({ span: { start: callId.start, end: callId.end } });
-    targets.push({ span: { start: resultCallId.start, end: resultCallId.end } });
-    return targets;
-  }
-  const toolName = facts.toolNameNode;
-  if (toolName && contains(toolName, offset)) {
-    const targets: Target[] = [];
-    for (const other of model.contentLines) {
-      if (other.kind !== 'agentguard') continue;
-      const otherName = entryFacts(other).toolNameNode;
-      if (otherName && otherName.value === toolName.value) targets.push({ span: { start: otherName.start, end: otherName.end } });
-    }
-    return targets;
-  }
-  return [];
 }

@@ -1,74 +1,13 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
-import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeProblem, type TraceChoice } from '../protocol';
-import { entryFacts } from './agentguard';
-import { lineAt, type Line, type LinesModel } from './model';
-import { clip } from './strings';
-import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
-import { traceLabel } from './traces';
-import { validate } from './validate';
+import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeProblem } from '../protocol';
+import { emptyGraph } from '../jsonl/emptyGraph';
+import { lineAt, type Line, type LinesModel } from '../jsonl/lines';
+import { clip } from '../jsonl/strings';
+import { validate } from '../jsonl/validate';
+import { entryFacts } from './facts';
 
-/**
- * Datasets: the chosen trace (options.traceIndex, else the line under the cursor, else the first) drawn by the
- * trace service, with every trace listed for the picker. agentguard logs: the session as a timeline of calls.
- */
-export function graph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
-  return model.format === 'agentguard' ? agentguardGraph(model, options, context) : datasetGraph(model, options, context);
-}
-
-function emptyGraph(model: LinesModel, format: GraphData['format'], context: ServiceContext, error?: string): GraphData {
-  return {
-    uri: model.uri,
-    version: model.version,
-    format,
-    traceIndex: 0,
-    traces: [],
-    nodes: [],
-    edges: [],
-    height: 0,
-    limits: { maxTextLength: context.settings.preview.maxTextLength, maxNodes: context.settings.preview.maxNodes },
-    ...(error ? { error } : {}),
-  };
-}
-
-function datasetGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
-  const traceLines = model.contentLines.filter(isTraceLine);
-  if (traceLines.length === 0) {
-    return { ...emptyGraph(model, 'dataset', context, 'This file holds no traces yet: each line should be an event list or an object with "messages".'), traces: [] };
-  }
-  let chosen = 0;
-  if (options.traceIndex !== undefined && options.traceIndex >= 0 && options.traceIndex < traceLines.length) chosen = options.traceIndex;
-  else if (options.cursorOffset !== undefined) {
-    const line = lineAt(model, options.cursorOffset);
-    const found = line ? traceLines.indexOf(line) : -1;
-    if (found >= 0) chosen = found;
-  }
-  const traces = pickerChoices(traceLines, chosen);
-  const service = lineTraceService;
-  if (!service?.graph) return { ...emptyGraph(model, 'dataset', context, 'The trace preview is not available.'), traces, traceIndex: chosen };
-  const line = traceLines[chosen];
-  const data = service.graph(traceModelOf(model, line), options, context);
-  return { ...data, uri: model.uri, version: model.version, format: 'dataset', traceIndex: chosen, traces };
-}
-
-/** Traces listed in the picker around the chosen one; the first and the last are always listed. */
-const pickerWindow = 500;
-
-/**
- * The picker's choices: every trace of a small dataset, else a window around the chosen trace plus the first and
- * the last (the preview marks the gaps). Labelling and drawing 100,000 options would cost seconds on every update.
- */
-function pickerChoices(traceLines: Line[], chosen: number): TraceChoice[] {
-  const choice = (index: number): TraceChoice => ({ index, label: `${traceLabel(traceLines[index], index)} (line ${traceLines[index].number + 1})` });
-  const from = Math.max(0, Math.min(chosen - pickerWindow / 2, traceLines.length - pickerWindow));
-  const to = Math.min(traceLines.length, from + pickerWindow);
-  const choices: TraceChoice[] = [];
-  if (from > 0) choices.push(choice(0));
-  for (let index = from; index < to; index++) choices.push(choice(index));
-  if (to < traceLines.length) choices.push(choice(traceLines.length - 1));
-  return choices;
-}
-
-function agentguardGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
+/** The session as a timeline of calls, each row marked with its line's problems. */
+export function agentguardGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
   const entries = model.contentLines.filter((line) => line.kind === 'agentguard');
   const base = emptyGraph(model, 'agentguard', context);
   if (entries.length === 0) return { ...base, error: 'This agentguard log holds no entries.' };

@@ -1,6 +1,6 @@
-import { property, stringValue, type JsonNode } from './json';
-import type { Line, LinesModel } from './model';
-import { clip } from './strings';
+import { property, stringValue, type JsonNode } from '../json/tree';
+import type { Line, LinesModel } from '../jsonl/lines';
+import { clip } from '../jsonl/strings';
 
 /** How a dataset trace is named in the outline and the preview's picker (Explorer: name, metadata.name, Run <index>). */
 export function traceLabel(line: Line, ordinal: number): string {

@@ -2,10 +2,10 @@ import type { Problem } from '../common/types';
 import type { ServiceContext } from '../common/service';
 import {
   ENTRY_SPEC, STATUS_VALUES, USAGE_KINDS, VALIDATION_KINDS, compareTimestamps, describeFieldType, timestampKey, type FieldSpec,
-} from './agentguardSchema';
-import { entryFacts } from './agentguard';
-import { property, type JsonNode } from './json';
-import type { Line, LinesModel } from './model';
+} from './schema';
+import { entryFacts } from './facts';
+import { property, type JsonNode } from '../json/tree';
+import type { Line, LinesModel } from '../jsonl/lines';
 import { ownEntry } from '../common/lookup';
 
 /** Checks every line of an agentguard log against the TraceEntry shape and its call/result consistency. */

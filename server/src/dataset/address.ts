@@ -1,5 +1,5 @@
-import { parseJsonValue, property, transientStringValue, type JsonNode, type JsonString } from './json';
-import { countLines, lineBounds, sourceSpanInString } from './strings';
+import { parseJsonValue, property, transientStringValue, type JsonNode, type JsonString } from '../json/tree';
+import { countLines, lineBounds, sourceSpanInString } from '../jsonl/strings';
 import { TraceArray } from './traceTree';
 import type { Span } from '../common/types';
 

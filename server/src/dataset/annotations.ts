@@ -1,25 +1,10 @@
-import { parseAddress, resolveAddress, type ParsedAddress, type Resolution } from './address';
-import { property, type JsonNode, type JsonObject, type JsonString } from './json';
-import type { Line, LinesModel } from './model';
-import { clip } from './strings';
+import { parseAddress, resolveAddress } from './address';
+import type { Annotation, LineAnnotations } from './annotationTypes';
+import { property, type JsonNode, type JsonObject, type JsonString } from '../json/tree';
+import type { Line, LinesModel } from '../jsonl/lines';
+import { clip } from '../jsonl/strings';
 
-export interface Annotation {
-  /** The annotation value as written (an object when well-formed). */
-  node: JsonNode;
-  address?: JsonString;
-  content?: JsonNode;
-  parsed?: ParsedAddress;
-  resolution?: Resolution;
-  /** Why the annotation cannot be read (Explorer: "Failed to parse annotation: …"). */
-  invalid?: string;
-}
-
-export interface LineAnnotations {
-  /** The `annotations` value when it is not a list. */
-  notAList?: JsonNode;
-  items: Annotation[];
-}
-
+export type { Annotation, LineAnnotations } from './annotationTypes';
 
 /** The annotations of an annotated dataset line, each with its address resolved against the line's trace. */
 export function annotationsOf(model: LinesModel, line: Line): LineAnnotations {

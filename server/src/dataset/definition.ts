@@ -1,0 +1,12 @@
+import type { Target } from '../common/types';
+import type { LinesModel } from '../jsonl/lines';
+import type { Place } from '../jsonl/locate';
+import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
+
+/** An annotation address jumps to exactly what it names (a value, a character range, a line of a string); elsewhere the trace service answers. */
+export function datasetDefinition(model: LinesModel, place: Place, offset: number): Target[] {
+  if (place.onAddress && place.annotation?.resolution?.ok) return [{ span: place.annotation.resolution.target }];
+  const service = lineTraceService;
+  if (service && isTraceLine(place.line)) return service.definition(traceModelOf(model, place.line), offset);
+  return [];
+}

@@ -1,0 +1,31 @@
+import { defaultSettings, type ServiceContext } from '../common/service';
+import { parseTrace } from '../trace/model';
+import { collectProblems } from '../trace/validate';
+import { primeAnnotations } from './annotations';
+import { classify, type Line } from '../jsonl/lines';
+import { lineNodeOfTraceValue, nodeOfTraceValue } from './traceTree';
+
+/** Trace problems are found once, all of them; validate leaves out the unknown-key hints when they are off. */
+const checkEverything: ServiceContext = { settings: { ...defaultSettings, unknownKeyHints: true } };
+
+/**
+ * A dataset line is parsed once, by the trace parser, and everything that needs its whole tree is done while the
+ * tree is at hand: the line's kind, the trace checks, the annotation addresses. The line then keeps a light tree
+ * (containers below the second level are read again only when a feature visits them), so a large dataset costs
+ * little memory and its trace models are collected young. Undefined for a broken (or absurdly deep) line: the
+ * JSON Lines parser reads it, for its messages and partial tree.
+ */
+export function parseDatasetLine(text: string, number: number, start: number, valueStart: number, end: number): Line | undefined {
+  const trace = parseTrace(text, valueStart, end);
+  // The JSON Lines parser reads nesting recursively: it reports what is too deep for it to read.
+  if (trace.syntaxErrors.length > 0 || !trace.root || trace.depth > maxTraceDepth) return undefined;
+  const whole = nodeOfTraceValue(text, trace.root);
+  const kind = classify(whole);
+  const line: Line = { number, start, end, kind, root: lineNodeOfTraceValue(text, trace.root), errors: [] };
+  if (kind === 'raw' || kind === 'annotated') line.traceProblems = collectProblems(trace, checkEverything);
+  if (kind === 'annotated') primeAnnotations(text, line, whole);
+  return line;
+}
+
+/** Deeper lines go through the JSON Lines parser too, which says when they are too deep for it to read. */
+const maxTraceDepth = 1000;

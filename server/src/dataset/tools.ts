@@ -1,0 +1,7 @@
+import type { Line, LinesModel } from '../jsonl/lines';
+import { isTraceLine, traceModelOf } from './traceBridge';
+
+/** Passes on the tool of each call in a dataset line's trace (none for a broken line or one of another kind). */
+export function datasetCalledTools(model: LinesModel, line: Line, add: (name: string | undefined) => void): void {
+  if (isTraceLine(line) && line.errors.length === 0) for (const call of traceModelOf(model, line).calls) add(call.name);
+}

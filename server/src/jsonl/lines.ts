@@ -1,0 +1,79 @@
+import type { LineIndex } from '../common/lineIndex';
+import type { LruCache } from '../common/lru';
+import type { Problem } from '../common/types';
+import { property, type JsonNode, type JsonSyntaxError } from '../json/tree';
+import type { LineAnnotations } from '../dataset/annotationTypes';
+
+/**
+ * What a line holds. Datasets (Invariant Explorer): `metadata` row, `raw` event array, `annotated`
+ * object with `messages`. agentguard logs: `agentguard` TraceEntry. `other`: valid JSON of neither shape.
+ */
+export type LineKind = 'blank' | 'invalid' | 'metadata' | 'raw' | 'annotated' | 'agentguard' | 'other';
+
+export type FileFormat = 'dataset' | 'agentguard';
+
+export interface Line {
+  /** Zero-based line number in the document. */
+  number: number;
+  /** Offsets of the line's text, without its line break. */
+  start: number;
+  end: number;
+  kind: LineKind;
+  /** The parsed value; partial when the line has syntax errors. */
+  root?: JsonNode;
+  errors: JsonSyntaxError[];
+  /**
+   * For a trace line without syntax errors: every problem the single-trace service finds in it (unknown-key hints
+   * included), found while the line's one parse was at hand.
+   */
+  traceProblems?: Problem[];
+  /** The annotations of an annotated line with their addresses resolved (see annotationsOf), once read. */
+  annotations?: LineAnnotations;
+}
+
+export interface LinesModel {
+  uri: string;
+  version: number;
+  text: string;
+  lines: Line[];
+  /** Lines that are not blank, in order. */
+  contentLines: Line[];
+  format: FileFormat;
+  /** Built on first use. */
+  readonly lineIndex: LineIndex;
+  /** Per-line models of the single-trace service, built on first use (keyed by line number), the latest few kept. */
+  traceModels: LruCache<number, unknown>;
+  /** Lines past the line limit (DocumentInput.maxLines), not read; 0 when the whole file was read. */
+  omittedLines: number;
+  maxLines: number;
+}
+
+export function classify(root: JsonNode | undefined): LineKind {
+  if (!root) return 'invalid';
+  if (root.type === 'array') return 'raw';
+  if (root.type !== 'object') return 'other';
+  const first = root.properties[0];
+  if (first?.key === 'call' && property(first.value, 'call_id')) return 'agentguard';
+  if (property(root, 'messages')) return 'annotated';
+  if (property(root, 'metadata')) return 'metadata';
+  return 'other';
+}
+
+/** The line holding offset (a line break belongs to the line it ends). */
+export function lineAt(model: LinesModel, offset: number): Line | undefined {
+  const lines = model.lines;
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lines[mid].start <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  const line = lines[lo];
+  return line && offset >= line.start && offset <= line.end ? line : undefined;
+}
+
+/** Traces of a dataset: raw and annotated lines. */
+export function traceLines(model: LinesModel): Line[] {
+  return model.contentLines.filter((line) => line.kind === 'raw' || line.kind === 'annotated');
+}
