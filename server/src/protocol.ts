@@ -48,6 +48,8 @@ export interface GraphNode {
   problems: GraphNodeProblem[];
   /** agentguard entries. */
   status?: string;
+  /** The status counts as a failure (agentguard's rule: anything but `success` and `retried`). */
+  failed?: boolean;
   durationMs?: number;
   retries?: number;
   cost?: number | null;

@@ -100,6 +100,7 @@ function agentguardGraph(model: LinesModel, options: GraphOptions, context: Serv
       selection: options.toRange(selection ? { start: selection.start, end: selection.end } : { start: line.start, end: line.start }),
       problems,
       status: facts.status,
+      failed: facts.failed,
       durationMs: facts.durationMs,
       retries: facts.retries,
       cost: facts.cost ?? null,

@@ -1,7 +1,8 @@
 import type { ServiceContext } from '../common/service';
 import type { HoverResult } from '../common/types';
 import { codeBlock, escapeMarkdown, inlineCode, quote } from '../common/markdown';
-import { entryFacts, formatCost, formatDuration, llmSummary } from './agentguard';
+import { formatCost, formatDuration } from '../../../shared/format';
+import { entryFacts, llmSummary } from './agentguard';
 import { STATUS_DOCS, VALIDATION_KIND_DOCS, describeFieldType, specAt, timestampKey } from './agentguardSchema';
 import { propertyValue, stringValue } from './json';
 import type { Annotation } from './annotations';
@@ -126,7 +127,7 @@ function entrySummary(place: Place, facts: ReturnType<typeof entryFacts>): strin
   const lines = [`**${facts.isLlm ? 'LLM call' : 'Tool call'} ${inlineCode(facts.toolName ?? '?')}** (line ${place.line.number + 1})`, ''];
   const status = facts.status ?? 'no status';
   lines.push(`- status: ${inlineCode(status)}${facts.failed ? ' (failed)' : ''}`);
-  lines.push(`- duration: ${formatDuration(facts)}`);
+  lines.push(`- duration: ${formatDuration(facts.durationMs)}`);
   if (facts.retries) lines.push(`- retries: ${facts.retries}`);
   if (typeof facts.cost === 'number') lines.push(`- cost: ${formatCost(facts.cost)}`);
   if (facts.isLlm) {

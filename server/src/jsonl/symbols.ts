@@ -1,5 +1,6 @@
 import type { OutlineItem } from '../common/types';
-import { entryFacts, formatDuration, llmSummary } from './agentguard';
+import { formatDuration } from '../../../shared/format';
+import { entryFacts, llmSummary } from './agentguard';
 import { property } from './json';
 import type { Line, LinesModel } from './model';
 import { clip } from './strings';
@@ -91,7 +92,7 @@ function entrySymbol(line: Line): OutlineItem {
   const facts = entryFacts(line);
   const tool = facts.toolName ?? '(no tool name)';
   const status = facts.status ?? 'no status';
-  let detail = `${status}, ${formatDuration(facts)}`;
+  let detail = `${status}, ${formatDuration(facts.durationMs)}`;
   if (facts.retries) detail += `, ${facts.retries} retr${facts.retries === 1 ? 'y' : 'ies'}`;
   if (facts.isLlm) {
     const spend = llmSummary(facts);
