@@ -50,6 +50,8 @@ export interface ServiceContext {
 export interface GraphOptions {
   traceIndex?: number;
   cursorOffset?: number;
+  /** The document's problems as validate gave them (the server keeps them with the parsed version); found here when absent. */
+  problems?: Problem[];
   toRange(span: Span): LineRange;
 }
 

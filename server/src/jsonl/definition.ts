@@ -22,7 +22,6 @@ export function definition(model: LinesModel, offset: number): Target[] {
     return [];
   }
   if (place.onAddress && place.annotation?.resolution?.ok) return [{ span: place.annotation.resolution.target }];
-  const service = lineTraceService;
-  if (service && isTraceLine(place.line)) return service.definition(traceModelOf(model, place.line), offset);
+  if (isTraceLine(place.line)) return lineTraceService.definition(traceModelOf(model, place.line), offset);
   return [];
 }

@@ -1,9 +1,11 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
+import type { Problem } from '../common/types';
+import { emptyGraph } from '../common/emptyGraph';
 import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeProblem, type TraceChoice } from '../protocol';
 import { entryFacts } from './agentguard';
 import { lineAt, type Line, type LinesModel } from './model';
 import { clip } from './strings';
-import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
+import { isTraceLine, lineTraceService, traceLineProblems, traceModelOf } from './traceBridge';
 import { traceLabel } from './traces';
 import { validate } from './validate';
 
@@ -15,25 +17,10 @@ export function graph(model: LinesModel, options: GraphOptions, context: Service
   return model.format === 'agentguard' ? agentguardGraph(model, options, context) : datasetGraph(model, options, context);
 }
 
-function emptyGraph(model: LinesModel, format: GraphData['format'], context: ServiceContext, error?: string): GraphData {
-  return {
-    uri: model.uri,
-    version: model.version,
-    format,
-    traceIndex: 0,
-    traces: [],
-    nodes: [],
-    edges: [],
-    height: 0,
-    limits: { maxTextLength: context.settings.preview.maxTextLength, maxNodes: context.settings.preview.maxNodes },
-    ...(error ? { error } : {}),
-  };
-}
-
 function datasetGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
   const traceLines = model.contentLines.filter(isTraceLine);
   if (traceLines.length === 0) {
-    return { ...emptyGraph(model, 'dataset', context, 'This file holds no traces yet: each line should be an event list or an object with "messages".'), traces: [] };
+    return { ...emptyGraph({ uri: model.uri, version: model.version, format: 'dataset' }, context.settings.preview, 'This file holds no traces yet: each line should be an event list or an object with "messages".'), traces: [] };
   }
   let chosen = 0;
   if (options.traceIndex !== undefined && options.traceIndex >= 0 && options.traceIndex < traceLines.length) chosen = options.traceIndex;
@@ -43,10 +30,8 @@ function datasetGraph(model: LinesModel, options: GraphOptions, context: Service
     if (found >= 0) chosen = found;
   }
   const traces = pickerChoices(traceLines, chosen);
-  const service = lineTraceService;
-  if (!service?.graph) return { ...emptyGraph(model, 'dataset', context, 'The trace preview is not available.'), traces, traceIndex: chosen };
   const line = traceLines[chosen];
-  const data = service.graph(traceModelOf(model, line), options, context);
+  const data = lineTraceService.graph(traceModelOf(model, line), { ...options, problems: traceLineProblems(model, line, context) }, context);
   return { ...data, uri: model.uri, version: model.version, format: 'dataset', traceIndex: chosen, traces };
 }
 
@@ -70,12 +55,12 @@ function pickerChoices(traceLines: Line[], chosen: number): TraceChoice[] {
 
 function agentguardGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
   const entries = model.contentLines.filter((line) => line.kind === 'agentguard');
-  const base = emptyGraph(model, 'agentguard', context);
+  const base = emptyGraph({ uri: model.uri, version: model.version, format: 'agentguard' }, context.settings.preview);
   if (entries.length === 0) return { ...base, error: 'This agentguard log holds no entries.' };
   const { maxTextLength } = context.settings.preview;
   // Each row carries its line's text: a log's rows are capped lower than a trace's nodes.
   const maxNodes = Math.min(context.settings.preview.maxNodes, context.settings.preview.maxLogEntries ?? Infinity);
-  const problemsByLine = groupProblems(model, context);
+  const problemsByLine = groupProblems(model, options.problems ?? validate(model, context));
   const shown = entries.slice(0, Math.max(0, maxNodes));
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
@@ -136,9 +121,9 @@ function argumentSummary(model: LinesModel, line: Line): string {
   return clip(`${facts.toolName ?? '?'}(${parts.join(', ')})`, 200);
 }
 
-function groupProblems(model: LinesModel, context: ServiceContext): Map<number, GraphNodeProblem[]> {
+function groupProblems(model: LinesModel, problems: Problem[]): Map<number, GraphNodeProblem[]> {
   const byLine = new Map<number, GraphNodeProblem[]>();
-  for (const problem of validate(model, context)) {
+  for (const problem of problems) {
     if (problem.severity === 'hint' || problem.code === 'jsonl/too-many-problems') continue;
     const line = lineAt(model, problem.span.start);
     if (!line) continue;

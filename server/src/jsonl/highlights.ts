@@ -27,7 +27,6 @@ export function highlights(model: LinesModel, offset: number): Highlight[] {
       ...annotationsNaming(model, place.line, target).map((span) => ({ span, kind: 'read' as const })),
     ];
   }
-  const service = lineTraceService;
-  if (service && isTraceLine(place.line)) return service.highlights(traceModelOf(model, place.line), offset);
+  if (isTraceLine(place.line)) return lineTraceService.highlights(traceModelOf(model, place.line), offset);
   return [];
 }

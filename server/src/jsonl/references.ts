@@ -21,8 +21,7 @@ export function references(model: LinesModel, offset: number, includeDeclaration
     for (const span of annotationsNaming(model, place.line, target)) found.push({ span });
     return found;
   }
-  const service = lineTraceService;
-  if (service && isTraceLine(place.line)) found.push(...service.references(traceModelOf(model, place.line), offset, includeDeclaration));
+  if (isTraceLine(place.line)) found.push(...lineTraceService.references(traceModelOf(model, place.line), offset, includeDeclaration));
   if (place.line.kind === 'annotated') {
     for (const annotation of annotationsOf(model, place.line).items) {
       const resolution = annotation.resolution;

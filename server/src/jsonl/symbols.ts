@@ -49,7 +49,6 @@ function countFrom(model: LinesModel, items: OutlineItem[], listed: (line: Line)
 
 function datasetSymbols(model: LinesModel): OutlineItem[] {
   const items: OutlineItem[] = [];
-  const service = lineTraceService;
   let ordinal = 0;
   for (const line of model.contentLines) {
     if (items.length === maxOutlineEntries) break;
@@ -65,7 +64,7 @@ function datasetSymbols(model: LinesModel): OutlineItem[] {
     const count = eventCount(line);
     const first = firstUserMessage(model, line, 60);
     const detail = `${count} event${count === 1 ? '' : 's'}${first ? ` — ${first}` : ''}`;
-    const children = service && line.errors.length === 0 ? service.symbols(traceModelOf(model, line)) : undefined;
+    const children = line.errors.length === 0 ? lineTraceService.symbols(traceModelOf(model, line)) : undefined;
     items.push({
       name: traceLabel(line, ordinal++),
       detail,

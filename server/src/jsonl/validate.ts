@@ -12,17 +12,6 @@ import { validateDataset } from './validateDataset';
  * At most settings.maxProblems are returned, in document order, with a notice when more were found.
  */
 export function validate(model: LinesModel, context: ServiceContext): Problem[] {
-  // The preview of an agentguard log marks problems on its rows: it asks again for the same version and settings.
-  const known = checked.get(model);
-  if (known?.settings === context.settings) return known.problems;
-  const problems = checkLines(model, context);
-  checked.set(model, { settings: context.settings, problems });
-  return problems;
-}
-
-const checked = new WeakMap<LinesModel, { settings: ServiceContext['settings']; problems: Problem[] }>();
-
-function checkLines(model: LinesModel, context: ServiceContext): Problem[] {
   const problems: Problem[] = [];
   const report = (problem: Problem): boolean => {
     problems.push(problem);

@@ -3,6 +3,7 @@ import type { Span } from '../common/types';
 import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeKind } from '../protocol';
 import { callAt, decodeString, eventAt, field, valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';
 import { validateTrace } from './validate';
+import { emptyGraph } from '../common/emptyGraph';
 import { argumentsPreview, callLabel, contentText, firstLine, valueText } from './text';
 import { callTarget, outputLinkSpan } from './definition';
 
@@ -148,7 +149,7 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
     }
   }
 
-  for (const problem of validateTrace(model, context)) {
+  for (const problem of options.problems ?? validateTrace(model, context)) {
     const event = eventAt(model, problem.span.start);
     if (!event || eventNode[event.index] < 0 || problem.code === 'trace/too-many-problems') continue;
     const call = event.kind === 'call' ? undefined : callAt(event, problem.span.start);
@@ -157,15 +158,11 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
   }
 
   const data: GraphData = {
-    uri: model.uri ?? '',
-    version: model.version ?? -1,
-    format: 'trace',
+    ...emptyGraph({ uri: model.uri ?? '', version: model.version ?? -1, format: 'trace' }, context.settings.preview),
     traceIndex: options.traceIndex ?? 0,
-    traces: [],
     nodes,
     edges,
     height: y - GraphLayout.gap + GraphLayout.padding,
-    limits: { maxTextLength, maxNodes },
   };
   if (nodes.length < totalNodes) data.limits.truncatedFrom = totalNodes;
   if (!model.root) data.error = 'The document is empty or holds no JSON value.';

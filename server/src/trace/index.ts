@@ -25,7 +25,7 @@ export { traceGraph } from './graph';
 export { traceCalledTools } from './tools';
 
 /** The language service for `*.trace.json`: one agent trace per document. */
-export const traceService: LanguageService<TraceModel> = {
+export const traceService = {
   parse(doc: DocumentInput): TraceModel {
     const model = parseTrace(doc.text, 0, doc.text.length, doc.budget);
     model.uri = doc.uri;
@@ -42,4 +42,4 @@ export const traceService: LanguageService<TraceModel> = {
   completion: traceCompletion,
   graph: traceGraph,
   calledTools: (model) => traceCalledTools(model),
-};
+} satisfies LanguageService<TraceModel>;
