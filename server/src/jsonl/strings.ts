@@ -1,5 +1,5 @@
 import { sourceOffsetInLiteral } from '../common/jsonStrings';
-import { shorten } from '../trace/text';
+import { shorten } from '../common/text';
 import type { JsonString } from './json';
 
 /**

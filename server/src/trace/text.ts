@@ -1,6 +1,7 @@
 /** Short human-readable renderings of trace parts (labels, previews) computed from spans without full decoding. */
 import { createScanner } from 'jsonc-parser';
 import { decodeString, field, type JsonValue, type ToolCall, type TraceEvent, type TraceModel, type ValueKind } from './model';
+import { shorten } from '../common/text';
 
 export function describeKind(kind: ValueKind): string {
   switch (kind) {
@@ -12,10 +13,6 @@ export function describeKind(kind: ValueKind): string {
     case 'array': return 'an array';
     default: return 'an invalid value';
   }
-}
-
-export function shorten(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(1, max - 1))}…` : text;
 }
 
 /** First line of a text, whitespace collapsed, cut at max. */
