@@ -5,14 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import {
-  GraphRequest,
-  ModelChangedNotification,
-  type GraphData,
-  type HostToWebview,
-  type LineRange,
-  type WebviewToHost,
-} from '../../server/src/protocol';
+import type { GraphData, HostToWebview, LineRange, WebviewToHost } from '../../shared/protocol';
+import { GraphRequest, ModelChangedNotification, onNotification, sendRequest, type GraphParams } from '../../shared/requests';
 import { createNonce, previewHtml } from './previewHtml';
 
 export interface RenderedInfo {
@@ -112,9 +106,9 @@ export function registerPreview(context: vscode.ExtensionContext, client: Langua
   const requestGraph = async (entry: PreviewPanel, traceIndex = entry.traceIndex) => {
     if (!entry.ready) return;
     const sequence = ++entry.requestSequence;
-    const params: GraphRequest.Params = { uri: entry.uri.toString(), traceIndex, cursorLine: cursorLineOf(entry.uri) };
+    const params: GraphParams = { uri: entry.uri.toString(), traceIndex, cursorLine: cursorLineOf(entry.uri) };
     try {
-      const data = await client.sendRequest<GraphData>(GraphRequest.method, params);
+      const data = await sendRequest(client, GraphRequest, params);
       if (sequence !== entry.requestSequence || !panels.has(entry.uri.toString())) return;
       entry.traceIndex = data.traceIndex;
       entry.format = data.format;
@@ -272,7 +266,7 @@ export function registerPreview(context: vscode.ExtensionContext, client: Langua
     }),
     vscode.commands.registerCommand('agentTraces.showPreview', (argument?: unknown) => showPreview(argument, false)),
     vscode.commands.registerCommand('agentTraces.showPreviewToSide', (argument?: unknown) => showPreview(argument, true)),
-    client.onNotification(ModelChangedNotification.method, (params: ModelChangedNotification.Params) => {
+    onNotification(client, ModelChangedNotification, (params) => {
       const entry = panels.get(params.uri);
       if (entry) refreshSoon(entry);
     }),

@@ -2,7 +2,7 @@
  * The trace preview webview: draws the graph the language server computed (data and layout) and reports clicks
  * back to the extension host. Virtualized: only the rows in and near the viewport exist in the DOM.
  */
-import { GraphLayout, type GraphData, type GraphEdge, type HostToWebview, type WebviewToHost } from '../../server/src/protocol';
+import { GraphLayout, type GraphData, type GraphEdge, type HostToWebview, type WebviewToHost } from '../../shared/protocol';
 import { el, svg } from './dom';
 import { drawEdges, type Box } from './edgesView';
 import { applyFilter, emptyFilter, isFilterActive, type FilterResult, type FilterState } from './filter';

@@ -2,7 +2,7 @@
  * Indexes over one GraphData message, built once per graph in linear time.
  * The server computed the layout; this only records which nodes are drawn inside others and in what order.
  */
-import type { GraphData, GraphNode } from '../../server/src/protocol';
+import type { GraphData, GraphNode } from '../../shared/protocol';
 
 export interface ViewModel {
   data: GraphData;

@@ -2,7 +2,7 @@
  * The DOM for one drawn row: a node's box, the calls nested in it, and its expanded panel when open.
  * Every piece of trace content enters through `el(..., text)` / text nodes (see dom.ts).
  */
-import { GraphLayout, type GraphNode } from '../../server/src/protocol';
+import { GraphLayout, type GraphNode } from '../../shared/protocol';
 import { formatCost, formatDuration } from '../../shared/format';
 import { appendHighlighted, el, formatCount, hiddenCharacters } from './dom';
 import type { ViewModel } from './model';

@@ -12,7 +12,8 @@ import {
 } from './convert';
 import { bytesPerMB, pathOfUri } from './diskFiles';
 import { DocumentModels, problemsOf, type ParsedDocument } from './documentModels';
-import { GraphRequest, ModelChangedNotification, ServerInfoRequest, type GraphData } from './protocol';
+import type { GraphData } from '../../shared/protocol';
+import { GraphRequest, ModelChangedNotification, onRequest, sendNotification, ServerInfoRequest } from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
 import { WorkspaceToolIndex } from './workspaceTools';
 import { FolderPythonModules } from './pythonModules';
@@ -135,7 +136,7 @@ function validate(uri: string, version: number): void {
     const diagnostics = problems.map((problem) => toDiagnostic(document, uri, problem));
     void connection.sendDiagnostics({ uri, version, diagnostics });
     toolIndex.update(uri, parsed.languageId, parsed.model);
-    void connection.sendNotification(ModelChangedNotification.method, { uri, version } satisfies ModelChangedNotification.Params);
+    void sendNotification(connection, ModelChangedNotification, { uri, version });
   } catch (error) {
     logFailure('validate', uri, version, error);
   }
@@ -263,7 +264,7 @@ function graphError(uri: string, message: string): GraphData {
   return emptyGraph({ uri, version: -1, format: 'trace' }, settings.preview, message);
 }
 
-connection.onRequest(GraphRequest.method, async (params: GraphRequest.Params, token: CancellationToken) => {
+onRequest(connection, GraphRequest, async (params, token) => {
   const document = documents.get(params.uri);
   let parsed: ParsedDocument | undefined;
   try {
@@ -289,7 +290,7 @@ connection.onRequest(GraphRequest.method, async (params: GraphRequest.Params, to
   }
 });
 
-connection.onRequest(ServerInfoRequest.method, (): ServerInfoRequest.Result => ({ pid: process.pid, version: serverVersion }));
+onRequest(connection, ServerInfoRequest, () => ({ pid: process.pid, version: serverVersion }));
 
 documents.listen(connection);
 connection.listen();

@@ -11,7 +11,7 @@ import {
   type GraphNodeKind,
   type GraphNodeProblem,
   type LineRange,
-} from '../../server/src/protocol';
+} from '../../shared/protocol';
 
 export interface CallSpec {
   id?: string;

@@ -1,4 +1,4 @@
-import type { GraphData } from '../protocol';
+import type { GraphData } from '../../../shared/protocol';
 import type { Settings } from './service';
 
 /** A preview with nothing drawn: the start of every graph, and the answer when there is nothing to draw (`error` says why). */

@@ -1,7 +1,7 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
 import type { Problem } from '../common/types';
 import { emptyGraph } from '../common/emptyGraph';
-import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeProblem, type TraceChoice } from '../protocol';
+import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeProblem, type TraceChoice } from '../../../shared/protocol';
 import { entryFacts } from './agentguard';
 import { lineAt, type Line, type LinesModel } from './model';
 import { clip } from './strings';

@@ -1,6 +1,6 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
 import type { Span } from '../common/types';
-import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeKind } from '../protocol';
+import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeKind } from '../../../shared/protocol';
 import { callAt, decodeString, eventAt, field, valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';
 import { validateTrace } from './validate';
 import { emptyGraph } from '../common/emptyGraph';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { context, lines, model } from './helpers';
 import { traceGraph } from '../../../server/src/trace/graph';
 import { LineIndex } from '../../../server/src/common/lineIndex';
-import { GraphLayout } from '../../../server/src/protocol';
+import { GraphLayout } from '../../../shared/protocol';
 import type { Span } from '../../../server/src/common/types';
 
 const text = lines(
