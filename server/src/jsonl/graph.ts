@@ -1,7 +1,8 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
 import type { Problem } from '../common/types';
-import { emptyGraph } from '../common/emptyGraph';
-import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeProblem, type TraceChoice } from '../../../shared/protocol';
+import { emptyGraph } from '../preview/emptyGraph';
+import { Column, entryHeight, laneOf } from '../preview/layout';
+import type { GraphData, GraphEdge, GraphNode, GraphNodeProblem, TraceChoice } from '../../../shared/protocol';
 import { entryFacts } from './agentguard';
 import { lineAt, type Line, type LinesModel } from './model';
 import { clip } from './strings';
@@ -64,12 +65,13 @@ function agentguardGraph(model: LinesModel, options: GraphOptions, context: Serv
   const shown = entries.slice(0, Math.max(0, maxNodes));
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
-  let y = GraphLayout.padding;
+  const column = new Column();
   shown.forEach((line, i) => {
     const facts = entryFacts(line);
     const problems = problemsByLine.get(line.number) ?? [];
     const fullText = model.text.slice(line.start, line.end);
-    const height = GraphLayout.headerHeight + GraphLayout.lineHeight * (problems.length > 0 ? 2 : 1);
+    const height = entryHeight(problems.length > 0);
+    const y = column.place(height);
     const selection = facts.toolNameNode ?? facts.callId;
     const node: GraphNode = {
       id: i,
@@ -89,19 +91,18 @@ function agentguardGraph(model: LinesModel, options: GraphOptions, context: Serv
       durationMs: facts.durationMs,
       retries: facts.retries,
       cost: facts.cost ?? null,
-      lane: 0,
+      lane: laneOf('entry'),
       y,
       height,
     };
     nodes.push(node);
     if (i > 0) edges.push({ from: i - 1, to: i, kind: 'sequence' });
-    y += height + GraphLayout.gap;
   });
   return {
     ...base,
     nodes,
     edges,
-    height: y - GraphLayout.gap + GraphLayout.padding,
+    height: column.height,
     limits: { maxTextLength, maxNodes, ...(entries.length > shown.length ? { truncatedFrom: entries.length } : {}) },
   };
 }

@@ -1,9 +1,10 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
 import type { Span } from '../common/types';
-import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeKind } from '../../../shared/protocol';
+import type { GraphData, GraphEdge, GraphNode, GraphNodeKind } from '../../../shared/protocol';
 import { callAt, decodeString, eventAt, field, valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';
 import { validateTrace } from './validate';
-import { emptyGraph } from '../common/emptyGraph';
+import { emptyGraph } from '../preview/emptyGraph';
+import { Column, eventHeight, laneOf, nestedCallHeight, nestedCallTop } from '../preview/layout';
 import { argumentsPreview, callLabel, contentText, firstLine, valueText } from './text';
 import { callTarget, outputLinkSpan } from './definition';
 
@@ -61,9 +62,7 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
   const eventNode: number[] = new Array(model.events.length).fill(-1);
   const callNode: number[] = new Array(model.calls.length).fill(-1);
   const totalNodes = model.events.length + model.calls.filter((c) => !c.topLevel).length;
-  let y = GraphLayout.padding;
-  const nestedTop = GraphLayout.headerHeight + GraphLayout.lineHeight + GraphLayout.gap / 2;
-  const callStep = GraphLayout.callHeight + GraphLayout.gap / 2;
+  const column = new Column();
 
   for (const event of model.events) {
     const allNested = event.kind === 'call' ? [] : event.calls;
@@ -76,9 +75,8 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
     const summary = event.kind === 'call'
       ? argumentsPreview(model, event.calls[0], summaryLength)
       : firstLine(content.text.slice(0, summaryLength * 4), summaryLength);
-    const height = nested.length > 0
-      ? nestedTop + nested.length * callStep
-      : GraphLayout.headerHeight + GraphLayout.lineHeight;
+    const height = eventHeight(nested.length);
+    const y = column.place(height);
     const node: GraphNode = {
       id: nodes.length,
       kind,
@@ -90,7 +88,7 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
       range: options.toRange(valueSpan(event.value)),
       selection: options.toRange(eventSelection(event)),
       problems: [],
-      lane: kind === 'output' ? 2 : kind === 'call' ? 1 : 0,
+      lane: laneOf(kind),
       y,
       height,
     };
@@ -125,16 +123,15 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
         range: options.toRange(valueSpan(call.value)),
         selection: options.toRange(callTarget(call).selection!),
         problems: [],
-        lane: 1,
-        y: y + nestedTop + i * callStep,
-        height: GraphLayout.callHeight,
+        lane: laneOf('call'),
+        y: nestedCallTop(y, i),
+        height: nestedCallHeight,
       };
       if (call.name !== undefined) callNodeValue.toolName = call.name;
       if (call.id !== undefined) callNodeValue.callId = call.id;
       callNode[call.index] = callNodeValue.id;
       nodes.push(callNodeValue);
     });
-    y += height + GraphLayout.gap;
   }
 
   for (const event of model.events) {
@@ -162,7 +159,7 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
     traceIndex: options.traceIndex ?? 0,
     nodes,
     edges,
-    height: y - GraphLayout.gap + GraphLayout.padding,
+    height: column.height,
   };
   if (nodes.length < totalNodes) data.limits.truncatedFrom = totalNodes;
   if (!model.root) data.error = 'The document is empty or holds no JSON value.';
