@@ -2,7 +2,7 @@ import type { GraphOptions, ServiceContext } from '../common/service';
 import type { Span } from '../common/types';
 import type { GraphData, GraphEdge, GraphNode, GraphNodeKind } from '../../../shared/protocol';
 import { callAt, decodeString, eventAt, field, valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';
-import { validateTrace } from './validate';
+import { validate as validateTrace } from './validate';
 import { emptyGraph } from '../preview/emptyGraph';
 import { Column, eventHeight, laneOf, nestedCallHeight, nestedCallTop } from '../preview/layout';
 import { argumentsPreview, callLabel, contentText, firstLine, valueText } from './text';
@@ -55,7 +55,7 @@ function callText(model: TraceModel, call: ToolCall, max: number): { text: strin
 }
 
 /** Nodes, edges and a linear-time vertical layout of one trace, for the preview. */
-export function traceGraph(model: TraceModel, options: GraphOptions, context: ServiceContext): GraphData {
+export function graph(model: TraceModel, options: GraphOptions, context: ServiceContext): GraphData {
   const { maxNodes, maxTextLength } = context.settings.preview;
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];

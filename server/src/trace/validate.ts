@@ -14,7 +14,7 @@ import { callLabel, describeKind } from './text';
 import { outputLinkSpan } from './definition';
 
 /** Every problem of a trace, syntax first-class, capped at settings.maxProblems with a notice. */
-export function validateTrace(model: TraceModel, context: ServiceContext): Problem[] {
+export function validate(model: TraceModel, context: ServiceContext): Problem[] {
   return capProblems(collectProblems(model, context), context.settings.maxProblems, (_omitted, max, found) => ({
     span: { start: model.start, end: model.start },
     severity: 'information',
