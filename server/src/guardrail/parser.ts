@@ -423,11 +423,8 @@ class Parser {
   private parseImport(): Statement {
     const keyword = this.advance();
     const module = this.parseDottedName();
-    let alias: Ident | null = null;
-    if (this.accept('as')) alias = this.ident(this.expectName("a name after 'as'"));
-    const span = { start: this.startOf(keyword), end: this.lastEnd };
-    this.expectLineEnd();
-    return { kind: 'import', module, alias, span };
+    const alias = this.parseAlias();
+    return { kind: 'import', module, alias, span: this.endStatement(keyword) };
   }
 
   private parseFromImport(): Statement {
@@ -437,13 +434,21 @@ class Parser {
     const names: ImportName[] = [];
     do {
       const name = this.ident(this.expectName('a name to import'));
-      let alias: Ident | null = null;
-      if (this.accept('as')) alias = this.ident(this.expectName("a name after 'as'"));
-      names.push({ name, alias });
+      names.push({ name, alias: this.parseAlias() });
     } while (this.accept(','));
+    return { kind: 'fromImport', module, names, span: this.endStatement(keyword) };
+  }
+
+  /** `as name` after an imported name, if there. */
+  private parseAlias(): Ident | null {
+    return this.accept('as') ? this.ident(this.expectName("a name after 'as'")) : null;
+  }
+
+  /** The span of a one-line statement from its keyword, once the line has ended. */
+  private endStatement(keyword: Token): Span {
     const span = { start: this.startOf(keyword), end: this.lastEnd };
     this.expectLineEnd();
-    return { kind: 'fromImport', module, names, span };
+    return span;
   }
 
   private parseRule(): Statement {
