@@ -304,6 +304,12 @@ class Parser {
   }
 
   /** Skips an indented block (INDENT … matching DEDENT) after an error. */
+  /** An indented block where none may open: one error at the indent, and the block is skipped. */
+  private skipUnexpectedBlock(indent: Token): void {
+    this.report({ start: this.endOf(indent), end: this.endOf(indent) }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
+    this.skipBlock();
+  }
+
   private skipBlock(): void {
     let depth = 0;
     for (;;) {
@@ -345,8 +351,7 @@ class Parser {
         continue;
       }
       if (this.kindOf(t) === 'indent') {
-        this.report({ start: this.endOf(t), end: this.endOf(t) }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
-        this.skipBlock();
+        this.skipUnexpectedBlock(t);
         continue;
       }
       this.steps = spend(this.budget, this.steps);
@@ -577,8 +582,7 @@ class Parser {
           continue;
         }
         if (this.kindOf(t) === 'indent') {
-          this.report({ start: this.endOf(t), end: this.endOf(t) }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
-          this.skipBlock();
+          this.skipUnexpectedBlock(t);
           continue;
         }
         const statement = this.parseStatementSafely();
