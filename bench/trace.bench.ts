@@ -2,9 +2,9 @@
 // and definition/hover latency on random tool_call_id offsets.
 // Run: node esbuild.mjs && node --expose-gc out/bench/trace.bench.js [sizesInMB...]
 import { parseTrace } from '../server/src/trace/model';
-import { validateTrace } from '../server/src/trace/validate';
-import { traceDefinition } from '../server/src/trace/definition';
-import { traceHover } from '../server/src/trace/hover';
+import { validate as validateTrace } from '../server/src/trace/validate';
+import { definition as traceDefinition } from '../server/src/trace/definition';
+import { hover as traceHover } from '../server/src/trace/hover';
 import { defaultSettings, type ServiceContext } from '../server/src/common/service';
 import { cpuTime, median, random } from './measure';
 

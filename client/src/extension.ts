@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { ServerInfoRequest } from '../../server/src/protocol';
+import { sendRequest, ServerInfoRequest, type ServerInfo } from '../../shared/requests';
 import { adoptTraceLogs } from './jsonLinesDetection';
 import { registerPreview, type PreviewApi } from './preview';
 
 /** What the extension hands to other extensions and to its own extension-host tests. */
 export interface AgentTracesApi {
   preview: PreviewApi;
-  serverInfo(): Promise<ServerInfoRequest.Result>;
+  serverInfo(): Promise<ServerInfo>;
 }
 
 const languages = ['agent-trace', 'agent-trace-jsonl', 'guardrail'];
@@ -49,7 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
 
   return {
     preview,
-    serverInfo: () => languageClient.sendRequest<ServerInfoRequest.Result>(ServerInfoRequest.method),
+    serverInfo: () => sendRequest(languageClient, ServerInfoRequest, undefined),
   };
 }
 

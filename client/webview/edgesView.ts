@@ -1,5 +1,5 @@
 /** The SVG layer for the edges that cross the rendered window: call → output, sequence, and dangling references. */
-import type { GraphEdge } from '../../server/src/protocol';
+import type { GraphEdge } from '../../shared/protocol';
 import { svg } from './dom';
 
 export interface Box {

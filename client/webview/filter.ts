@@ -1,5 +1,5 @@
 /** Search and filters: which nodes match, and which top-level rows stay on screen (a row stays when it or a call in it matches). */
-import type { GraphNode } from '../../server/src/protocol';
+import type { GraphNode } from '../../shared/protocol';
 import { hasProblemToVisit, type ViewModel } from './model';
 
 export interface FilterState {

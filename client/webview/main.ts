@@ -2,14 +2,15 @@
  * The trace preview webview: draws the graph the language server computed (data and layout) and reports clicks
  * back to the extension host. Virtualized: only the rows in and near the viewport exist in the DOM.
  */
-import { GraphLayout, type GraphData, type GraphEdge, type HostToWebview, type WebviewToHost } from '../../server/src/protocol';
+import type { GraphData, HostToWebview, WebviewToHost } from '../../shared/protocol';
 import { el, svg } from './dom';
 import { drawEdges, type Box } from './edgesView';
+import { anchorAt, anchorTop, boxOf, contentLeft, contentWidth, EDGE_GUTTER, edgesNear, type Anchor } from './geometry';
 import { applyFilter, emptyFilter, isFilterActive, type FilterResult, type FilterState } from './filter';
 import { buildViewModel, type ViewModel } from './model';
 import { adjacentProblem, innermostNodeAt } from './navigation';
 import { canExpand, buildRow, panelHeight, type RowContext } from './nodeView';
-import { buildProjection, firstRowNear, nestedOffset, rowAt, type Extras, type Projection } from './projection';
+import { buildProjection, firstRowNear, rowAt, type Extras, type Projection } from './projection';
 import { Toolbar } from './toolbar';
 
 interface VsCodeApi {
@@ -28,9 +29,6 @@ interface SavedState {
 }
 
 const MAX_ROWS_IN_DOM = 150;
-const LANE_INDENT = 28;
-const EDGE_GUTTER = 44;
-const MAX_CONTENT_WIDTH = 760;
 const MAX_SAVED_EXPANDED = 200;
 
 class Preview {
@@ -189,14 +187,11 @@ class Preview {
   }
 
   private contentLeft(lane: number): number {
-    return GraphLayout.padding + lane * (this.projection?.columns ? GraphLayout.laneWidth + GraphLayout.laneGap : LANE_INDENT);
+    return contentLeft(lane, this.projection?.columns ?? false);
   }
 
   private contentWidth(lane: number): number {
-    if (this.projection?.columns) return GraphLayout.laneWidth;
-    const available = Math.max(this.viewportWidth, 320) - GraphLayout.padding - EDGE_GUTTER;
-    const right = Math.min(available, GraphLayout.padding + MAX_CONTENT_WIDTH);
-    return Math.max(200, right - this.contentLeft(lane));
+    return contentWidth(lane, this.projection?.columns ?? false, this.viewportWidth);
   }
 
   /** Width of a node's box: its lane's, or its parent's less the inset when drawn inside it. */
@@ -252,29 +247,14 @@ class Preview {
 
   // ---- scroll anchor ---------------------------------------------------------------------------------------------
 
-  private anchor(): { eventIndex: number; offset: number } | undefined {
-    const projection = this.projection;
-    if (!projection || projection.rows.length === 0 || !this.model) return undefined;
-    const scrollTop = this.scroller.scrollTop;
-    const row = rowAt(projection, scrollTop);
-    return { eventIndex: this.model.nodes[projection.rows[row]].eventIndex, offset: scrollTop - projection.tops[row] };
+  private anchor(): Anchor | undefined {
+    if (!this.projection || !this.model) return undefined;
+    return anchorAt(this.projection, this.model, this.scroller.scrollTop);
   }
 
-  private scrollToAnchor(anchor: { eventIndex: number; offset: number }): void {
-    const projection = this.projection!;
-    const nodes = this.model!.nodes;
-    let row = -1;
-    for (let i = 0; i < projection.rows.length; i++) {
-      if (nodes[projection.rows[i]].eventIndex >= anchor.eventIndex) {
-        row = i;
-        break;
-      }
-    }
-    if (row < 0) row = projection.rows.length - 1;
-    if (row < 0) return;
-    const exact = nodes[projection.rows[row]].eventIndex === anchor.eventIndex;
-    const offset = exact ? Math.min(anchor.offset, projection.heights[row]) : 0;
-    this.scroller.scrollTop = projection.tops[row] + offset;
+  private scrollToAnchor(anchor: Anchor): void {
+    const top = anchorTop(this.projection!, this.model!, anchor);
+    if (top !== undefined) this.scroller.scrollTop = top;
   }
 
   private saveStateSoon(): void {
@@ -366,7 +346,7 @@ class Preview {
     this.windowBottom = windowBottom;
     drawEdges(
       this.edgeLayer,
-      this.edgesNear(windowTop, windowBottom),
+      edgesNear(projection, model.data.edges, windowTop, windowBottom),
       { boxOf: (id) => this.boxOf(id), titleOf: (id) => model.nodes[id]?.title ?? 'node' },
       windowTop,
       windowBottom - windowTop,
@@ -374,44 +354,9 @@ class Preview {
     );
   }
 
-  /** Edges with an end in, or a span across, the window: typed-array arithmetic only, as it visits every edge. */
-  private edgesNear(windowTop: number, windowBottom: number): GraphEdge[] {
-    const { rowOf, tops, heights } = this.projection!;
-    const edges = this.model!.data.edges;
-    const count = rowOf.length;
-    const near: GraphEdge[] = [];
-    for (let i = 0; i < edges.length; i++) {
-      const edge = edges[i];
-      const from = edge.from >= 0 && edge.from < count ? rowOf[edge.from] : -1;
-      if (from < 0) continue;
-      const to = edge.to >= 0 && edge.to < count ? rowOf[edge.to] : from;
-      if (to < 0) continue;
-      const top = Math.min(tops[from], tops[to]);
-      const bottom = Math.max(tops[from] + heights[from], tops[to] + heights[to]);
-      if (bottom >= windowTop && top <= windowBottom) near.push(edge);
-    }
-    return near;
-  }
-
   /** Where a node is on the canvas, computed from the projection (no DOM reads). */
   private boxOf(id: number): Box | undefined {
-    const projection = this.projection!;
-    const model = this.model!;
-    if (id < 0 || id >= model.nodes.length) return undefined;
-    const row = projection.rowOf[id];
-    if (row < 0) return undefined;
-    const rowId = projection.rows[row];
-    const rowNode = model.nodes[rowId];
-    const x = this.contentLeft(rowNode.lane);
-    const width = this.contentWidth(rowNode.lane);
-    if (rowId === id) return { x, y: projection.tops[row], width, height: projection.heights[row] };
-    const node = model.nodes[id];
-    return {
-      x: x + 10,
-      y: projection.tops[row] + nestedOffset(model, this.extras, id),
-      width: width - 20,
-      height: node.height - 4 + (this.extras.get(id) ?? 0),
-    };
+    return boxOf(this.projection!, this.model!, this.extras, id, { left: (lane) => this.contentLeft(lane), width: (lane) => this.contentWidth(lane) });
   }
 
   // ---- interaction -----------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * Indexes over one GraphData message, built once per graph in linear time.
  * The server computed the layout; this only records which nodes are drawn inside others and in what order.
  */
-import type { GraphData, GraphNode } from '../../server/src/protocol';
+import type { GraphData, GraphNode } from '../../shared/protocol';
 
 export interface ViewModel {
   data: GraphData;
@@ -22,14 +22,8 @@ export interface ViewModel {
   keyOf(id: number): string;
 }
 
-const SUCCESSFUL_STATUSES = new Set(['success', 'retried']);
-
-export function isFailedStatus(status: string | undefined): boolean {
-  return status !== undefined && !SUCCESSFUL_STATUSES.has(status);
-}
-
 export function hasProblemToVisit(node: GraphNode): boolean {
-  if (isFailedStatus(node.status)) return true;
+  if (node.failed) return true;
   // Like F8 in the editor: errors, warnings and information; hints (e.g. unknown keys) are left out.
   for (const problem of node.problems) {
     if (problem.severity !== 'hint') return true;

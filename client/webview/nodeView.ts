@@ -2,9 +2,10 @@
  * The DOM for one drawn row: a node's box, the calls nested in it, and its expanded panel when open.
  * Every piece of trace content enters through `el(..., text)` / text nodes (see dom.ts).
  */
-import { GraphLayout, type GraphNode } from '../../server/src/protocol';
-import { appendHighlighted, el, formatCost, formatCount, formatDuration, hiddenCharacters } from './dom';
-import { isFailedStatus, type ViewModel } from './model';
+import { GraphLayout, type GraphNode } from '../../shared/protocol';
+import { formatCost, formatDuration } from '../../shared/format';
+import { appendHighlighted, el, formatCount, hiddenCharacters } from './dom';
+import type { ViewModel } from './model';
 import { childExtras, nestedOffset, type Extras } from './projection';
 
 export interface RowContext {
@@ -40,10 +41,9 @@ function kindLabel(node: GraphNode): string {
   return KIND_LABELS[node.kind] ?? node.kind;
 }
 
-function statusClass(status: string): string {
-  if (status === 'success') return 'status-ok';
-  if (status === 'retried') return 'status-retried';
-  return 'status-failed';
+function statusClass(node: GraphNode): string {
+  if (node.failed) return 'status-failed';
+  return node.status === 'retried' ? 'status-retried' : 'status-ok';
 }
 
 function worstSeverity(node: GraphNode): string | undefined {
@@ -93,8 +93,8 @@ export function canExpand(node: GraphNode): boolean {
 function appendBadges(head: HTMLElement, node: GraphNode, model: ViewModel): void {
   const badges = el('span', 'badges');
   if (node.status !== undefined) {
-    const badge = el('span', `badge status ${statusClass(node.status)}`, node.status);
-    badge.title = isFailedStatus(node.status) ? `Failed: ${node.status}` : node.status;
+    const badge = el('span', `badge status ${statusClass(node)}`, node.status);
+    badge.title = node.failed ? `Failed: ${node.status}` : node.status;
     badges.appendChild(badge);
   }
   if (node.durationMs !== undefined) badges.appendChild(el('span', 'badge meta duration', formatDuration(node.durationMs)));
@@ -166,7 +166,7 @@ function buildPanel(node: GraphNode, height: number): HTMLElement {
 function decorate(box: HTMLElement, node: GraphNode, ctx: RowContext): void {
   const severity = worstSeverity(node);
   if (severity) box.classList.add(`has-${severity}`);
-  if (isFailedStatus(node.status)) box.classList.add('failed');
+  if (node.failed) box.classList.add('failed');
   if (node.id === ctx.currentId) box.classList.add('current');
   if (ctx.matches?.(node.id)) box.classList.add('matched');
   box.dataset.id = String(node.id);

@@ -2,7 +2,7 @@
  * Where each drawn node sits on screen: the server's layout, shifted by the nodes the user expanded, or, when a
  * filter hides nodes, the visible nodes stacked in order with the server's heights. Linear in the node count.
  */
-import { GraphLayout } from '../../server/src/protocol';
+import { GraphLayout } from '../../shared/protocol';
 import type { ViewModel } from './model';
 
 export interface Projection {

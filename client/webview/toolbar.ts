@@ -1,5 +1,5 @@
 /** The toolbar, the banners and the empty state around the graph; all text set through textContent. */
-import type { GraphData } from '../../server/src/protocol';
+import type { GraphData } from '../../shared/protocol';
 import { el, formatCount } from './dom';
 import type { FilterState } from './filter';
 import type { ViewModel } from './model';

@@ -1,5 +1,5 @@
 import { constants, promises as fs } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -49,7 +49,7 @@ export async function readTextFile(path: string, options: DiskReadOptions): Prom
   try {
     real = await fs.realpath(path);
   } catch (error) {
-    return { ok: false, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+    return { ok: false, reason: `cannot read: ${errorCode(error)}` };
   }
   if (options.folders && !(await isInsideFolders(real, options.folders))) {
     return { ok: false, reason: 'refused: the file is outside the workspace folders' };
@@ -80,8 +80,43 @@ export async function readTextFile(path: string, options: DiskReadOptions): Prom
     if (buffer.subarray(0, Math.min(length, 8192)).includes(0)) return { ok: false, reason: 'refused: a binary file (NUL bytes), not text' };
     return { ok: true, path: real, text: buffer.toString('utf8', 0, length) };
   } catch (error) {
-    return { ok: false, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+    return { ok: false, reason: `cannot read: ${errorCode(error)}` };
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+/** Folders no walk goes into: dependencies, version control, build output and caches. */
+export const skippedFolders: ReadonlySet<string> = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'out', '.cache', '.vscode-test']);
+
+export interface UnreadableFolder {
+  path: string;
+  reason: string;
+}
+
+/**
+ * Files below folder in name order, leaving out skippedFolders; a folder that cannot be read is yielded as an
+ * UnreadableFolder and the walk goes on.
+ */
+export async function* walkFiles(folder: string): AsyncGenerator<string | UnreadableFolder> {
+  let entries;
+  try {
+    entries = await fs.readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    yield { path: folder, reason: `cannot read this folder: ${errorCode(error)}` };
+    return;
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (!skippedFolders.has(entry.name)) yield* walkFiles(path);
+    } else if (entry.isFile()) {
+      yield path;
+    }
+  }
+}
+
+export function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }

@@ -1,5 +1,6 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { LanguageService } from './common/service';
+import type { LanguageService, ServiceContext, Settings } from './common/service';
+import type { Problem } from './common/types';
 import { BudgetExceeded, type Budget } from './common/budget';
 import { LineIndex } from './common/lineIndex';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
@@ -16,6 +17,19 @@ export interface ParsedDocument {
   positions: PositionMapper & { offsetAt(position: { line: number; character: number }): number };
   /** The line limit the model was read with (a new limit reads the document again). */
   maxLines: number;
+  /** The problems last found in this version, and the settings they were found with. */
+  problems?: { settings: Settings; list: Problem[] };
+}
+
+/**
+ * The problems of a parsed version: found again when asked to (the server's check, since the workspace's tools and
+ * Python modules may have changed) or when the settings changed, else the list found last (the preview's marks).
+ */
+export function problemsOf(parsed: ParsedDocument, context: ServiceContext, refresh?: 'check again'): Problem[] {
+  if (!refresh && parsed.problems?.settings === context.settings) return parsed.problems.list;
+  const list = parsed.service.validate(parsed.model, context);
+  parsed.problems = { settings: context.settings, list };
+  return list;
 }
 
 export interface ModelLimits {
@@ -53,12 +67,6 @@ export class DocumentModels {
     const parsed = this.parse(document.uri, document.version, languageId, service, document.getText(), document, budget);
     this.open.set(document.uri, parsed);
     return parsed;
-  }
-
-  /** The cached model if it is for this exact version (no parse). */
-  peek(uri: string, version: number): ParsedDocument | undefined {
-    const cached = this.open.get(uri);
-    return cached?.version === version ? cached : undefined;
   }
 
   forget(uri: string): void {

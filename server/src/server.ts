@@ -4,14 +4,16 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './common/service';
+import { emptyGraph } from './preview/emptyGraph';
 import { BudgetExceeded, type Budget } from './common/budget';
 import {
   toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
   toTextEdit,
 } from './convert';
 import { bytesPerMB, pathOfUri } from './diskFiles';
-import { DocumentModels, type ParsedDocument } from './documentModels';
-import { GraphRequest, ModelChangedNotification, ServerInfoRequest, type GraphData } from './protocol';
+import { DocumentModels, problemsOf, type ParsedDocument } from './documentModels';
+import type { GraphData } from '../../shared/protocol';
+import { GraphRequest, ModelChangedNotification, onRequest, sendNotification, ServerInfoRequest } from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
 import { WorkspaceToolIndex } from './workspaceTools';
 import { FolderPythonModules } from './pythonModules';
@@ -135,11 +137,11 @@ function validate(uri: string, version: number): void {
   try {
     const parsed = models.get(document);
     if (!parsed) return;
-    const problems = parsed.service.validate(parsed.model, context());
+    const problems = problemsOf(parsed, context(), 'check again');
     const diagnostics = problems.map((problem) => toDiagnostic(document, uri, problem));
     void connection.sendDiagnostics({ uri, version, diagnostics });
     toolIndex.update(uri, parsed.languageId, parsed.model);
-    void connection.sendNotification(ModelChangedNotification.method, { uri, version } satisfies ModelChangedNotification.Params);
+    void sendNotification(connection, ModelChangedNotification, { uri, version });
   } catch (error) {
     logFailure('validate', uri, version, error);
   }
@@ -275,13 +277,10 @@ connection.onRenameRequest((params, token) =>
 // ---- custom requests ----
 
 function graphError(uri: string, message: string): GraphData {
-  return {
-    uri, version: -1, format: 'trace', traceIndex: 0, traces: [], nodes: [], edges: [], height: 0,
-    limits: { maxTextLength: settings.preview.maxTextLength, maxNodes: settings.preview.maxNodes }, error: message,
-  };
+  return emptyGraph({ uri, version: -1, format: 'trace' }, settings.preview, message);
 }
 
-connection.onRequest(GraphRequest.method, async (params: GraphRequest.Params, token: CancellationToken) => {
+onRequest(connection, GraphRequest, async (params, token) => {
   const document = documents.get(params.uri);
   let parsed: ParsedDocument | undefined;
   try {
@@ -295,10 +294,11 @@ connection.onRequest(GraphRequest.method, async (params: GraphRequest.Params, to
   try {
     const { positions } = parsed;
     const cursorOffset = params.cursorLine === undefined ? undefined : positions.offsetAt({ line: params.cursorLine, character: 0 });
+    const requestContext = context();
     return parsed.service.graph(
       parsed.model,
-      { traceIndex: params.traceIndex, cursorOffset, toRange: (span) => toRange(positions, span) },
-      context(),
+      { traceIndex: params.traceIndex, cursorOffset, problems: problemsOf(parsed, requestContext), toRange: (span) => toRange(positions, span) },
+      requestContext,
     );
   } catch (error) {
     logFailure('graph', params.uri, parsed.version, error);
@@ -306,7 +306,7 @@ connection.onRequest(GraphRequest.method, async (params: GraphRequest.Params, to
   }
 });
 
-connection.onRequest(ServerInfoRequest.method, (): ServerInfoRequest.Result => ({ pid: process.pid, version: serverVersion }));
+onRequest(connection, ServerInfoRequest, () => ({ pid: process.pid, version: serverVersion }));
 
 documents.listen(connection);
 connection.listen();

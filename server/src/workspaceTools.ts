@@ -1,11 +1,7 @@
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bytesPerMB, formatMB, pathOfUri, readTextFile } from './diskFiles';
+import { bytesPerMB, formatMB, pathOfUri, readTextFile, walkFiles } from './diskFiles';
 import type { ToolUsage, WorkspaceTools } from './common/types';
 import { isCheckedByDefault, languageForFile, serviceFor } from './languages';
-
-const skippedFolders = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'out', '.cache', '.vscode-test']);
 
 export interface IndexLimits {
   maxFiles: number;
@@ -70,7 +66,7 @@ export class WorkspaceToolIndex implements WorkspaceTools {
     const roots = folderUris.map(pathOfUri).filter((path): path is string => path !== undefined);
     let seen = 0;
     walking: for (const root of roots) {
-      for await (const path of walk(root)) {
+      for await (const path of traceFilesBelow(root)) {
         if (generation !== this.generation) return;
         if (seen >= maxFiles) {
           this.truncated = true;
@@ -124,19 +120,9 @@ export class WorkspaceToolIndex implements WorkspaceTools {
   }
 }
 
-async function* walk(folder: string): AsyncGenerator<string> {
-  let entries;
-  try {
-    entries = await fs.readdir(folder, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) {
-      if (!skippedFolders.has(entry.name)) yield* walk(path);
-    } else if (entry.isFile() && isCheckedByDefault(path) && !path.endsWith('.gr')) {
-      yield path;
-    }
+/** The trace files below a folder (unreadable folders are left out). */
+async function* traceFilesBelow(folder: string): AsyncGenerator<string> {
+  for await (const item of walkFiles(folder)) {
+    if (typeof item === 'string' && isCheckedByDefault(item) && !item.endsWith('.gr')) yield item;
   }
 }

@@ -1,3 +1,4 @@
+import { isFailedStatus } from '../../server/src/agentguard/schema';
 /**
  * Builds GraphData for the preview tests and benchmark, with a simple linear layout from the GraphLayout constants:
  * events stacked top to bottom, calls inside their message's box, outputs in lane 2.
@@ -10,7 +11,7 @@ import {
   type GraphNodeKind,
   type GraphNodeProblem,
   type LineRange,
-} from '../../server/src/protocol';
+} from '../../shared/protocol';
 
 export interface CallSpec {
   id?: string;
@@ -100,7 +101,10 @@ export function buildGraph(events: EventSpec[], options: GraphOptions = {}): Gra
     };
     if (event.toolName !== undefined) node.toolName = event.toolName;
     if (event.kind === 'output' && typeof event.callId === 'string') node.callId = event.callId;
-    if (event.status !== undefined) node.status = event.status;
+    if (event.status !== undefined) {
+      node.status = event.status;
+      node.failed = isFailedStatus(event.status);
+    }
     if (event.durationMs !== undefined) node.durationMs = event.durationMs;
     if (event.retries !== undefined) node.retries = event.retries;
     if (event.cost !== undefined) node.cost = event.cost;

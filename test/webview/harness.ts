@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createNonce, previewHtml } from '../../client/src/previewHtml';
-import type { GraphData, HostToWebview, WebviewToHost } from '../../server/src/protocol';
+import type { GraphData, HostToWebview, WebviewToHost } from '../../shared/protocol';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium.mjs';
 
 function findRepoRoot(start: string): string {

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import type { GraphData, WebviewToHost } from '../../server/src/protocol';
+import type { GraphData, WebviewToHost } from '../../shared/protocol';
 import { buildGraph, syntheticEvents, type EventSpec } from './graphFixture';
 import { launchBrowser, openPreview, resultsDir, type PreviewPage } from './harness';
 

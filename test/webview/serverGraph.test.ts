@@ -8,7 +8,7 @@ import { LineIndex } from '../../server/src/common/lineIndex';
 import { defaultSettings, type LanguageService } from '../../server/src/common/service';
 import type { Span } from '../../server/src/common/types';
 import { jsonlService } from '../../server/src/jsonl';
-import type { GraphData } from '../../server/src/protocol';
+import type { GraphData } from '../../shared/protocol';
 import { traceService } from '../../server/src/trace';
 import { launchBrowser, openPreview, repoRoot, resultsDir } from './harness';
 

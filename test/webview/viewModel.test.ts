@@ -5,7 +5,7 @@ import { applyFilter, emptyFilter } from '../../client/webview/filter';
 import { buildViewModel } from '../../client/webview/model';
 import { adjacentProblem, innermostNodeAt } from '../../client/webview/navigation';
 import { buildProjection, nestedOffset, rowAt } from '../../client/webview/projection';
-import { GraphLayout } from '../../server/src/protocol';
+import { GraphLayout } from '../../shared/protocol';
 import { buildGraph, syntheticEvents } from './graphFixture';
 
 const hint = { severity: 'hint' as const, code: 'trace/unknown-key', message: 'Unknown key "x".' };

@@ -1,5 +1,6 @@
 import { numberValue, property, stringValue, type JsonNode, type JsonString } from '../json/tree';
 import type { Line } from '../jsonl/lines';
+import { formatCost } from '../../../shared/format';
 import { isFailedStatus } from './schema';
 
 /** The facts of one agentguard entry the outline, hover and graph show. */
@@ -71,15 +72,6 @@ function readFacts(root: JsonNode | undefined): EntryFacts {
     totalTokens: rawNumber(property(usage, 'total_tokens')?.value),
     exception: stringValue(property(result, 'exception')?.value),
   };
-}
-
-export function formatDuration(facts: EntryFacts): string {
-  if (facts.durationMs === undefined || !Number.isFinite(facts.durationMs)) return 'no duration';
-  return `${facts.durationMs.toFixed(1)} ms`;
-}
-
-export function formatCost(cost: number): string {
-  return `$${cost < 0.01 && cost > 0 ? cost.toPrecision(2) : cost.toFixed(4)}`;
 }
 
 /** `gpt-4o, 1200 tokens, $0.0123` for LLM spend entries. */

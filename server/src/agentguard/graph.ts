@@ -1,6 +1,8 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
-import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeProblem } from '../protocol';
-import { emptyGraph } from '../jsonl/emptyGraph';
+import type { Problem } from '../common/types';
+import type { GraphData, GraphEdge, GraphNode, GraphNodeProblem } from '../../../shared/protocol';
+import { emptyGraph } from '../preview/emptyGraph';
+import { Column, entryHeight, laneOf } from '../preview/layout';
 import { lineAt, type Line, type LinesModel } from '../jsonl/lines';
 import { clip } from '../jsonl/strings';
 import { validate } from '../jsonl/validate';
@@ -9,21 +11,22 @@ import { entryFacts } from './facts';
 /** The session as a timeline of calls, each row marked with its line's problems. */
 export function agentguardGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
   const entries = model.contentLines.filter((line) => line.kind === 'agentguard');
-  const base = emptyGraph(model, 'agentguard', context);
+  const base = emptyGraph({ uri: model.uri, version: model.version, format: 'agentguard' }, context.settings.preview);
   if (entries.length === 0) return { ...base, error: 'This agentguard log holds no entries.' };
   const { maxTextLength } = context.settings.preview;
   // Each row carries its line's text: a log's rows are capped lower than a trace's nodes.
   const maxNodes = Math.min(context.settings.preview.maxNodes, context.settings.preview.maxLogEntries ?? Infinity);
-  const problemsByLine = groupProblems(model, context);
+  const problemsByLine = groupProblems(model, options.problems ?? validate(model, context));
   const shown = entries.slice(0, Math.max(0, maxNodes));
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
-  let y = GraphLayout.padding;
+  const column = new Column();
   shown.forEach((line, i) => {
     const facts = entryFacts(line);
     const problems = problemsByLine.get(line.number) ?? [];
     const fullText = model.text.slice(line.start, line.end);
-    const height = GraphLayout.headerHeight + GraphLayout.lineHeight * (problems.length > 0 ? 2 : 1);
+    const height = entryHeight(problems.length > 0);
+    const y = column.place(height);
     const selection = facts.toolNameNode ?? facts.callId;
     const node: GraphNode = {
       id: i,
@@ -39,22 +42,22 @@ export function agentguardGraph(model: LinesModel, options: GraphOptions, contex
       selection: options.toRange(selection ? { start: selection.start, end: selection.end } : { start: line.start, end: line.start }),
       problems,
       status: facts.status,
+      failed: facts.failed,
       durationMs: facts.durationMs,
       retries: facts.retries,
       cost: facts.cost ?? null,
-      lane: 0,
+      lane: laneOf('entry'),
       y,
       height,
     };
     nodes.push(node);
     if (i > 0) edges.push({ from: i - 1, to: i, kind: 'sequence' });
-    y += height + GraphLayout.gap;
   });
   return {
     ...base,
     nodes,
     edges,
-    height: y - GraphLayout.gap + GraphLayout.padding,
+    height: column.height,
     limits: { maxTextLength, maxNodes, ...(entries.length > shown.length ? { truncatedFrom: entries.length } : {}) },
   };
 }
@@ -74,9 +77,9 @@ function argumentSummary(model: LinesModel, line: Line): string {
   return clip(`${facts.toolName ?? '?'}(${parts.join(', ')})`, 200);
 }
 
-function groupProblems(model: LinesModel, context: ServiceContext): Map<number, GraphNodeProblem[]> {
+function groupProblems(model: LinesModel, problems: Problem[]): Map<number, GraphNodeProblem[]> {
   const byLine = new Map<number, GraphNodeProblem[]>();
-  for (const problem of validate(model, context)) {
+  for (const problem of problems) {
     if (problem.severity === 'hint' || problem.code === 'jsonl/too-many-problems') continue;
     const line = lineAt(model, problem.span.start);
     if (!line) continue;

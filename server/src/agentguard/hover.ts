@@ -3,7 +3,8 @@ import { escapeMarkdown, inlineCode, quote } from '../common/markdown';
 import { propertyValue, stringValue } from '../json/tree';
 import type { Place } from '../jsonl/locate';
 import { clip } from '../jsonl/strings';
-import { entryFacts, formatCost, formatDuration, llmSummary } from './facts';
+import { formatCost, formatDuration } from '../../../shared/format';
+import { entryFacts, llmSummary } from './facts';
 import { STATUS_DOCS, VALIDATION_KIND_DOCS, describeFieldType, specAt, timestampKey } from './schema';
 
 /** A field's type and meaning, a status or validation kind explained, a call's summary, its timing. */
@@ -62,7 +63,7 @@ function entrySummary(place: Place, facts: ReturnType<typeof entryFacts>): strin
   const lines = [`**${facts.isLlm ? 'LLM call' : 'Tool call'} ${inlineCode(facts.toolName ?? '?')}** (line ${place.line.number + 1})`, ''];
   const status = facts.status ?? 'no status';
   lines.push(`- status: ${inlineCode(status)}${facts.failed ? ' (failed)' : ''}`);
-  lines.push(`- duration: ${formatDuration(facts)}`);
+  lines.push(`- duration: ${formatDuration(facts.durationMs)}`);
   if (facts.retries) lines.push(`- retries: ${facts.retries}`);
   if (typeof facts.cost === 'number') lines.push(`- cost: ${formatCost(facts.cost)}`);
   if (facts.isLlm) {

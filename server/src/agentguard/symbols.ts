@@ -1,7 +1,8 @@
 import type { OutlineItem } from '../common/types';
 import type { Line, LinesModel } from '../jsonl/lines';
 import { clip } from '../jsonl/strings';
-import { entryFacts, formatDuration, llmSummary } from './facts';
+import { formatDuration } from '../../../shared/format';
+import { entryFacts, llmSummary } from './facts';
 
 /** One entry per call, `#<line> <tool>` with status and duration; failures and LLM spend marked. At most max. */
 export function agentguardSymbols(model: LinesModel, maxOutlineEntries: number): OutlineItem[] {
@@ -18,7 +19,7 @@ function entrySymbol(line: Line): OutlineItem {
   const facts = entryFacts(line);
   const tool = facts.toolName ?? '(no tool name)';
   const status = facts.status ?? 'no status';
-  let detail = `${status}, ${formatDuration(facts)}`;
+  let detail = `${status}, ${formatDuration(facts.durationMs)}`;
   if (facts.retries) detail += `, ${facts.retries} retr${facts.retries === 1 ? 'y' : 'ies'}`;
   if (facts.isLlm) {
     const spend = llmSummary(facts);

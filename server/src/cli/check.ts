@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
-import { readTextFile } from '../diskFiles';
+import { errorCode, readTextFile, walkFiles } from '../diskFiles';
 import type { Problem, PythonModules } from '../common/types';
 import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 import { defaultServerSettings } from '../settings';
@@ -27,32 +27,6 @@ export interface CheckOptions {
 export interface InputError {
   path: string;
   reason: string;
-}
-
-const skippedFolders = new Set(['node_modules', '.git', 'dist', 'out', '.cache']);
-
-/** Files below folder; a folder that cannot be read is yielded as an error, and the walk goes on. */
-async function* walk(folder: string): AsyncGenerator<string | InputError> {
-  let entries;
-  try {
-    entries = await fs.readdir(folder, { withFileTypes: true });
-  } catch (error) {
-    yield { path: folder, reason: `cannot read this folder: ${errorCode(error)}` };
-    return;
-  }
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  for (const entry of entries) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) {
-      if (!skippedFolders.has(entry.name)) yield* walk(path);
-    } else if (entry.isFile()) {
-      yield path;
-    }
-  }
-}
-
-function errorCode(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }
 
 /**
@@ -81,12 +55,12 @@ export async function expandArguments(
       const matcher = globToRegExp(resolve(cwd, normalized).split(sep).join('/'));
       const baseStat = await fs.stat(base).catch(() => undefined);
       // A base folder that does not exist matches nothing; one that cannot be read is an error.
-      if (baseStat) await collect(walk(base), (path) => matcher.test(path.split(sep).join('/')));
+      if (baseStat) await collect(walkFiles(base), (path) => matcher.test(path.split(sep).join('/')));
     } else {
       const path = resolve(cwd, pattern);
       const stat = await fs.stat(path).catch((error) => (errorCode(error) === 'ENOENT' ? undefined : error));
       if (stat instanceof Error) errors.push({ path: pattern, reason: `cannot read: ${errorCode(stat)}` });
-      else if (stat?.isDirectory()) await collect(walk(path), isCheckedByDefault);
+      else if (stat?.isDirectory()) await collect(walkFiles(path), isCheckedByDefault);
       else if (stat?.isFile()) files.add(path);
       else if (stat) errors.push({ path: pattern, reason: 'not a regular file or folder' });
     }

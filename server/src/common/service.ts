@@ -2,7 +2,7 @@ import type {
   CompletionEntry, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target, TextEditSpan,
   WorkspaceTools,
 } from './types';
-import type { GraphData, LineRange } from '../protocol';
+import type { GraphData, LineRange } from '../../../shared/protocol';
 import type { Budget } from './budget';
 
 /** The text of one document version, as the server, the CLI and the tests hand it to a service. */
@@ -50,6 +50,8 @@ export interface ServiceContext {
 export interface GraphOptions {
   traceIndex?: number;
   cursorOffset?: number;
+  /** The document's problems as validate gave them (the server keeps them with the parsed version); found here when absent. */
+  problems?: Problem[];
   toRange(span: Span): LineRange;
 }
 

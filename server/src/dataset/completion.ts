@@ -12,8 +12,7 @@ export function datasetCompletion(model: LinesModel, line: Line, place: Place | 
   if (place?.onAddress && place.annotation?.address && line.root) {
     return addressCompletion(model, line.root, place.annotation.address, offset);
   }
-  const service = lineTraceService;
-  if (service && isTraceLine(line)) return service.completion(traceModelOf(model, line), offset, context);
+  if (isTraceLine(line)) return lineTraceService.completion(traceModelOf(model, line), offset, context);
   return [];
 }
 

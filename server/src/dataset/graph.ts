@@ -1,15 +1,15 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
-import type { GraphData, TraceChoice } from '../protocol';
-import { emptyGraph } from '../jsonl/emptyGraph';
+import type { GraphData, TraceChoice } from '../../../shared/protocol';
+import { emptyGraph } from '../preview/emptyGraph';
 import { lineAt, type Line, type LinesModel } from '../jsonl/lines';
-import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
+import { isTraceLine, lineTraceService, traceLineProblems, traceModelOf } from './traceBridge';
 import { traceLabel } from './traces';
 
 /** The chosen trace (options.traceIndex, else the line under the cursor, else the first) drawn by the trace service, with every trace listed for the picker. */
 export function datasetGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
   const traceLines = model.contentLines.filter(isTraceLine);
   if (traceLines.length === 0) {
-    return { ...emptyGraph(model, 'dataset', context, 'This file holds no traces yet: each line should be an event list or an object with "messages".'), traces: [] };
+    return { ...emptyGraph({ uri: model.uri, version: model.version, format: 'dataset' }, context.settings.preview, 'This file holds no traces yet: each line should be an event list or an object with "messages".'), traces: [] };
   }
   let chosen = 0;
   if (options.traceIndex !== undefined && options.traceIndex >= 0 && options.traceIndex < traceLines.length) chosen = options.traceIndex;
@@ -19,10 +19,8 @@ export function datasetGraph(model: LinesModel, options: GraphOptions, context: 
     if (found >= 0) chosen = found;
   }
   const traces = pickerChoices(traceLines, chosen);
-  const service = lineTraceService;
-  if (!service?.graph) return { ...emptyGraph(model, 'dataset', context, 'The trace preview is not available.'), traces, traceIndex: chosen };
   const line = traceLines[chosen];
-  const data = service.graph(traceModelOf(model, line), options, context);
+  const data = lineTraceService.graph(traceModelOf(model, line), { ...options, problems: traceLineProblems(model, line, context) }, context);
   return { ...data, uri: model.uri, version: model.version, format: 'dataset', traceIndex: chosen, traces };
 }
 

@@ -13,7 +13,6 @@ export function datasetHighlights(model: LinesModel, place: Place, offset: numbe
       ...annotationsNaming(model, place.line, target).map((span) => ({ span, kind: 'read' as const })),
     ];
   }
-  const service = lineTraceService;
-  if (service && isTraceLine(place.line)) return service.highlights(traceModelOf(model, place.line), offset);
+  if (isTraceLine(place.line)) return lineTraceService.highlights(traceModelOf(model, place.line), offset);
   return [];
 }

@@ -26,9 +26,8 @@ export function datasetHover(model: LinesModel, place: Place, offset: number, co
     const hovered = annotationHover(place.annotation, place.onAddress ?? false);
     if (hovered) return hovered;
   }
-  const service = lineTraceService;
-  if (service && isTraceLine(place.line)) {
-    const fromTrace = service.hover(traceModelOf(model, place.line), offset, context);
+  if (isTraceLine(place.line)) {
+    const fromTrace = lineTraceService.hover(traceModelOf(model, place.line), offset, context);
     if (fromTrace) return fromTrace;
   }
   return datasetKeyHover(place);

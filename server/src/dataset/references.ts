@@ -14,8 +14,7 @@ export function datasetReferences(model: LinesModel, place: Place, offset: numbe
     for (const span of annotationsNaming(model, place.line, target)) found.push({ span });
     return found;
   }
-  const service = lineTraceService;
-  if (service && isTraceLine(place.line)) found.push(...service.references(traceModelOf(model, place.line), offset, includeDeclaration));
+  if (isTraceLine(place.line)) found.push(...lineTraceService.references(traceModelOf(model, place.line), offset, includeDeclaration));
   if (place.line.kind === 'annotated') {
     for (const annotation of annotationsOf(model, place.line).items) {
       const resolution = annotation.resolution;

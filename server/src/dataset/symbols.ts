@@ -8,7 +8,6 @@ import { headSpan } from './validate';
 /** One entry per trace (its name or index, event count, first user message) with its events below. At most max. */
 export function datasetSymbols(model: LinesModel, maxOutlineEntries: number): OutlineItem[] {
   const items: OutlineItem[] = [];
-  const service = lineTraceService;
   let ordinal = 0;
   for (const line of model.contentLines) {
     if (items.length === maxOutlineEntries) break;
@@ -24,7 +23,7 @@ export function datasetSymbols(model: LinesModel, maxOutlineEntries: number): Ou
     const count = eventCount(line);
     const first = firstUserMessage(model, line, 60);
     const detail = `${count} event${count === 1 ? '' : 's'}${first ? ` — ${first}` : ''}`;
-    const children = service && line.errors.length === 0 ? service.symbols(traceModelOf(model, line)) : undefined;
+    const children = line.errors.length === 0 ? lineTraceService.symbols(traceModelOf(model, line)) : undefined;
     items.push({
       name: traceLabel(line, ordinal++),
       detail,

@@ -1,4 +1,4 @@
-import type { LanguageService, ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/service';
 import type { Problem } from '../common/types';
 import { traceService } from '../trace';
 import { parseTrace, type TraceModel } from '../trace/model';
@@ -9,7 +9,7 @@ import type { Line, LinesModel } from '../jsonl/lines';
  * The single-trace language service, run on one dataset line at a time. parseTrace works with absolute
  * offsets, so every result it gives already points inside the line in this document.
  */
-export const lineTraceService: LanguageService<TraceModel> | undefined = traceService;
+export const lineTraceService = traceService;
 
 /** Every problem the trace service finds in a line, uncapped (the file as a whole is capped once). */
 export function traceLineProblems(model: LinesModel, line: Line, context: ServiceContext): Problem[] {

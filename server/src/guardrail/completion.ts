@@ -46,7 +46,7 @@ function symbolEntry(symbol: RuleSymbol, replace: Span): CompletionEntry {
 /** The type of `a.b.c` at the cursor, from the scope's variables and the known fields. */
 function chainType(chain: string[], scope: Scope): string {
   const head = scope.lookup(chain[0]);
-  let t = head ? symbolTypeName(head) : (BUILTIN_TYPE_NAMES.includes(chain[0]) ? 'unknown' : 'unknown');
+  let t = head ? symbolTypeName(head) : 'unknown';
   for (const field of chain.slice(1)) t = fieldOf(t, field)?.type ?? 'unknown';
   return t;
 }

@@ -304,6 +304,12 @@ class Parser {
   }
 
   /** Skips an indented block (INDENT … matching DEDENT) after an error. */
+  /** An indented block where none may open: one error at the indent, and the block is skipped. */
+  private skipUnexpectedBlock(indent: Token): void {
+    this.report({ start: this.endOf(indent), end: this.endOf(indent) }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
+    this.skipBlock();
+  }
+
   private skipBlock(): void {
     let depth = 0;
     for (;;) {
@@ -345,8 +351,7 @@ class Parser {
         continue;
       }
       if (this.kindOf(t) === 'indent') {
-        this.report({ start: this.endOf(t), end: this.endOf(t) }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
-        this.skipBlock();
+        this.skipUnexpectedBlock(t);
         continue;
       }
       this.steps = spend(this.budget, this.steps);
@@ -423,11 +428,8 @@ class Parser {
   private parseImport(): Statement {
     const keyword = this.advance();
     const module = this.parseDottedName();
-    let alias: Ident | null = null;
-    if (this.accept('as')) alias = this.ident(this.expectName("a name after 'as'"));
-    const span = { start: this.startOf(keyword), end: this.lastEnd };
-    this.expectLineEnd();
-    return { kind: 'import', module, alias, span };
+    const alias = this.parseAlias();
+    return { kind: 'import', module, alias, span: this.endStatement(keyword) };
   }
 
   private parseFromImport(): Statement {
@@ -437,13 +439,21 @@ class Parser {
     const names: ImportName[] = [];
     do {
       const name = this.ident(this.expectName('a name to import'));
-      let alias: Ident | null = null;
-      if (this.accept('as')) alias = this.ident(this.expectName("a name after 'as'"));
-      names.push({ name, alias });
+      names.push({ name, alias: this.parseAlias() });
     } while (this.accept(','));
+    return { kind: 'fromImport', module, names, span: this.endStatement(keyword) };
+  }
+
+  /** `as name` after an imported name, if there. */
+  private parseAlias(): Ident | null {
+    return this.accept('as') ? this.ident(this.expectName("a name after 'as'")) : null;
+  }
+
+  /** The span of a one-line statement from its keyword, once the line has ended. */
+  private endStatement(keyword: Token): Span {
     const span = { start: this.startOf(keyword), end: this.lastEnd };
     this.expectLineEnd();
-    return { kind: 'fromImport', module, names, span };
+    return span;
   }
 
   private parseRule(): Statement {
@@ -572,8 +582,7 @@ class Parser {
           continue;
         }
         if (this.kindOf(t) === 'indent') {
-          this.report({ start: this.endOf(t), end: this.endOf(t) }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
-          this.skipBlock();
+          this.skipUnexpectedBlock(t);
           continue;
         }
         const statement = this.parseStatementSafely();

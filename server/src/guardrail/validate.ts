@@ -1,3 +1,4 @@
+import { capProblems, sortByPosition } from '../common/capProblems';
 import type { Problem } from '../common/types';
 import type { ServiceContext } from '../common/service';
 import type { RuleModel } from './model';
@@ -10,15 +11,10 @@ export function validate(model: RuleModel, context: ServiceContext): Problem[] {
     ...model.semanticProblems,
     ...pythonImportProblems(model, context.pythonModules),
   ];
-  problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
-  const max = Math.max(0, context.settings.maxProblems);
-  if (problems.length <= max) return problems;
-  const shown = problems.slice(0, max);
-  shown.push({
+  return capProblems(sortByPosition(problems), context.settings.maxProblems, (omitted, max) => ({
     span: { start: 0, end: 0 },
     severity: 'information',
     code: 'gr/too-many-problems',
-    message: `${problems.length - max} more problems are not shown (limit agentTraces.maxProblems = ${max})`,
-  });
-  return shown;
+    message: `${omitted} more problems are not shown (limit agentTraces.maxProblems = ${max})`,
+  }));
 }

@@ -1,6 +1,5 @@
 import { parseTree, printParseErrorCode, type Node as JsoncNode, type ParseError as JsoncError } from 'jsonc-parser';
 import { decodeJsonString, escapeLength, indexOfWithin } from './strings';
-import { lookup } from '../common/lookup';
 
 /**
  * A JSON tree with absolute source offsets, built for one line of a JSON Lines file.
@@ -471,22 +470,6 @@ function isDigit(c: number): boolean {
 }
 
 
-
-const SIMPLE_ESCAPES: Record<string, string> = lookup({ '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' });
-
-/** Decodes the escape sequence at text[pos] (a backslash); null when it is not valid JSON. */
-export function decodeEscape(text: string, pos: number, end: number): { value: string; length: number } | null {
-  const next = text[pos + 1];
-  if (pos + 1 >= end || next === undefined) return null;
-  if (next === 'u') {
-    const hex = text.slice(pos + 2, pos + 6);
-    if (pos + 6 > end || !/^[0-9a-fA-F]{4}$/.test(hex)) return null;
-    return { value: String.fromCharCode(parseInt(hex, 16)), length: 6 };
-  }
-  const simple = SIMPLE_ESCAPES[next];
-  return simple === undefined ? null : { value: simple, length: 2 };
-}
-
 /**
  * Parses the JSON value in text[start, end). Valid input takes the fast strict path; broken input is re-read
  * by jsonc-parser, which recovers, so a broken line still yields every error and a partial tree.
@@ -613,11 +596,6 @@ export function stringValue(node: JsonNode | undefined): string | undefined {
   return node && node.type === 'string' ? node.value : undefined;
 }
 
-/** True for a JSON integer literal (no fraction, no exponent), however wide. */
-export function isIntegerLiteral(node: JsonNode | undefined): node is JsonNumber {
-  return !!node && node.type === 'number' && /^-?\d+$/.test(node.raw);
-}
-
 /** A number literal as a JS number, for display and sums only (never for identity). */
 export function numberValue(node: JsonNode | undefined): number | undefined {
   return node && node.type === 'number' ? Number(node.raw) : undefined;
@@ -677,12 +655,3 @@ function findItem(items: JsonNode[], offset: number): number {
   return -1;
 }
 
-/** The property whose key contains offset, searching the innermost object first. */
-export function keyAt(root: JsonNode, offset: number): { property: JsonProperty; steps: PathStep[] } | undefined {
-  const steps = pathAt(root, offset);
-  const last = steps[steps.length - 1];
-  if (last.onKey && last.property && offset >= last.property.keyStart && offset <= last.property.keyEnd) {
-    return { property: last.property, steps };
-  }
-  return undefined;
-}

@@ -1,5 +1,5 @@
 import { sourceOffsetInLiteral } from '../json/strings';
-import { shorten } from '../trace/text';
+import { shorten } from '../common/text';
 import type { JsonString } from '../json/tree';
 
 /**

@@ -1,3 +1,4 @@
+import { capProblems, sortByPosition } from '../common/capProblems';
 import type { ServiceContext } from '../common/service';
 import type { Problem } from '../common/types';
 import type { LinesModel } from './lines';
@@ -11,17 +12,6 @@ import { validateDataset } from '../dataset/validate';
  * At most settings.maxProblems are returned, in document order, with a notice when more were found.
  */
 export function validate(model: LinesModel, context: ServiceContext): Problem[] {
-  // The preview of an agentguard log marks problems on its rows: it asks again for the same version and settings.
-  const known = checked.get(model);
-  if (known?.settings === context.settings) return known.problems;
-  const problems = checkLines(model, context);
-  checked.set(model, { settings: context.settings, problems });
-  return problems;
-}
-
-const checked = new WeakMap<LinesModel, { settings: ServiceContext['settings']; problems: Problem[] }>();
-
-function checkLines(model: LinesModel, context: ServiceContext): Problem[] {
   const problems: Problem[] = [];
   const report = (problem: Problem): boolean => {
     problems.push(problem);
@@ -46,7 +36,13 @@ function checkLines(model: LinesModel, context: ServiceContext): Problem[] {
       for (const problem of traceLineProblems(model, line, context)) report(problem);
     }
   }
-  const kept = capProblems(model, problems, context.settings.maxProblems);
+  const firstLineEnd = model.lines[0]?.end ?? 0;
+  const kept = capProblems(sortByPosition(problems), context.settings.maxProblems, (omitted, limit) => ({
+    span: { start: 0, end: Math.min(firstLineEnd, 1) },
+    severity: 'warning',
+    code: 'jsonl/too-many-problems',
+    message: `${omitted} more problems were found but not shown: at most ${limit} are reported per file (setting agentTraces.maxProblems).`,
+  }));
   if (model.omittedLines > 0) kept.unshift(lineLimitNotice(model));
   return kept;
 }
@@ -58,25 +54,4 @@ function lineLimitNotice(model: LinesModel): Problem {
     code: 'jsonl/too-many-lines',
     message: `The last ${model.omittedLines} lines were not read: at most ${model.maxLines} lines of a JSON Lines file are read (setting agentTraces.jsonl.maxLines).`,
   };
-}
-
-const SEVERITY_RANK = { error: 0, warning: 1, information: 2, hint: 3 } as const;
-
-/** Keeps the most severe problems first when there are too many, then shows them in document order. */
-function capProblems(model: LinesModel, problems: Problem[], maxProblems: number): Problem[] {
-  const byPosition = (a: Problem, b: Problem) => a.span.start - b.span.start || a.span.end - b.span.end;
-  const limit = Math.max(1, maxProblems);
-  if (problems.length <= limit) return problems.sort(byPosition);
-  const kept = problems
-    .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byPosition(a, b))
-    .slice(0, limit)
-    .sort(byPosition);
-  const firstLineEnd = model.lines[0]?.end ?? 0;
-  kept.push({
-    span: { start: 0, end: Math.min(firstLineEnd, 1) },
-    severity: 'warning',
-    code: 'jsonl/too-many-problems',
-    message: `${problems.length - limit} more problems were found but not shown: at most ${limit} are reported per file (setting agentTraces.maxProblems).`,
-  });
-  return kept;
 }

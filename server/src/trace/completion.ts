@@ -225,7 +225,7 @@ const eventSnippets: { label: string; detail: string; body: string }[] = [
   { label: 'tool output', detail: '{"role": "tool", "tool_call_id": …}', body: '{\n\t"role": "tool",\n\t"tool_call_id": "$1",\n\t"content": "$2"\n}' },
 ];
 
-export function traceCompletion(model: TraceModel, offset: number, _context: ServiceContext): CompletionEntry[] {
+export function completion(model: TraceModel, offset: number, _context: ServiceContext): CompletionEntry[] {
   const text = model.text;
   const event = eventAt(model, offset);
   let from = model.start;

@@ -22,7 +22,7 @@ export function outputTarget(output: TraceEvent): Target {
 }
 
 /** tool_call_id → the call it names; a call's id → the outputs answering it; an implicit output's role → its call. */
-export function traceDefinition(model: TraceModel, offset: number): Target[] {
+export function definition(model: TraceModel, offset: number): Target[] {
   const ref = referenceAt(model, offset);
   if (ref?.kind === 'tool-call-id') return callsFor(model, ref.event).map(callTarget);
   if (ref?.kind === 'call-id' && ref.call) return ref.call.outputs.map(outputTarget);

@@ -1,8 +1,10 @@
 import type { GraphOptions, ServiceContext } from '../common/service';
 import type { Span } from '../common/types';
-import { GraphLayout, type GraphData, type GraphEdge, type GraphNode, type GraphNodeKind } from '../protocol';
+import type { GraphData, GraphEdge, GraphNode, GraphNodeKind } from '../../../shared/protocol';
 import { callAt, decodeString, eventAt, field, valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';
-import { validateTrace } from './validate';
+import { validate as validateTrace } from './validate';
+import { emptyGraph } from '../preview/emptyGraph';
+import { Column, eventHeight, laneOf, nestedCallHeight, nestedCallTop } from '../preview/layout';
 import { argumentsPreview, callLabel, contentText, firstLine, valueText } from './text';
 import { callTarget, outputLinkSpan } from './definition';
 
@@ -53,16 +55,14 @@ function callText(model: TraceModel, call: ToolCall, max: number): { text: strin
 }
 
 /** Nodes, edges and a linear-time vertical layout of one trace, for the preview. */
-export function traceGraph(model: TraceModel, options: GraphOptions, context: ServiceContext): GraphData {
+export function graph(model: TraceModel, options: GraphOptions, context: ServiceContext): GraphData {
   const { maxNodes, maxTextLength } = context.settings.preview;
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const eventNode: number[] = new Array(model.events.length).fill(-1);
   const callNode: number[] = new Array(model.calls.length).fill(-1);
   const totalNodes = model.events.length + model.calls.filter((c) => !c.topLevel).length;
-  let y = GraphLayout.padding;
-  const nestedTop = GraphLayout.headerHeight + GraphLayout.lineHeight + GraphLayout.gap / 2;
-  const callStep = GraphLayout.callHeight + GraphLayout.gap / 2;
+  const column = new Column();
 
   for (const event of model.events) {
     const allNested = event.kind === 'call' ? [] : event.calls;
@@ -75,9 +75,8 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
     const summary = event.kind === 'call'
       ? argumentsPreview(model, event.calls[0], summaryLength)
       : firstLine(content.text.slice(0, summaryLength * 4), summaryLength);
-    const height = nested.length > 0
-      ? nestedTop + nested.length * callStep
-      : GraphLayout.headerHeight + GraphLayout.lineHeight;
+    const height = eventHeight(nested.length);
+    const y = column.place(height);
     const node: GraphNode = {
       id: nodes.length,
       kind,
@@ -89,7 +88,7 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
       range: options.toRange(valueSpan(event.value)),
       selection: options.toRange(eventSelection(event)),
       problems: [],
-      lane: kind === 'output' ? 2 : kind === 'call' ? 1 : 0,
+      lane: laneOf(kind),
       y,
       height,
     };
@@ -124,16 +123,15 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
         range: options.toRange(valueSpan(call.value)),
         selection: options.toRange(callTarget(call).selection!),
         problems: [],
-        lane: 1,
-        y: y + nestedTop + i * callStep,
-        height: GraphLayout.callHeight,
+        lane: laneOf('call'),
+        y: nestedCallTop(y, i),
+        height: nestedCallHeight,
       };
       if (call.name !== undefined) callNodeValue.toolName = call.name;
       if (call.id !== undefined) callNodeValue.callId = call.id;
       callNode[call.index] = callNodeValue.id;
       nodes.push(callNodeValue);
     });
-    y += height + GraphLayout.gap;
   }
 
   for (const event of model.events) {
@@ -148,7 +146,7 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
     }
   }
 
-  for (const problem of validateTrace(model, context)) {
+  for (const problem of options.problems ?? validateTrace(model, context)) {
     const event = eventAt(model, problem.span.start);
     if (!event || eventNode[event.index] < 0 || problem.code === 'trace/too-many-problems') continue;
     const call = event.kind === 'call' ? undefined : callAt(event, problem.span.start);
@@ -157,15 +155,11 @@ export function traceGraph(model: TraceModel, options: GraphOptions, context: Se
   }
 
   const data: GraphData = {
-    uri: model.uri ?? '',
-    version: model.version ?? -1,
-    format: 'trace',
+    ...emptyGraph({ uri: model.uri ?? '', version: model.version ?? -1, format: 'trace' }, context.settings.preview),
     traceIndex: options.traceIndex ?? 0,
-    traces: [],
     nodes,
     edges,
-    height: y - GraphLayout.gap + GraphLayout.padding,
-    limits: { maxTextLength, maxNodes },
+    height: column.height,
   };
   if (nodes.length < totalNodes) data.limits.truncatedFrom = totalNodes;
   if (!model.root) data.error = 'The document is empty or holds no JSON value.';

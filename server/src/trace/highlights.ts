@@ -4,7 +4,7 @@ import { outputLinkSpan } from './definition';
 import { linkGroupAt } from './references';
 
 /** A call's id (write) and the outputs answering it (read), from either side. */
-export function traceHighlights(model: TraceModel, offset: number): Highlight[] {
+export function highlights(model: TraceModel, offset: number): Highlight[] {
   const group = linkGroupAt(model, offset);
   if (!group) return [];
   const highlights: Highlight[] = [];

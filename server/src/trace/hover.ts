@@ -19,7 +19,7 @@ function describeOutput(model: TraceModel, output: TraceEvent): string {
   return `Output in event #${output.index}${how}:\n${codeBlock(firstLines(text, outputLines, outputChars) || '(empty)')}`;
 }
 
-export function traceHover(model: TraceModel, offset: number, _context: ServiceContext): HoverResult | null {
+export function hover(model: TraceModel, offset: number, _context: ServiceContext): HoverResult | null {
   const ref = referenceAt(model, offset);
   if (ref) {
     const parts: string[] = [];

@@ -1,45 +1,36 @@
 import type { DocumentInput, LanguageService } from '../common/service';
+import { completion } from './completion';
+import { definition } from './definition';
+import { folding } from './folding';
+import { graph } from './graph';
+import { highlights } from './highlights';
+import { hover } from './hover';
 import { parseTrace, type TraceModel } from './model';
-import { validateTrace } from './validate';
-import { traceHover } from './hover';
-import { traceDefinition } from './definition';
-import { traceReferences } from './references';
-import { traceHighlights } from './highlights';
-import { traceSymbols } from './symbols';
-import { traceFolding } from './folding';
-import { traceCompletion } from './completion';
-import { traceGraph } from './graph';
-import { traceCalledTools } from './tools';
+import { references } from './references';
+import { symbols } from './symbols';
+import { calledTools } from './tools';
+import { validate } from './validate';
 
 export type { TraceModel } from './model';
 export { parseTrace } from './model';
-export { validateTrace, collectProblems } from './validate';
-export { traceHover } from './hover';
-export { traceDefinition } from './definition';
-export { traceReferences } from './references';
-export { traceHighlights } from './highlights';
-export { traceSymbols } from './symbols';
-export { traceFolding } from './folding';
-export { traceCompletion } from './completion';
-export { traceGraph } from './graph';
-export { traceCalledTools } from './tools';
+export { collectProblems } from './validate';
 
 /** The language service for `*.trace.json`: one agent trace per document. */
-export const traceService: LanguageService<TraceModel> = {
+export const traceService = {
   parse(doc: DocumentInput): TraceModel {
     const model = parseTrace(doc.text, 0, doc.text.length, doc.budget);
     model.uri = doc.uri;
     model.version = doc.version;
     return model;
   },
-  validate: validateTrace,
-  hover: traceHover,
-  definition: traceDefinition,
-  references: traceReferences,
-  highlights: traceHighlights,
-  symbols: traceSymbols,
-  folding: traceFolding,
-  completion: traceCompletion,
-  graph: traceGraph,
-  calledTools: (model) => traceCalledTools(model),
-};
+  validate,
+  hover,
+  definition,
+  references,
+  highlights,
+  symbols,
+  folding,
+  completion,
+  graph,
+  calledTools: (model) => calledTools(model),
+} satisfies LanguageService<TraceModel>;

@@ -34,7 +34,7 @@ export function linkGroupAt(model: TraceModel, offset: number): LinkGroup | unde
   return { calls, outputs: sorted };
 }
 
-export function traceReferences(model: TraceModel, offset: number, includeDeclaration: boolean): Target[] {
+export function references(model: TraceModel, offset: number, includeDeclaration: boolean): Target[] {
   const group = linkGroupAt(model, offset);
   if (!group) return [];
   const targets: Target[] = [];

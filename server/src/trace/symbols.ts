@@ -61,7 +61,7 @@ export function eventTitle(model: TraceModel, event: TraceEvent): { name: string
 }
 
 /** One item per event (no cap), tool calls nested as children. */
-export function traceSymbols(model: TraceModel, budget?: Budget): OutlineItem[] {
+export function symbols(model: TraceModel, budget?: Budget): OutlineItem[] {
   const items: OutlineItem[] = new Array(model.events.length);
   let steps = 0;
   for (let i = 0; i < model.events.length; i++) {

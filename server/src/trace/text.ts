@@ -2,6 +2,7 @@
 import { createScanner } from 'jsonc-parser';
 import { Token } from '../json/tokens';
 import { decodeString, field, type JsonValue, type ToolCall, type TraceEvent, type TraceModel, type ValueKind } from './model';
+import { shorten } from '../common/text';
 
 export function describeKind(kind: ValueKind): string {
   switch (kind) {
@@ -13,10 +14,6 @@ export function describeKind(kind: ValueKind): string {
     case 'array': return 'an array';
     default: return 'an invalid value';
   }
-}
-
-export function shorten(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(1, max - 1))}…` : text;
 }
 
 /** First line of a text, whitespace collapsed, cut at max. */

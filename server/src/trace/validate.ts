@@ -1,3 +1,4 @@
+import { capProblems } from '../common/capProblems';
 import type { ServiceContext } from '../common/service';
 import type { Problem, Severity, Span } from '../common/types';
 import { parseJson } from './parser';
@@ -13,18 +14,13 @@ import { callLabel, describeKind } from './text';
 import { outputLinkSpan } from './definition';
 
 /** Every problem of a trace, syntax first-class, capped at settings.maxProblems with a notice. */
-export function validateTrace(model: TraceModel, context: ServiceContext): Problem[] {
-  const problems = collectProblems(model, context);
-  const max = Math.max(1, context.settings.maxProblems);
-  if (problems.length <= max) return problems;
-  const shown = problems.slice(0, max);
-  shown.unshift({
+export function validate(model: TraceModel, context: ServiceContext): Problem[] {
+  return capProblems(collectProblems(model, context), context.settings.maxProblems, (_omitted, max, found) => ({
     span: { start: model.start, end: model.start },
     severity: 'information',
     code: 'trace/too-many-problems',
-    message: `Showing the first ${max} of ${problems.length} problems (setting agentTraces.maxProblems)`,
-  });
-  return shown;
+    message: `Showing the first ${max} of ${found} problems (setting agentTraces.maxProblems)`,
+  }));
 }
 
 /** All problems, sorted by position, uncapped. */

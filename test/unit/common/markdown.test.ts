@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { codeBlock, escapeMarkdown, inlineCode, quote } from '../../../server/src/common/markdown';
-import { traceHover } from '../../../server/src/trace/hover';
+import { hover as traceHover } from '../../../server/src/trace/hover';
 import { traceService } from '../../../server/src/trace';
 import { jsonlService } from '../../../server/src/jsonl';
 import { guardrailService } from '../../../server/src/guardrail';

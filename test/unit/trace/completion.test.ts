@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { context, lines, model, where } from './helpers';
-import { traceCompletion } from '../../../server/src/trace/completion';
+import { completion as traceCompletion } from '../../../server/src/trace/completion';
 
 /** Completes at the `|` in the text (removed before parsing). */
 function complete(withCursor: string) {

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { context, lines, model } from './helpers';
-import { traceGraph } from '../../../server/src/trace/graph';
+import { graph as traceGraph } from '../../../server/src/trace/graph';
 import { LineIndex } from '../../../server/src/common/lineIndex';
-import { GraphLayout } from '../../../server/src/protocol';
+import { GraphLayout } from '../../../shared/protocol';
 import type { Span } from '../../../server/src/common/types';
 
 const text = lines(

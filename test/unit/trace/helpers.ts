@@ -2,7 +2,7 @@ import { LineIndex } from '../../../server/src/common/lineIndex';
 import { defaultSettings, type ServiceContext, type Settings } from '../../../server/src/common/service';
 import type { Span } from '../../../server/src/common/types';
 import { parseTrace, type TraceModel } from '../../../server/src/trace/model';
-import { validateTrace } from '../../../server/src/trace/validate';
+import { validate as validateTrace } from '../../../server/src/trace/validate';
 
 export function context(overrides: Partial<Settings> = {}): ServiceContext {
   return { settings: { ...defaultSettings, ...overrides } };

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { context, lines, model, offsetOf, problems, where } from './helpers';
-import { traceDefinition } from '../../../server/src/trace/definition';
-import { traceGraph } from '../../../server/src/trace/graph';
+import { definition as traceDefinition } from '../../../server/src/trace/definition';
+import { graph as traceGraph } from '../../../server/src/trace/graph';
 import { LineIndex } from '../../../server/src/common/lineIndex';
 import type { Span } from '../../../server/src/common/types';
 import { codes, problemsOf } from '../jsonl/helpers';

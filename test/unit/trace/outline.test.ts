@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lines, model, where } from './helpers';
-import { traceSymbols } from '../../../server/src/trace/symbols';
-import { traceFolding } from '../../../server/src/trace/folding';
+import { symbols as traceSymbols } from '../../../server/src/trace/symbols';
+import { folding as traceFolding } from '../../../server/src/trace/folding';
 import type { OutlineItem } from '../../../server/src/common/types';
 
 const text = lines(

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lines, model, offsetOf, problems, where } from './helpers';
-import { traceDefinition } from '../../../server/src/trace/definition';
-import { traceReferences } from '../../../server/src/trace/references';
-import { validateTrace } from '../../../server/src/trace/validate';
+import { definition as traceDefinition } from '../../../server/src/trace/definition';
+import { references as traceReferences } from '../../../server/src/trace/references';
+import { validate as validateTrace } from '../../../server/src/trace/validate';
 import { context } from './helpers';
 
 const call = (id: string, name: string) =>

@@ -1,17 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errors, lines, model, offsetOf, problems } from './helpers';
-import { traceDefinition } from '../../../server/src/trace/definition';
-import { traceSymbols } from '../../../server/src/trace/symbols';
-import { traceFolding } from '../../../server/src/trace/folding';
-import { traceCompletion } from '../../../server/src/trace/completion';
-import { traceGraph } from '../../../server/src/trace/graph';
+import { definition as traceDefinition } from '../../../server/src/trace/definition';
+import { symbols as traceSymbols } from '../../../server/src/trace/symbols';
+import { folding as traceFolding } from '../../../server/src/trace/folding';
+import { completion as traceCompletion } from '../../../server/src/trace/completion';
+import { graph as traceGraph } from '../../../server/src/trace/graph';
 import { context } from './helpers';
 import { parseTrace } from '../../../server/src/trace/model';
-import { validateTrace } from '../../../server/src/trace/validate';
-import { traceHover } from '../../../server/src/trace/hover';
-import { traceReferences } from '../../../server/src/trace/references';
-import { traceHighlights } from '../../../server/src/trace/highlights';
+import { validate as validateTrace } from '../../../server/src/trace/validate';
+import { hover as traceHover } from '../../../server/src/trace/hover';
+import { references as traceReferences } from '../../../server/src/trace/references';
+import { highlights as traceHighlights } from '../../../server/src/trace/highlights';
 
 const toRange = () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
 

@@ -110,12 +110,12 @@ test('the top level must be an array or an object with a messages array', () => 
   assert.deepEqual(problems('[]'), []);
 });
 
-test('problems are capped at maxProblems with one notice at the start', () => {
+test('problems are capped at maxProblems with one notice after them', () => {
   const text = `[${Array.from({ length: 5 }, () => '{"role": 1}').join(', ')}]`;
   assert.deepEqual(problems(text, { maxProblems: 2 }), [
-    'information trace/too-many-problems 0:0-0:0 "": Showing the first 2 of 5 problems (setting agentTraces.maxProblems)',
     'error trace/role-type 0:10-0:11 "1": "role" must be a string such as "user", "assistant", "system" or "tool", not a number',
     'error trace/role-type 0:23-0:24 "1": "role" must be a string such as "user", "assistant", "system" or "tool", not a number',
+    'information trace/too-many-problems 0:0-0:0 "": Showing the first 2 of 5 problems (setting agentTraces.maxProblems)',
   ]);
   assert.equal(problems(text, { maxProblems: 5 }).length, 5);
 });

@@ -1,6 +1,7 @@
 /**
- * Custom messages between the client, the language server and the preview webview.
- * The only module all three import; it holds data shapes and method names, no code with side effects.
+ * The data shapes the language server, the client and the preview webview share: the graph the server lays out
+ * and the messages between the extension host and the webview. Plain types and constants only, no imports, so the
+ * webview bundle pulls in nothing else; the typed LSP requests that carry these shapes are in ./requests.
  */
 
 export interface LinePosition {
@@ -48,6 +49,8 @@ export interface GraphNode {
   problems: GraphNodeProblem[];
   /** agentguard entries. */
   status?: string;
+  /** The status counts as a failure (agentguard's rule: anything but `success` and `retried`). */
+  failed?: boolean;
   durationMs?: number;
   retries?: number;
   cost?: number | null;
@@ -92,26 +95,6 @@ export interface GraphData {
   error?: string;
 }
 
-export namespace GraphRequest {
-  export const method = 'agentTraces/graph';
-  export interface Params {
-    uri: string;
-    /** Dataset files: which trace (line) to draw; defaults to the one under `cursorLine` or the first. */
-    traceIndex?: number;
-    cursorLine?: number;
-  }
-  export type Result = GraphData;
-}
-
-/** Sent by the server when a document's model changed, so that an open preview can ask again. */
-export namespace ModelChangedNotification {
-  export const method = 'agentTraces/modelChanged';
-  export interface Params {
-    uri: string;
-    version: number;
-  }
-}
-
 /** Layout constants shared by the server's layout and the webview's drawing. */
 export const GraphLayout = {
   headerHeight: 26,
@@ -137,12 +120,3 @@ export type HostToWebview =
   | { type: 'graphJson'; json: string }
   | { type: 'cursor'; line: number }
   | { type: 'notice'; text: string };
-
-/** Facts about the running server, for diagnostics and for the extension-host tests (which restart it). */
-export namespace ServerInfoRequest {
-  export const method = 'agentTraces/serverInfo';
-  export interface Result {
-    pid: number;
-    version: string;
-  }
-}

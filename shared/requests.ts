@@ -1,0 +1,76 @@
+/**
+ * The custom LSP requests and notifications between the client and the language server, each a method name typed
+ * with its params and result. Both sides go through the functions below, so the server's handler and the client's
+ * call are checked against the same types. (Not the JSON-RPC library's RequestType classes: the client and the
+ * server bundle different versions of that library, whose classes do not match.) No imports: the webview may share it.
+ */
+import type { GraphData } from './protocol';
+
+export interface RequestType<Params, Result> {
+  readonly method: string;
+  /** Never set: carries the types. */
+  readonly types?: { params: Params; result: Result };
+}
+
+export interface NotificationType<Params> {
+  readonly method: string;
+  /** Never set: carries the type. */
+  readonly types?: { params: Params };
+}
+
+export interface GraphParams {
+  uri: string;
+  /** Dataset files: which trace (line) to draw; defaults to the one under `cursorLine` or the first. */
+  traceIndex?: number;
+  cursorLine?: number;
+}
+
+/** The preview asks for the graph of a document (open, or read from disk when too large to open). */
+export const GraphRequest: RequestType<GraphParams, GraphData> = { method: 'agentTraces/graph' };
+
+export interface ModelChangedParams {
+  uri: string;
+  version: number;
+}
+
+/** Sent by the server when a document's model changed, so that an open preview can ask again. */
+export const ModelChangedNotification: NotificationType<ModelChangedParams> = { method: 'agentTraces/modelChanged' };
+
+export interface ServerInfo {
+  pid: number;
+  version: string;
+}
+
+/** Facts about the running server, for diagnostics and for the extension-host tests (which restart it). */
+export const ServerInfoRequest: RequestType<void, ServerInfo> = { method: 'agentTraces/serverInfo' };
+
+interface Cancellable {
+  readonly isCancellationRequested: boolean;
+}
+
+/** The part of a JSON-RPC connection (the client's LanguageClient, the server's Connection) these functions use; its untyped overloads take `any`. */
+export interface Endpoint<Registration = unknown> {
+  sendRequest<R>(method: string, params?: unknown): Promise<R>;
+  sendNotification(method: string, params?: unknown): Promise<void> | void;
+  onRequest(method: string, handler: (params: any, token: Cancellable) => any): Registration;
+  onNotification(method: string, handler: (...params: any[]) => void): Registration;
+}
+
+export function sendRequest<P, R>(to: Pick<Endpoint, 'sendRequest'>, type: RequestType<P, R>, params: P): Promise<R> {
+  return to.sendRequest<R>(type.method, params);
+}
+
+export function sendNotification<P>(to: Pick<Endpoint, 'sendNotification'>, type: NotificationType<P>, params: P): Promise<void> | void {
+  return to.sendNotification(type.method, params);
+}
+
+/** `handler` may also answer with an error (e.g. a cancelled request's ResponseError), which is not a Result. */
+export function onRequest<P, R, E, D>(
+  on: Pick<Endpoint<D>, 'onRequest'>, type: RequestType<P, R>, handler: (params: P, token: Cancellable) => R | E | Promise<R | E>,
+): D {
+  return on.onRequest(type.method, handler);
+}
+
+export function onNotification<P, D>(on: Pick<Endpoint<D>, 'onNotification'>, type: NotificationType<P>, handler: (params: P) => void): D {
+  return on.onNotification(type.method, handler);
+}
