@@ -1,0 +1,208 @@
+import { PyError } from './values';
+
+/**
+ * Python `re` patterns run on JavaScript's engine. The analyzer's patterns are Python regexes; the differences that
+ * matter are translated: `$` also matches before a final newline, `\Z` and `\A`, named groups `(?P<n>…)` and
+ * back-references `(?P=n)`, Unicode `\w` and `\d`, leading inline flags `(?i)`, `(?s)`, `(?m)`, `(?x)`, and the
+ * escapes and braces Python reads literally where JavaScript's Unicode mode would reject them. Offsets that
+ * leave this module are UTF-16 offsets into the JavaScript string; callers convert to code points.
+ */
+
+export interface PyRegexFlags {
+  ignoreCase?: boolean;
+  dotAll?: boolean;
+  multiline?: boolean;
+  verbose?: boolean;
+}
+
+const cache = new Map<string, RegExp>();
+const SYNTAX = new Set(['^', '$', '\\', '.', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|', '/']);
+const QUANTIFIER_BRACE = /^\{(\d+(,\d*)?|,\d+)\}/;
+
+export class PyRegexError extends PyError {
+  constructor(pattern: string, reason: string) {
+    super('re.error', `${reason} in the regular expression ${JSON.stringify(pattern)}`);
+  }
+}
+
+/** A compiled JavaScript RegExp (flags `gu` plus translated ones) equivalent to the Python pattern. */
+export function compile(pattern: string, flags: PyRegexFlags = {}, sticky = false): RegExp {
+  const key = `${sticky ? 'y' : ''}${flags.ignoreCase ? 'i' : ''}${flags.dotAll ? 's' : ''}${flags.multiline ? 'm' : ''}${flags.verbose ? 'x' : ''}\u0000${pattern}`;
+  let re = cache.get(key);
+  if (!re) {
+    re = translate(pattern, { ...flags }, sticky);
+    if (cache.size > 2000) cache.clear();
+    cache.set(key, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
+
+function translate(pattern: string, flags: PyRegexFlags, sticky: boolean): RegExp {
+  let p = pattern;
+  // Leading global inline flags, e.g. (?i) or (?is).
+  for (let m = /^\(\?([aiLmsux]+)\)/.exec(p); m; m = /^\(\?([aiLmsux]+)\)/.exec(p)) {
+    for (const f of m[1]) {
+      if (f === 'i') flags.ignoreCase = true;
+      else if (f === 's') flags.dotAll = true;
+      else if (f === 'm') flags.multiline = true;
+      else if (f === 'x') flags.verbose = true;
+    }
+    p = p.slice(m[0].length);
+  }
+  let out = '';
+  let inClass = false;
+  let classStart = false;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (flags.verbose && !inClass) {
+      if (/\s/.test(c)) continue;
+      if (c === '#') {
+        while (i < p.length && p[i] !== '\n') i++;
+        continue;
+      }
+    }
+    if (c === '\\') {
+      const d = p[i + 1];
+      if (d === undefined) throw new PyRegexError(pattern, 'bad escape (end of pattern)');
+      i++;
+      if (d === 'Z' && !inClass) out += '(?![\\s\\S])';
+      else if (d === 'A' && !inClass) out += '(?<![\\s\\S])';
+      else if (d === 'w') out += inClass ? '\\p{L}\\p{N}_' : '[\\p{L}\\p{N}_]';
+      else if (d === 'W') out += inClass ? '\\P{L}' : '[^\\p{L}\\p{N}_]';
+      else if (d === 'd') out += inClass ? '\\p{Nd}' : '\\p{Nd}';
+      else if (d === 'D') out += '\\P{Nd}';
+      else if (/[0-9]/.test(d) && !inClass && d !== '0') {
+        let digits = d;
+        while (/[0-9]/.test(p[i + 1] ?? '') && digits.length < 2) digits += p[++i];
+        out += '\\' + digits;
+      } else if (/[a-zA-Z0-9]/.test(d)) {
+        if (d === 'x' || d === 'u' || d === 'U' || d === 'N') {
+          if (d === 'U') {
+            const hex = p.slice(i + 1, i + 9);
+            out += `\\u{${hex.replace(/^0+/, '') || '0'}}`;
+            i += 8;
+          } else if (d === 'N') {
+            throw new PyRegexError(pattern, 'named Unicode escapes (\\N{…}) are not supported');
+          } else {
+            out += '\\' + d;
+          }
+        } else if ('bBsSntrfv0'.includes(d)) {
+          out += d === 'b' && inClass ? '\\x08' : '\\' + d;
+        } else {
+          throw new PyRegexError(pattern, `bad escape \\${d}`);
+        }
+      } else if (SYNTAX.has(d) || (inClass && d === '-')) {
+        out += '\\' + d;
+      } else {
+        out += escapeLiteral(d);
+      }
+      classStart = false;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']' && !classStart) inClass = false;
+      if (c === '[') out += '\\[';
+      else if (c === ']' && classStart) out += '\\]';
+      else out += c;
+      classStart = classStart && c === '^' && p[i - 1] === '[';
+      continue;
+    }
+    switch (c) {
+      case '[':
+        inClass = true;
+        classStart = true;
+        out += c;
+        if (p[i + 1] === '^') {
+          out += '^';
+          i++;
+        }
+        break;
+      case '$':
+        out += flags.multiline ? '(?=\\n|(?![\\s\\S]))' : '(?=\\n?(?![\\s\\S]))';
+        break;
+      case '^':
+        out += flags.multiline ? '(?<=^|\\n)' : '(?<![\\s\\S])';
+        break;
+      case '(':
+        if (p.startsWith('(?P<', i)) {
+          out += '(?<';
+          i += 3;
+        } else if (p.startsWith('(?P=', i)) {
+          const close = p.indexOf(')', i);
+          out += `\\k<${p.slice(i + 4, close)}>`;
+          i = close;
+        } else if (p.startsWith('(?#', i)) {
+          i = p.indexOf(')', i);
+          if (i < 0) throw new PyRegexError(pattern, 'missing ), unterminated comment');
+        } else {
+          out += c;
+        }
+        break;
+      case '{': {
+        const m = QUANTIFIER_BRACE.exec(p.slice(i));
+        if (m && out.length > 0) {
+          out += m[0].startsWith('{,') ? '{0' + m[0].slice(1) : m[0];
+          i += m[0].length - 1;
+          if (p[i + 1] === '+') throw new PyRegexError(pattern, 'possessive quantifiers are not supported');
+        } else {
+          out += '\\{';
+        }
+        break;
+      }
+      case '}':
+        out += '\\}';
+        break;
+      case ']':
+        out += '\\]';
+        break;
+      case '*': case '+': case '?':
+        if (out.length === 0 || /[|(]$/.test(out)) throw new PyRegexError(pattern, 'nothing to repeat');
+        if (p[i + 1] === '+') throw new PyRegexError(pattern, 'possessive quantifiers are not supported');
+        if (p[i + 1] === '*') throw new PyRegexError(pattern, 'multiple repeat');
+        out += c;
+        break;
+      default:
+        out += c === '/' ? '\\/' : c;
+    }
+  }
+  if (inClass) throw new PyRegexError(pattern, 'unterminated character set');
+  let jsFlags = sticky ? 'yu' : 'gu';
+  if (flags.ignoreCase) jsFlags += 'i';
+  if (flags.dotAll) jsFlags += 's';
+  try {
+    return new RegExp(out, jsFlags);
+  } catch (e) {
+    throw new PyRegexError(pattern, (e as Error).message.replace(/^Invalid regular expression: /, ''));
+  }
+}
+
+function escapeLiteral(ch: string): string {
+  return SYNTAX.has(ch) ? '\\' + ch : ch === '-' ? '-' : ch;
+}
+
+/** `re.match(pattern, s)`: a match anchored at the start, or null. */
+export function pyMatch(pattern: string, s: string, flags?: PyRegexFlags): RegExpExecArray | null {
+  return compile(pattern, flags, true).exec(s);
+}
+
+/** `re.match(pattern + "$", s)`: whether the whole string (or all but a final newline) matches. */
+export function pyFullMatch(pattern: string, s: string, flags?: PyRegexFlags): boolean {
+  return pyMatch(pattern + '$', s, flags) !== null;
+}
+
+/** `re.finditer(pattern, s)`: every non-overlapping match as [start, end) UTF-16 offsets, and its text. */
+export function pyFindIter(pattern: string, s: string, flags?: PyRegexFlags): { start: number; end: number; text: string }[] {
+  const re = compile(pattern, flags);
+  const out: { start: number; end: number; text: string }[] = [];
+  for (const m of s.matchAll(re)) out.push({ start: m.index!, end: m.index! + m[0].length, text: m[0] });
+  return out;
+}
+
+/** `re.search`: the first match, or null. */
+export function pySearch(pattern: string, s: string, flags?: PyRegexFlags): { start: number; end: number } | null {
+  const re = compile(pattern, flags);
+  const m = re.exec(s);
+  re.lastIndex = 0;
+  return m ? { start: m.index, end: m.index + m[0].length } : null;
+}
