@@ -90,22 +90,35 @@ function pySplit(s: string, sep: Value | undefined, maxsplit: Value | undefined)
   return parts;
 }
 
-function stringMethod(s: string, name: string): PyFunction {
+/**
+ * A str method bound to `value`. Like CPython, split, splitlines and strip hand back the very same string object
+ * when they change nothing, so ranges found on the result are found on the original.
+ */
+function stringMethod(value: Value, name: string): PyFunction {
+  const s = str(value)!;
+  const same = (r: string): Value => (r === s ? value : r);
   switch (name) {
-    case 'strip': return method(name, ([chars]) => pyStrip(s, chars));
+    case 'strip': return method(name, ([chars]) => same(pyStrip(s, chars)));
     case 'lower': return method(name, () => s.toLowerCase());
     case 'upper': return method(name, () => s.toUpperCase());
     case 'splitlines': return method(name, () => {
-      const lines = s.split(SPLITLINES);
+      const lines: Value[] = s.split(SPLITLINES);
       if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-      return lines;
+      return lines.length === 1 && lines[0] === s ? [value] : lines;
     });
-    case 'split': return method(name, ([sep, max], kwargs) => pySplit(s, sep ?? kwargs.get('sep'), max ?? kwargs.get('maxsplit')));
-    case 'join': return method(name, ([items]) => iterate(items).map((x) => {
-      const t = str(x);
-      if (t === undefined) throw new PyError('TypeError', `sequence item: expected str instance, ${typeName(x)} found`);
-      return t;
-    }).join(s));
+    case 'split': return method(name, ([sep, max], kwargs) => {
+      const parts: Value[] = pySplit(s, sep ?? kwargs.get('sep'), max ?? kwargs.get('maxsplit'));
+      return parts.length === 1 && parts[0] === s ? [value] : parts;
+    });
+    case 'join': return method(name, ([items]) => {
+      const list = iterate(items);
+      if (list.length === 1 && isStr(list[0])) return list[0];
+      return list.map((x) => {
+        const t = str(x);
+        if (t === undefined) throw new PyError('TypeError', `sequence item: expected str instance, ${typeName(x)} found`);
+        return t;
+      }).join(s);
+    });
     case 'format': return method(name, (args, kwargs) => {
       let i = 0;
       return s.replace(/\{([^{}]*)\}/g, (_, key: string) => pyStr(key === '' ? args[i++] : /^\d+$/.test(key) ? args[Number(key)] : kwargs.get(key) ?? null));
@@ -147,7 +160,7 @@ export function memberAccess(obj: Value, name: string): Value {
       }
       throw new PyError('TypeError', `${typeName(v)} indices must be integers or slices, not str`);
     }
-    return stringMethod(s, name);
+    return stringMethod(obj, name);
   }
   if (obj instanceof PyDict) {
     if (obj.map.has(name)) return obj.map.get(name)!;

@@ -28,6 +28,8 @@ export class EvaluationContext {
 
   constructor(
     readonly input: TraceInput,
+    /** Results of `@cached` functions, shared by all rules of one evaluation. */
+    readonly cache: Map<string, Value>,
     readonly source: string,
     readonly budget: number,
     readonly isCancelled: () => boolean,

@@ -12,8 +12,9 @@ import { PyDict, PyError, PyFunction, PyObject, isStr, str, typeName, type CallC
  * model-based ones, which are never run here: calling one stops the rule that needs it with a notice.
  */
 
+/** A detector the analyzer marks `@cached`. */
 function fn(name: string, call: (args: Value[], kwargs: Map<string, Value>, ctx: CallContext) => Value): PyFunction {
-  return new PyFunction(name, call);
+  return new PyFunction(name, call, undefined, true);
 }
 
 function notEvaluated(name: string, why: string): PyFunction {
@@ -42,10 +43,35 @@ function secrets(args: Value[]): Value {
   return found;
 }
 
+/** The licence headers the analyzer's copyright detector looks for (name, title lines). */
+const LICENSES: [string, string][] = [
+  ['GNU_AGPL_V3', 'GNU AFFERO GENERAL PUBLIC LICENSE\n                       Version 3, 19 November 2007'],
+  ['GNU_GPL_V2', 'GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007'],
+  ['GNU_LGPL_V3', 'GNU LESSER GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007'],
+  ['MOZILLA_PUBLIC_LICENSE_2.0', 'Mozilla Public License Version 2.0'],
+  ['APACHE_LICENSE_2.0', 'Apache License\n                           Version 2.0, January 2004'],
+  ['MIT_LICENSE', 'MIT License'],
+  ['BOOST_SOFTWARE_LICENSE', 'Boost Software License - Version 1.0 - August 17th, 2003'],
+];
+
+/** A licence whose header starts the text, else every licence with at least half of its header's words in the text. */
+function licensesIn(text: string): string[] {
+  const trimmed = text.trim();
+  for (const [name, header] of LICENSES) if (trimmed.startsWith(header)) return [name];
+  const words = new Set(trimmed.split(' '));
+  const found: string[] = [];
+  for (const [name, header] of LICENSES) {
+    const tokens = header.split(' ').filter((t) => t.length > 0);
+    if (tokens.filter((t) => words.has(t)).length / tokens.length >= 0.5) found.push(name);
+  }
+  return found;
+}
+
 function copyright(args: Value[]): Value {
   const found: Value[] = [];
   for (const t of textsOf([args[0]])) {
     const s = str(t)!;
+    found.push(...licensesIn(s));
     for (const pattern of ['Copyright (C)', 'Copyright ©']) if (s.includes(pattern)) found.push('COPYRIGHT');
   }
   return found;
@@ -325,9 +351,9 @@ export const LIBRARY: Record<string, Record<string, Value>> = {
     ipython_code: fn('ipython_code', pythonCode),
     semgrep: notEvaluated('semgrep', MODEL('the semgrep program')),
   },
-  'invariant.parsers.html': { html_code: fn('html_code', htmlCode), links: fn('links', links) },
+  'invariant.parsers.html': { html_code: fn('html_code', htmlCode), links: new PyFunction('links', links) },
   'invariant.parsers.ocr': { ocr: notEvaluated('ocr', MODEL('an OCR model')) },
-  'invariant.access_control': { should_allow_rbac: fn('should_allow_rbac', shouldAllowRbac) },
+  'invariant.access_control': { should_allow_rbac: new PyFunction('should_allow_rbac', shouldAllowRbac) },
   'invariant.files': Object.fromEntries(['get_files', 'get_tree_files', 'get_file_content', 'get_file_contents', 'is_sensitive', 'is_sensitive_dir', 'File']
     .map((n) => [n, notEvaluated(n, "needs the agent's workspace files, which the trace does not carry")])),
   invariant: {

@@ -87,9 +87,10 @@ export function evaluateRules(model: Pick<RuleModel, 'text' | 'program' | 'synta
   }
   const globals = buildGlobals(model.program.statements, options.parameters ?? {});
   const rules = model.program.statements.filter((s): s is RuleStatement => s.kind === 'rule');
+  const cache = new Map<string, Value>();
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
     const rule = rules[ruleIndex];
-    const ctx = new EvaluationContext(input, model.text, options.budget ?? DEFAULT_BUDGET, options.isCancelled ?? (() => false));
+    const ctx = new EvaluationContext(input, cache, model.text, options.budget ?? DEFAULT_BUDGET, options.isCancelled ?? (() => false));
     const header = rule.headerSpan;
     try {
       const errors = evaluateRule(rule, ruleIndex, globals, ctx, input, options.pendingStart);

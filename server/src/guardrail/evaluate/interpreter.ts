@@ -217,7 +217,16 @@ export class Interpreter {
     if (binding && typeof binding === 'object' && binding.kind === 'quantifier') {
       return new QuantifierValue(binding.name as 'forall' | 'count', kwargs.get('min') ?? args[0] ?? null, kwargs.get('max') ?? args[1] ?? null);
     }
-    if (callee instanceof PyFunction) return callee.call(args, kwargs, { mark: (o, s, en) => this.mark(o as Value, s, en) });
+    if (callee instanceof PyFunction) {
+      const key = callee.cached ? cacheKey(callee, args, kwargs) : null;
+      if (key !== null) {
+        const hit = this.ctx.cache.get(key);
+        if (hit !== undefined && hit !== null) return hit;
+      }
+      const value = callee.call(args, kwargs, { mark: (o, s, en) => this.mark(o as Value, s, en) });
+      if (key !== null) this.ctx.cache.set(key, value);
+      return value;
+    }
     throw new PyError('TypeError', `'${typeName(callee)}' object is not callable`);
   }
 
@@ -265,6 +274,23 @@ export class Interpreter {
 /** `count(min=…, max=…)` or `forall` as the head of a quantifier block. */
 export class QuantifierValue {
   constructor(readonly name: 'forall' | 'count', readonly min: Value, readonly max: Value) {}
+}
+
+const objectIds = new WeakMap<object, number>();
+let nextObjectId = 1;
+
+/** The analyzer's FunctionCache key: strings and numbers by value, lists and dicts by content, other objects by identity. */
+function cacheKey(f: PyFunction, args: Value[], kwargs: Map<string, Value>): string {
+  const keyOf = (v: Value): string => {
+    if (v === null || typeof v === 'number' || typeof v === 'boolean') return `#${String(v)}`;
+    if (isStr(v)) return JSON.stringify(str(v));
+    if (Array.isArray(v)) return `[${v.map(keyOf).join(',')}]`;
+    if (v instanceof PyDict) return `{${[...v.map].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, x]) => `${JSON.stringify(k)}:${keyOf(x)}`).join(',')}}`;
+    let id = objectIds.get(v as object);
+    if (id === undefined) objectIds.set(v as object, (id = nextObjectId++));
+    return `@${id}`;
+  };
+  return `${f.name}(${args.map(keyOf).join(',')};${[...kwargs].map(([k, v]) => `${k}=${keyOf(v)}`).join(',')})`;
 }
 
 function deepUnknown(v: Value): boolean {

@@ -36,7 +36,7 @@ const NOT_A_NAME_PARENTS = new Set(['ImportStatement', 'ParamList', 'ScopeStatem
 export function analyzePython(code: string): PythonFacts {
   const tree = parser.parse(code);
   const facts: PythonFacts = { imports: [], builtins: [], functionCalls: [], syntaxError: false, exception: '' };
-  let errorAt = -1;
+  let errorAt = unexpectedIndent(code);
   tree.iterate({
     enter(ref) {
       const name = ref.type.name;
@@ -52,9 +52,11 @@ export function analyzePython(code: string): PythonFacts {
           const text = code.slice(callee.from, callee.to).replace(/\s+/g, callee.name === 'MemberExpression' || callee.name === 'VariableName' ? '' : ' ').trim();
           if (!facts.functionCalls.includes(text)) facts.functionCalls.push(text);
         }
-      } else if (name === 'VariableName' && isNameNode(ref.node, code)) {
+      } else if (name === 'VariableName' || name === 'PropertyName') {
         const id = code.slice(ref.from, ref.to);
-        if (PYTHON_BUILTINS.has(id)) facts.builtins.push(id);
+        // Lezer reads any non-ASCII run as a name; CPython's tokenizer accepts only identifier characters.
+        if (!IDENTIFIER.test(id) && errorAt < 0) errorAt = ref.from;
+        if (name === 'VariableName' && isNameNode(ref.node, code) && PYTHON_BUILTINS.has(id)) facts.builtins.push(id);
       }
     },
   });
@@ -64,6 +66,19 @@ export function analyzePython(code: string): PythonFacts {
     facts.exception = `invalid syntax (<unknown>, line ${line})`;
   }
   return facts;
+}
+
+const IDENTIFIER = /^[\p{ID_Start}_][\p{ID_Continue}]*$/u;
+
+/** CPython rejects code whose first statement is indented ("unexpected indent"); Lezer does not. */
+function unexpectedIndent(code: string): number {
+  let offset = 0;
+  for (const line of code.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed !== '' && !trimmed.startsWith('#')) return /^[ \t\f]/.test(line) ? offset : -1;
+    offset += line.length + 1;
+  }
+  return -1;
 }
 
 function isNameNode(node: SyntaxNode, code: string): boolean {

@@ -136,7 +136,15 @@ function translate(pattern: string, flags: PyRegexFlags, sticky: boolean): RegEx
           i = p.indexOf(')', i);
           if (i < 0) throw new PyRegexError(pattern, 'missing ), unterminated comment');
         } else {
-          out += c;
+          const group = /^\(\?(?::|=|!|<=|<!|<(?=[A-Za-z_]))/.exec(p.slice(i));
+          if (group) {
+            out += group[0];
+            i += group[0].length - 1;
+          } else if (p[i + 1] === '?') {
+            throw new PyRegexError(pattern, 'unknown extension or scoped inline flags (not supported here)');
+          } else {
+            out += c;
+          }
         }
         break;
       case '{': {

@@ -43,6 +43,8 @@ export class PyFunction {
     readonly call: (args: Value[], kwargs: Map<string, Value>, ctx: CallContext) => Value,
     /** Set for detectors that need a model or an external program: they are never run. */
     readonly notEvaluated?: string,
+    /** The analyzer caches this function's results per evaluation (`@cached`): a repeated call marks nothing. */
+    readonly cached = false,
   ) {}
 }
 
