@@ -294,7 +294,7 @@ function fuzzyContains(args: Value[], kwargs: Map<string, Value>, ctx: CallConte
   if (q === undefined) throw new PyError('TypeError', `object of type '${typeName(query)}' has no len()`);
   if (typeof threshold !== 'number' || threshold < 0 || threshold > 1) throw new PyError('AssertionError', 'query_similarity_threshold must be between 0 and 1');
   const s = str(searchText);
-  if (s === undefined) throw new PyError('TypeError', `expected string or buffer`);
+  if (s === undefined) throw new PyError('TypeError', `a bytes-like object is required, not '${typeName(searchText)}'`);
   const qs = [...q];
   const tolerance = Math.min(10, Math.floor(qs.length * (1 - threshold) + 1e-9));
   if (/[\\^$.|?*+()[\]{}]/.test(q)) compile(q);
