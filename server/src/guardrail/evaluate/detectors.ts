@@ -262,27 +262,38 @@ function links(args: Value[]): Value {
  * matches with at most k insertions, deletions and substitutions (exact steps tried first), and its span.
  */
 function fuzzySearch(text: string[], query: string[], k: number): [number, number] | null {
+  // The best end from state (i, j, errors left) does not depend on the start, so one memo serves every start.
+  const m = query.length + 1;
+  const e = k + 1;
+  const size = (text.length + 1) * m * e;
+  const memo: Int32Array | Map<number, number> = size <= 4_000_000 ? new Int32Array(size).fill(-2) : new Map<number, number>();
+  const get = (key: number): number => (memo instanceof Int32Array ? memo[key] : memo.get(key) ?? -2);
+  const set = (key: number, v: number): void => {
+    if (memo instanceof Int32Array) memo[key] = v;
+    else memo.set(key, v);
+  };
+  const from = (i: number, j: number, errors: number): number => {
+    if (j === query.length) return i;
+    const key = (i * m + j) * e + errors;
+    const known = get(key);
+    if (known !== -2) return known;
+    let r = -1;
+    if (i < text.length && text[i] === query[j]) r = from(i + 1, j + 1, errors);
+    if (r < 0 && errors > 0) {
+      if (i < text.length) {
+        r = from(i + 1, j + 1, errors - 1);
+        if (r < 0) r = from(i + 1, j, errors - 1);
+      }
+      if (r < 0) r = from(i, j + 1, errors - 1);
+    }
+    set(key, r);
+    return r;
+  };
   for (let start = 0; start <= text.length; start++) {
-    const end = fuzzyFrom(text, query, start, 0, k);
+    const end = from(start, 0, k);
     if (end >= 0) return [start, end];
   }
   return null;
-}
-
-function fuzzyFrom(text: string[], query: string[], i: number, j: number, errors: number): number {
-  if (j === query.length) return i;
-  if (i < text.length && text[i] === query[j]) {
-    const r = fuzzyFrom(text, query, i + 1, j + 1, errors);
-    if (r >= 0) return r;
-  }
-  if (errors === 0) return -1;
-  if (i < text.length) {
-    const sub = fuzzyFrom(text, query, i + 1, j + 1, errors - 1);
-    if (sub >= 0) return sub;
-    const ins = fuzzyFrom(text, query, i + 1, j, errors - 1);
-    if (ins >= 0) return ins;
-  }
-  return fuzzyFrom(text, query, i, j + 1, errors - 1);
 }
 
 function fuzzyContains(args: Value[], kwargs: Map<string, Value>, ctx: CallContext): Value {
