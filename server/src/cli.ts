@@ -1,4 +1,5 @@
 import { checkFile, expandArguments, type FileReport } from './cli/check';
+import { evalUsage, runEval } from './cli/eval';
 import { version } from '../../package.json';
 
 const usage = `Usage: agent-traces check [options] <files, folders or globs...>
@@ -13,7 +14,9 @@ Options:
   -h, --help         show this help
   -v, --version      show the version
 
-Exit status: 0 when no errors were found, 1 when any error was found, 2 on bad usage.`;
+Exit status: 0 when no errors were found, 1 when any error was found, 2 on bad usage.
+
+Also: agent-traces eval <rules.gr> <traces...> runs guardrail rules on traces (agent-traces eval --help).`;
 
 interface Options {
   patterns: string[];
@@ -54,6 +57,13 @@ export async function main(args: string[]): Promise<number> {
   if (command === '-v' || command === '--version') {
     console.log(version);
     return 0;
+  }
+  if (command === 'eval') {
+    if (rest.includes('-h') || rest.includes('--help')) {
+      console.log(evalUsage);
+      return 0;
+    }
+    return runEval(rest);
   }
   if (!command || command === '-h' || command === '--help' || rest.includes('-h') || rest.includes('--help')) {
     console.log(usage);

@@ -339,7 +339,7 @@ function shouldAllowRbac(args: Value[], kwargs: Map<string, Value>): Value {
   return false;
 }
 
-const MODEL = (what: string): string => `needs ${what}, which cannot run in the editor`;
+const MODEL = (what: string): string => `needs ${what}, which the local evaluator does not run`;
 
 /** Library functions by module, as imports make them visible. */
 export const LIBRARY: Record<string, Record<string, Value>> = {

@@ -98,7 +98,7 @@ export function evaluateRules(model: Pick<RuleModel, 'text' | 'program' | 'synta
     } catch (e) {
       if (e instanceof NotEvaluated) {
         result.notices.push({ ruleIndex, kind: 'not-evaluated', detector: e.detector, start: header.start, end: header.end,
-          message: `Rule ${ruleIndex + 1} is not evaluated: it calls ${e.detector}, which ${e.reason.replace(/^needs/, 'needs')}` });
+          message: `Rule ${ruleIndex + 1} is not evaluated: it calls ${e.detector}, which ${e.reason}` });
       } else if (e instanceof BudgetExceeded) {
         result.notices.push({ ruleIndex, kind: 'budget', start: header.start, end: header.end,
           message: `Rule ${ruleIndex + 1} stopped after ${e.budget.toLocaleString('en-US')} rule-body evaluations (the work budget); its violations are not reported` });
@@ -222,7 +222,7 @@ function importBinding(module: string, name: string): Binding {
   return {
     kind: 'value',
     value: new PyFunction(name, () => {
-      throw new NotEvaluated(`${module}.${name}`, `needs the Python module ${module}, which cannot run in the editor`);
+      throw new NotEvaluated(`${module}.${name}`, `needs the Python module ${module}, which the local evaluator cannot load`);
     }),
   };
 }
