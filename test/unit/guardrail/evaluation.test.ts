@@ -172,7 +172,7 @@ describe('evaluation: failures and limits', () => {
     const p3 = 'raise "x" if:\n    (m: Message)\n    match("a", m.content)\n';
     assert.match(ev(p3, [user(null)]).failure!, /TypeError: expected string or bytes-like object, got 'NoneType'/);
     const p4 = 'raise "x" if:\n    (m: Message)\n    m.content == input.missing\n';
-    assert.match(ev(p4, [user('a')]).failure!, /^MissingPolicyParameter @32-58: .*'missing' \(policy relies on `input.missing`\)/);
+    assert.match(ev(p4, [user('a')]).failure!, /^MissingPolicyParameter @35-61: .*'missing' \(policy relies on `input.missing`\)/);
     const p5 = 'raise "x" if:\n    (m: Message)\n    m.secret == 1\n';
     assert.match(ev(p5, [user('a')]).failure!, /Invariant Attribute Error: Attribute secret not found in Message/);
   });
