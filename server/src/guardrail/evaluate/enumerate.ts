@@ -1,6 +1,6 @@
 import type { Expr } from '../ast';
 import type { Domain, EvaluationContext, Globals } from './context';
-import { select } from './input';
+import { EventObject, select } from './input';
 import { Interpreter } from './interpreter';
 import type { Mark } from './ranges';
 import type { Value } from './values';
@@ -18,6 +18,10 @@ export interface Model {
  * bind those too (the cross product of their candidates, in trace order) and evaluate again. Variables the body
  * never needs are never bound, so `raise "x" if: (o: ToolOutput)` fires once. Expansions run after the
  * assignments already queued (the analyzer schedules them as tasks in FIFO order). `onModel` returns true to stop.
+ *
+ * When the caller ignores False results (rules, predicates, count) and the body's first condition is a flow
+ * `a -> b` or `a ~> b` between two variables bound together, pairs out of order are not enumerated at all: such a
+ * body is False at its first line, before anything else is evaluated, so skipping them changes no result.
  */
 export function assignments(
   body: Expr[],
@@ -27,43 +31,122 @@ export function assignments(
   extraCheck: ((assignment: Map<string, Value>) => boolean) | undefined,
   onModel: (model: Model) => boolean,
   topLevel = false,
+  falseIgnored = false,
 ): void {
+  const flow = falseIgnored ? leadingFlow(body) : null;
   const queue: Map<string, Domain>[] = [new Map()];
   while (queue.length > 0) {
     const domains = queue.shift()!;
     const names = [...domains.keys()];
     const candidates = names.map((n) => candidatesOf(domains.get(n)!, ctx));
     if (candidates.some((c) => c.length === 0)) continue;
-    const index = new Array<number>(names.length).fill(0);
-    for (;;) {
+    const prune = flow ? flowPruning(flow, names, candidates) : null;
+    const chosen = new Array<number>(names.length).fill(0);
+    const evaluate = (): boolean => {
       const assignment = new Map<string, Value>();
-      names.forEach((n, i) => assignment.set(n, candidates[i][index[i]]));
+      names.forEach((n, i) => assignment.set(n, candidates[i][chosen[i]]));
       ctx.tick();
       const interpreter = new Interpreter(assignment, globals, ctx, parent);
       const result = interpreter.evalBody(body, topLevel);
       if (result === false || (result === true && (!extraCheck || extraCheck(assignment)))) {
         const ranges = interpreter.ranges.slice();
         for (const v of assignment.values()) ranges.push({ obj: v as object });
-        if (onModel({ result, assignment, ranges })) return;
-      } else if (interpreter.domains.size > 0) {
+        return onModel({ result, assignment, ranges });
+      }
+      if (interpreter.domains.size > 0) {
         const next = new Map<string, Domain>();
-        names.forEach((n, i) => next.set(n, { type: domains.get(n)!.type, values: [candidates[i][index[i]]] }));
+        names.forEach((n, i) => next.set(n, { type: domains.get(n)!.type, values: [candidates[i][chosen[i]]] }));
         for (const [n, d] of interpreter.domains) next.set(n, d);
         queue.push(next);
       }
-      // Next combination: the last variable varies fastest (itertools.product).
-      let k = names.length - 1;
-      while (k >= 0 && ++index[k] === candidates[k].length) index[k--] = 0;
-      if (k < 0) break;
-    }
+      return false;
+    };
+    // The cross product with the last variable varying fastest (itertools.product).
+    const visit = (k: number): boolean => {
+      if (k === names.length) return evaluate();
+      let lo = 0;
+      let hi = candidates[k].length;
+      if (prune) [lo, hi] = prune(k, chosen);
+      for (let i = lo; i < hi; i++) {
+        chosen[k] = i;
+        if (visit(k + 1)) return true;
+      }
+      return false;
+    };
+    if (visit(0)) return;
   }
 }
 
-function candidatesOf(domain: Domain, ctx: EvaluationContext): Value[] {
-  if (domain.values === null) {
-    if (domain.type === 'Input') return [ctx.input as unknown as Value];
-    return select(domain.type, ctx.input.events);
+interface Flow {
+  op: '->' | '~>';
+  left: string;
+  right: string;
+}
+
+/** The body's first condition after its typed declarations, when it is a flow between two variables. */
+function leadingFlow(body: Expr[]): Flow | null {
+  for (const line of body) {
+    if (line.kind === 'typed') continue;
+    if (line.kind !== 'binary' || (line.op !== '->' && line.op !== '~>')) return null;
+    const name = (x: Expr): string | null => (x.kind === 'name' ? x.name : x.kind === 'typed' ? x.variable.name : null);
+    const left = name(line.left);
+    const right = name(line.right);
+    if (!left || !right || left === right) return null;
+    return { op: line.op, left, right };
   }
+  return null;
+}
+
+/** For the later-bound side of the flow: the candidate index range that can satisfy it, given the earlier side. */
+function flowPruning(flow: Flow, names: string[], candidates: Value[][]): ((k: number, chosen: number[]) => [number, number]) | null {
+  const l = names.indexOf(flow.left);
+  const r = names.indexOf(flow.right);
+  if (l < 0 || r < 0) return null;
+  const positions = (list: Value[]): number[] | null => {
+    const out: number[] = [];
+    for (const v of list) {
+      if (!(v instanceof EventObject) || v.position < 0) return null;
+      if (out.length > 0 && v.position <= out[out.length - 1]) return null;
+      out.push(v.position);
+    }
+    return out;
+  };
+  const lp = positions(candidates[l]);
+  const rp = positions(candidates[r]);
+  if (!lp || !rp) return null;
+  const later = Math.max(l, r);
+  const firstAtLeast = (list: number[], p: number): number => {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid] < p) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return (k, chosen) => {
+    if (k !== later) return [0, candidates[k].length];
+    if (k === r) {
+      const p = lp[chosen[l]];
+      const lo = firstAtLeast(rp, p + 1);
+      if (flow.op === '->') return [lo, rp.length];
+      return lo < rp.length && rp[lo] === p + 1 ? [lo, lo + 1] : [0, 0];
+    }
+    const p = rp[chosen[r]];
+    const hi = firstAtLeast(lp, p);
+    if (flow.op === '->') return [0, hi];
+    const at = firstAtLeast(lp, p - 1);
+    return at < lp.length && lp[at] === p - 1 ? [at, at + 1] : [0, 0];
+  };
+}
+
+function candidatesOf(domain: Domain, ctx: EvaluationContext): Value[] {
   if (domain.type === 'Input') return [ctx.input as unknown as Value];
+  if (domain.values === null) {
+    let all = ctx.input.selected.get(domain.type);
+    if (!all) ctx.input.selected.set(domain.type, (all = select(domain.type, ctx.input.events)));
+    return all;
+  }
   return select(domain.type, domain.values);
 }

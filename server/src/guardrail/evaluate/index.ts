@@ -102,6 +102,11 @@ export function evaluateRules(model: Pick<RuleModel, 'text' | 'program' | 'synta
       } else if (e instanceof BudgetExceeded) {
         result.notices.push({ ruleIndex, kind: 'budget', start: header.start, end: header.end,
           message: `Rule ${ruleIndex + 1} stopped after ${e.budget.toLocaleString('en-US')} rule-body evaluations (the work budget); its violations are not reported` });
+      } else if (e instanceof RangeError && /call stack/.test(e.message)) {
+        result.errors = [];
+        result.failure = new EvaluationFailure(`Evaluation failed (rule ${ruleIndex + 1}): RecursionError: maximum recursion depth exceeded (a predicate or constant refers to itself)`, 'RecursionError', header.start, header.end, ruleIndex);
+        result.work += ctx.work;
+        return result;
       } else if (e instanceof Cancelled) {
         result.cancelled = true;
         result.errors = [];
@@ -141,7 +146,7 @@ function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, 
   assignments(rule.body, globals, ctx, null, canEvaluate, (m) => {
     if (m.result === true) models.push(m);
     return false;
-  }, true);
+  }, true, true);
   const errors: GuardrailError[] = [];
   for (const m of models) {
     if (pendingStart !== undefined && ![...m.assignment.values()].some((v) => v instanceof EventObject && v.traceIdx >= pendingStart)) continue;

@@ -14,12 +14,16 @@ export class InvariantAttributeError extends PyError {
 }
 
 /** Converts parsed JSON to run-time values: each string becomes its own TStr (identity for ranges). */
-export function fromJson(v: unknown): Value {
-  if (typeof v === 'string') return new TStr(v);
-  if (Array.isArray(v)) return v.map(fromJson);
+export function fromJson(v: unknown, owner = -1): Value {
+  if (typeof v === 'string') {
+    const t = new TStr(v);
+    t.owner = owner;
+    return t;
+  }
+  if (Array.isArray(v)) return v.map((x) => fromJson(x, owner));
   if (v !== null && typeof v === 'object') {
     const d = new PyDict();
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) d.map.set(k, fromJson(x));
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) d.map.set(k, fromJson(x, owner));
     return d;
   }
   return v as Value;
@@ -257,6 +261,8 @@ export interface TraceInput {
   events: Value[];
   /** Events and calls inside messages, in the order `->` follows. */
   linear: EventObject[];
+  /** Every value of a type in the trace, by type name (a variable's domain), computed on first use. */
+  selected: Map<string, Value[]>;
 }
 
 function invalid(detail: string): PyError {
@@ -277,7 +283,7 @@ function optionalStr(v: Value | undefined, what: string): Value {
   return requireStr(v, what);
 }
 
-function parseCall(raw: Value, where: string): ToolCallEvent {
+function parseCall(raw: Value, where: string, owner: number): ToolCallEvent {
   if (!(raw instanceof PyDict)) throw invalid(`${where} must be an object`);
   const fn = get(raw, 'function');
   if (!(fn instanceof PyDict)) throw invalid(`${where}.function must be an object`);
@@ -289,7 +295,7 @@ function parseCall(raw: Value, where: string): ToolCallEvent {
     } catch (e) {
       throw new PyError('JSONDecodeError', `${where}.function.arguments is not valid JSON: ${(e as Error).message}`);
     }
-    args = fromJson(parsed);
+    args = fromJson(parsed, owner);
   }
   if (!(args instanceof PyDict)) throw invalid(`${where}.function.arguments must be an object`);
   const call = new ToolCallEvent(optionalStr(get(raw, 'id'), `${where}.id`), requireStr(get(raw, 'type'), `${where}.type`),
@@ -339,7 +345,8 @@ export function buildInput(trace: unknown): TraceInput {
   const callsById = new Map<string, ToolCallEvent>();
   let lastCallId: Value = null;
   trace.forEach((rawJson, i) => {
-    const raw = fromJson(rawJson);
+    // Strings know their event (tools events expand into several events; their strings are located by a full walk).
+    const raw = fromJson(rawJson, isToolsEvent(rawJson) ? -1 : events.length);
     if (!(raw instanceof PyDict)) {
       events.push(raw);
       return;
@@ -353,7 +360,7 @@ export function buildInput(trace: unknown): TraceInput {
         const rawCalls = get(raw, 'tool_calls');
         let calls: ToolCallEvent[] | null = [];
         if (rawCalls === null) calls = null;
-        else if (Array.isArray(rawCalls)) calls = rawCalls.map((c, j) => parseCall(c, `${where}.tool_calls.${j}`));
+        else if (Array.isArray(rawCalls)) calls = rawCalls.map((c, j) => parseCall(c, `${where}.tool_calls.${j}`, events.length));
         else if (rawCalls !== undefined) throw invalid(`${where}.tool_calls must be a list`);
         const message = new MessageEvent(role, parseContent(get(raw, 'content'), false, `${where}.content`), calls);
         copyEventFields(message, raw);
@@ -373,7 +380,7 @@ export function buildInput(trace: unknown): TraceInput {
         events.push(output);
       }
     } else if (raw.map.has('type')) {
-      const call = parseCall(raw, where);
+      const call = parseCall(raw, where, events.length);
       lastCallId = call.id;
       callsById.set(str(call.id) ?? '\u0000none', call);
       events.push(call);
@@ -399,7 +406,11 @@ export function buildInput(trace: unknown): TraceInput {
       }
     }
   });
-  return { events, linear };
+  return { events, linear, selected: new Map() };
+}
+
+function isToolsEvent(raw: unknown): boolean {
+  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && !('role' in raw) && !('type' in raw) && 'tools' in raw;
 }
 
 function parseTool(raw: Value, where: string): ToolEvent {

@@ -244,7 +244,7 @@ export class Interpreter {
         return true;
       }
       return false;
-    });
+    }, false, true);
     return found;
   }
 

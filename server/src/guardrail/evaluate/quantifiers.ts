@@ -55,7 +55,7 @@ function count(interpreter: Interpreter, q: QuantifierValue, body: Expr[], globa
       return true;
     }
     return false;
-  });
+  }, false, true);
   if (verdict !== null) return verdict;
   if (min !== null && matches < min) return false;
   return true;

@@ -6,6 +6,8 @@
 
 /** A string read from the trace: one object per occurrence, so ranges marked on it can be located. */
 export class TStr {
+  /** Index of the trace event this string belongs to (lets ranges be located without walking the whole trace). */
+  owner = -1;
   constructor(readonly s: string) {}
   toString(): string {
     return this.s;
