@@ -40,7 +40,9 @@ describe('evaluation: assignments and keys', () => {
   it('puts assignments, comprehension variables and dict "key" values in the key, as the analyzer does', () => {
     assert.deepEqual(ev('raise "x" if:\n    v := {"key": "value"}\n    v.get("key") == "value"\n', []).errors, [['x', "(0, ('value',))", []]]);
     const comprehension = 'raise "x" if:\n    (m: Message)\n    any([w in m.content for w in ["a", "b"]])\n';
-    assert.deepEqual(ev(comprehension, [user('b')]).errors, [['x', '(0, (0, -1))', ['messages.0', 'messages.0.content:0-1']]]);
+    assert.deepEqual(ev(comprehension, [user('xb')]).errors, [['x', '(0, (0, -1))', ['messages.0', 'messages.0.content:1-2']]]);
+    // CPython shares one-character strings: the comprehension's last "b" is the very object of a content "b".
+    assert.deepEqual(ev(comprehension, [user('b')]).errors, [['x', '(0, (0, -1))', ['messages.0', 'messages.0.content:0-1', 'messages.0.content']]]);
   });
 });
 
