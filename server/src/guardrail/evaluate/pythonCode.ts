@@ -33,10 +33,21 @@ const PYTHON_BUILTINS = new Set(('ArithmeticError AssertionError AttributeError 
 
 const NOT_A_NAME_PARENTS = new Set(['ImportStatement', 'ParamList', 'ScopeStatement', 'LambdaExpression']);
 
+/** Stops at the first syntax error instead of recovering: a program with an error yields no facts anyway. */
+const strictParser = parser.configure({ strict: true });
+
 export function analyzePython(code: string): PythonFacts {
-  const tree = parser.parse(code);
   const facts: PythonFacts = { imports: [], builtins: [], functionCalls: [], syntaxError: false, exception: '' };
   let errorAt = unexpectedIndent(code);
+  let tree;
+  try {
+    tree = errorAt >= 0 ? null : strictParser.parse(code);
+  } catch (e) {
+    const at = /(\d+)\s*$/.exec((e as Error).message);
+    errorAt = at ? Number(at[1]) : 0;
+    tree = null;
+  }
+  if (!tree) return withError(facts, code, errorAt);
   tree.iterate({
     enter(ref) {
       const name = ref.type.name;
@@ -60,12 +71,13 @@ export function analyzePython(code: string): PythonFacts {
       }
     },
   });
-  if (errorAt >= 0) {
-    facts.syntaxError = true;
-    const line = code.slice(0, errorAt).split('\n').length;
-    facts.exception = `invalid syntax (<unknown>, line ${line})`;
-  }
-  return facts;
+  return errorAt >= 0 ? withError(facts, code, errorAt) : facts;
+}
+
+/** CPython's ast.parse raises on a syntax error, so the detector reports nothing but the error. */
+function withError(facts: PythonFacts, code: string, errorAt: number): PythonFacts {
+  const line = code.slice(0, Math.max(0, errorAt)).split('\n').length;
+  return { imports: [], builtins: [], functionCalls: [], syntaxError: true, exception: `invalid syntax (<unknown>, line ${line})` };
 }
 
 const IDENTIFIER = /^[\p{ID_Start}_][\p{ID_Continue}]*$/u;
