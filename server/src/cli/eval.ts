@@ -150,6 +150,11 @@ export async function runEval(args: string[]): Promise<number> {
       failed++;
       return;
     }
+    if (line !== undefined && !Array.isArray(value) && !(value && typeof value === 'object' && 'messages' in value)) {
+      // A dataset's metadata line (or any line that is not a trace) is not evaluated.
+      reports.pop();
+      return;
+    }
     const result: EvaluationResult = evaluateRules(rules, traceOf(value), { parameters: options.parameters, budget: options.budget });
     const lines = new LineIndex(text);
     const position = (offset: number): Position => {
