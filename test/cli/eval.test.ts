@@ -29,7 +29,7 @@ describe('agent-traces eval', () => {
       '',
     ].join('\n'));
     writeFileSync(join(dir, 'calls.trace.json'), '[\n  {"role": "assistant", "content": null, "tool_calls": [\n    {"id": "1", "type": "function", "function": {"name": "send", "arguments": "{\\"n\\": 7}"}}\n  ]}\n]\n');
-    writeFileSync(join(dir, 'set.jsonl'), '{"messages": [{"role": "user", "content": "no"}]}\n{"messages": [{"role": "user", "content": "a secret"}]}\n');
+    writeFileSync(join(dir, 'set.jsonl'), '{"metadata": {"name": "set"}}\n{"messages": [{"role": "user", "content": "no"}]}\n{"messages": [{"role": "user", "content": "a secret"}]}\n');
   });
 
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,16 +40,16 @@ describe('agent-traces eval', () => {
     assert.deepEqual(result.lines, [
       'a.trace.json:2:38 warning guardrails secret word',
       'a.trace.json:3:35 warning guardrails secret word',
-      'set.jsonl:2:46 warning guardrails secret word',
+      'set.jsonl:3:46 warning guardrails secret word',
       '3 traces in 2 files evaluated: 3 violations, 0 failed',
     ]);
   });
 
-  it('prints official addresses, keys and file ranges with --json, one entry per trace (dataset lines numbered)', () => {
+  it('prints official addresses, keys and file ranges with --json, one entry per trace (dataset lines numbered, metadata lines skipped)', () => {
     const result = run(dir, 'eval', 'secret.gr', 'a.trace.json', 'set.jsonl', '--json');
     assert.equal(result.code, 1, result.stderr);
     const reports = JSON.parse(result.stdout);
-    assert.deepEqual(reports.map((r: { file: string; line?: number }) => [r.file, r.line]), [['a.trace.json', undefined], ['set.jsonl', 1], ['set.jsonl', 2]]);
+    assert.deepEqual(reports.map((r: { file: string; line?: number }) => [r.file, r.line]), [['a.trace.json', undefined], ['set.jsonl', 2], ['set.jsonl', 3]]);
     const first = reports[0].errors[1];
     assert.equal(first.message, 'secret word');
     assert.equal(first.key, '(0, (1,))');
