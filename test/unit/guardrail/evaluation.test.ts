@@ -178,6 +178,12 @@ describe('evaluation: failures and limits', () => {
     assert.match(ev(p5, [user('a')]).failure!, /Invariant Attribute Error: Attribute secret not found in Message/);
   });
 
+  it('refuses rules the official loader rejects, and reads detectors through module imports', () => {
+    assert.match(ev('raise "x" if:\n    (m: Mesage)\n', [user('a')]).failure!, /^PolicyLoadingError @19-28: The rules cannot be loaded: Failed to resolve type Mesage/);
+    const policy = 'import invariant.detectors as d\nraise "x" if:\n    (m: Message)\n    "GITHUB_TOKEN" in d.secrets(m.content)\n';
+    assert.equal(ev(policy, [user('ghp_' + 'b'.repeat(36))]).errors.length, 1);
+  });
+
   it('has no 100-evaluation cap, but stops a rule at the work budget with a notice', () => {
     const policy = 'raise "x" if:\n    (a: Message)\n    (b: Message)\n    a.content == b.content\n';
     const trace = Array.from({ length: 20 }, (_, i) => user(String(i)));

@@ -9,7 +9,7 @@ import { EventObject, buildInput, toJson, type TraceInput } from './input';
 import { Interpreter } from './interpreter';
 import { locate } from './ranges';
 import { stringValue } from './strings';
-import { PyDict, PyError, PyFunction, Unknown, fromParameter, isStr, pyRepr, pyStr, str, type Value } from './values-extra';
+import { PyDict, PyError, PyFunction, PyObject, Unknown, fromParameter, isStr, pyRepr, pyStr, str, type Value } from './values-extra';
 
 /**
  * Evaluates a parsed rule file on one trace, with the official analyzer's semantics (see
@@ -68,11 +68,26 @@ export const DEFAULT_BUDGET = 5_000_000;
 
 type RuleStatement = Extract<Statement, { kind: 'rule' }>;
 
-export function evaluateRules(model: Pick<RuleModel, 'text' | 'program' | 'syntaxProblems'>, trace: unknown, options: EvaluationOptions = {}): EvaluationResult {
+/** Problems the official loader rejects a policy for (the others are run-time matters or plain Python imports). */
+const LOAD_ERRORS = new Set([
+  'gr/unknown-type', 'gr/unknown-identifier', 'gr/duplicate-variable', 'gr/duplicate-constant', 'gr/unknown-import',
+  'gr/unsupported-value-type', 'gr/value-ref-outside-pattern', 'gr/wildcard-outside-pattern', 'gr/template-placeholder',
+]);
+
+export function evaluateRules(
+  model: Pick<RuleModel, 'text' | 'program' | 'syntaxProblems'> & Partial<Pick<RuleModel, 'semanticProblems'>>,
+  trace: unknown,
+  options: EvaluationOptions = {},
+): EvaluationResult {
   const result: EvaluationResult = { errors: [], notices: [], failure: null, work: 0, cancelled: false };
   if (model.syntaxProblems.length > 0) {
     const p = model.syntaxProblems[0];
     result.failure = new EvaluationFailure(`The rule file has syntax errors (first: ${p.message}); fix them before evaluating`, 'SyntaxError', p.span.start, p.span.end, -1);
+    return result;
+  }
+  const loadError = (model.semanticProblems ?? []).find((p) => p.severity === 'error' && LOAD_ERRORS.has(p.code));
+  if (loadError) {
+    result.failure = new EvaluationFailure(`The rules cannot be loaded: ${loadError.message}`, 'PolicyLoadingError', loadError.span.start, loadError.span.end, -1);
     return result;
   }
   let input: TraceInput;
@@ -208,7 +223,10 @@ function buildGlobals(statements: Statement[], parameters: Record<string, unknow
   for (const [k, v] of Object.entries(parameters)) params.set(k, fromParameter(v));
   globals.set('input', { kind: 'value', value: new PolicyParameters(params) });
   for (const s of statements) {
-    if (s.kind === 'fromImport') {
+    if (s.kind === 'import') {
+      const name = s.alias?.name ?? s.module.name.split('.')[0];
+      globals.set(name, { kind: 'value', value: new ModuleObject(s.alias ? s.module.name : name) });
+    } else if (s.kind === 'fromImport') {
       for (const n of s.names) globals.set(n.alias?.name ?? n.name.name, importBinding(s.module.name, n.name.name));
     } else if (s.kind === 'constant' && s.name.name !== '') {
       globals.set(s.name.name, { kind: 'constant', statement: s });
@@ -217,6 +235,21 @@ function buildGlobals(statements: Statement[], parameters: Record<string, unknow
     }
   }
   return globals;
+}
+
+/** An imported module (`import invariant.detectors as d`): its functions and submodules as attributes. */
+class ModuleObject extends PyObject {
+  readonly typeName = 'module';
+  constructor(readonly name: string) {
+    super();
+  }
+  attribute(member: string): Value {
+    const full = `${this.name}.${member}`;
+    if (Object.keys(LIBRARY).some((m) => m === full || m.startsWith(full + '.'))) return new ModuleObject(full);
+    const binding = importBinding(this.name, member);
+    if (binding.kind === 'value') return binding.value;
+    return binding as unknown as Value;
+  }
 }
 
 function importBinding(module: string, name: string): Binding {
