@@ -4,8 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
 import { evaluateRules, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
-import { parseAddress, resolveAddress } from '../jsonl/address';
-import { parseJsonValue, type JsonNode } from '../jsonl/json';
+import { traceSpans } from '../guardrail/evaluate/traceSpans';
 import { expandArguments } from './check';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
@@ -76,27 +75,6 @@ interface TraceReport {
   notices: string[];
 }
 
-/** The root the official addresses start from: an object whose `messages` is the trace. */
-function addressRoot(node: JsonNode): JsonNode {
-  if (node.type === 'array') {
-    return { type: 'object', start: node.start, end: node.end, properties: [{ key: 'messages', keyStart: node.start, keyEnd: node.start, value: node, start: node.start, end: node.end }] };
-  }
-  return node;
-}
-
-/** The source span an address names; when part of it is not in the file (a copied field), its nearest enclosing value. */
-function spanOf(text: string, root: JsonNode, address: string): { start: number; end: number } {
-  let current = address;
-  for (;;) {
-    const resolved = resolveAddress(text, root, current, parseAddress(current));
-    if (resolved.ok) return resolved.target;
-    const colon = current.indexOf(':');
-    if (colon >= 0) current = current.slice(0, colon);
-    else if (current.includes('.')) current = current.slice(0, current.lastIndexOf('.'));
-    else return { start: root.start, end: root.end };
-  }
-}
-
 function traceOf(value: unknown): unknown {
   if (value && typeof value === 'object' && !Array.isArray(value) && 'messages' in value) return (value as { messages: unknown }).messages;
   return value;
@@ -141,7 +119,6 @@ export async function runEval(args: string[]): Promise<number> {
     const shown = relative(cwd, file) || file;
     const report: TraceReport = { file: shown, errors: [], error: null, notices: [], ...(line !== undefined ? { line } : {}) };
     reports.push(report);
-    const parsed = parseJsonValue(text, start, end);
     let value: unknown;
     try {
       value = JSON.parse(text.slice(start, end));
@@ -161,9 +138,9 @@ export async function runEval(args: string[]): Promise<number> {
       const p = lines.positionAt(offset);
       return { line: p.line + 1, column: p.character + 1 };
     };
-    const root = parsed.root ? addressRoot(parsed.root) : null;
+    const spanOf = traceSpans(text, start, end);
     for (const e of result.errors) {
-      const spans = root ? e.ranges.map((r) => spanOf(text, root, r)) : [];
+      const spans = e.ranges.map(spanOf);
       // The error's place: its most precise range (a substring before a whole object), else the trace itself.
       const best = spans.length > 0 ? spans.reduce((a, b) => (b.end - b.start < a.end - a.start ? b : a)) : { start, end: start };
       report.errors.push({ message: e.message, args: e.args, kwargs: e.kwargs, key: e.key, ranges: e.ranges, range: { start: position(best.start), end: position(best.end) } });
