@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateRules, type EvaluationOptions } from '../../../server/src/guardrail/evaluate';
+import { traceSpans } from '../../../server/src/guardrail/evaluate/traceSpans';
 import { model } from './helpers';
 
 /** Errors as [message, key, ranges]; failure and notices as their messages. */
@@ -199,5 +200,22 @@ describe('evaluation: failures and limits', () => {
     assert.equal(r('ab\\\\Z', 'ab\n'), 0);
     assert.equal(r('(?P<w>a)(?P=w)', 'aa'), 1);
     assert.equal(r('(?i)AB', 'ab'), 1);
+  });
+});
+
+describe('evaluation: ranges in the trace file', () => {
+  it('maps official addresses to source spans through escapes, code points and JSON encoded in arguments strings', () => {
+    const text = '[{"role": "user", "content": "\\u00e9\\"😀 evil"},\n {"role": "assistant", "content": null, "tool_calls": [{"id": "1", "type": "function", "function": {"name": "send", "arguments": "{\\"to\\": \\"x@evil.com\\"}"}}]}]';
+    const trace = JSON.parse(text);
+    const policy = 'raise "x" if:\n    (m: Message)\n    "evil" in m.content\n\nraise PolicyViolation("y", c) if:\n    (c: ToolCall)\n    "evil" in c.function.arguments.to\n';
+    const result = evaluateRules(model(policy), trace);
+    const spanOf = traceSpans(text, 0, text.length);
+    const shown = result.errors.map((e) => e.ranges.map((r) => `${r} => ${JSON.stringify(text.slice(spanOf(r).start, spanOf(r).end))}`));
+    assert.deepEqual(shown, [
+      ['messages.0 => "{\\"role\\": \\"user\\", \\"content\\": \\"\\\\u00e9\\\\\\"😀 evil\\"}"', 'messages.0.content:4-8 => "evil"'],
+      ['messages.1.tool_calls.0 => ' + JSON.stringify(text.slice(text.indexOf('{"id"'), text.indexOf('}}]') + 2)), 'messages.1.tool_calls.0.function.arguments.to:2-6 => "evil"'],
+    ]);
+    // A field the analyzer adds (metadata.trace_idx) is not in the file: its nearest enclosing value stands for it.
+    assert.equal(text.slice(spanOf('messages.0.metadata.trace_idx').start, spanOf('messages.0.metadata.trace_idx').end), text.slice(1, text.indexOf('},') + 1));
   });
 });
