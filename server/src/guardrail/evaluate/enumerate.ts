@@ -2,6 +2,7 @@ import type { Expr } from '../ast';
 import type { Domain, EvaluationContext, Globals } from './context';
 import { EventObject, select } from './input';
 import { Interpreter } from './interpreter';
+import { ToolPattern } from './patterns';
 import type { Mark } from './ranges';
 import type { Value } from './values';
 
@@ -19,9 +20,11 @@ export interface Model {
  * never needs are never bound, so `raise "x" if: (o: ToolOutput)` fires once. Expansions run after the
  * assignments already queued (the analyzer schedules them as tasks in FIFO order). `onModel` returns true to stop.
  *
- * When the caller ignores False results (rules, predicates, count) and the body's first condition is a flow
- * `a -> b` or `a ~> b` between two variables bound together, pairs out of order are not enumerated at all: such a
- * body is False at its first line, before anything else is evaluated, so skipping them changes no result.
+ * When the caller ignores False results (rules, predicates, count), the body's leading conditions that can
+ * neither raise nor mark anything (typed declarations, flows between two variables, `v is tool:name`) prune the
+ * product: candidates of `v` that are not calls of that tool, and pairs out of flow order, are not enumerated at
+ * all. Such an assignment is False at one of those lines before anything else is evaluated, so skipping it
+ * changes no result.
  */
 export function assignments(
   body: Expr[],
@@ -33,13 +36,20 @@ export function assignments(
   topLevel = false,
   falseIgnored = false,
 ): void {
-  const flow = falseIgnored ? leadingFlow(body) : null;
+  const pure = falseIgnored ? leadingPureConditions(body) : null;
   const queue: Map<string, Domain>[] = [new Map()];
   while (queue.length > 0) {
     const domains = queue.shift()!;
     const names = [...domains.keys()];
     const candidates = names.map((n) => candidatesOf(domains.get(n)!, ctx));
+    if (pure) {
+      for (const check of pure.tools) {
+        const k = names.indexOf(check.variable);
+        if (k >= 0) candidates[k] = candidates[k].filter((c) => check.pattern.match(c) !== false);
+      }
+    }
     if (candidates.some((c) => c.length === 0)) continue;
+    const flow = pure?.flows.find((f) => names.includes(f.left) && names.includes(f.right));
     const prune = flow ? flowPruning(flow, names, candidates) : null;
     const chosen = new Array<number>(names.length).fill(0);
     const evaluate = (): boolean => {
@@ -83,18 +93,30 @@ interface Flow {
   right: string;
 }
 
-/** The body's first condition after its typed declarations, when it is a flow between two variables. */
-function leadingFlow(body: Expr[]): Flow | null {
+interface PureConditions {
+  flows: Flow[];
+  tools: { variable: string; pattern: ToolPattern }[];
+}
+
+/** The body's leading conditions that cannot raise or mark: typed declarations, flows, `v is tool:name`. */
+function leadingPureConditions(body: Expr[]): PureConditions | null {
+  const pure: PureConditions = { flows: [], tools: [] };
+  const name = (x: Expr): string | null => (x.kind === 'name' ? x.name : x.kind === 'typed' ? x.variable.name : null);
   for (const line of body) {
     if (line.kind === 'typed') continue;
-    if (line.kind !== 'binary' || (line.op !== '->' && line.op !== '~>')) return null;
-    const name = (x: Expr): string | null => (x.kind === 'name' ? x.name : x.kind === 'typed' ? x.variable.name : null);
-    const left = name(line.left);
-    const right = name(line.right);
-    if (!left || !right || left === right) return null;
-    return { op: line.op, left, right };
+    if (line.kind !== 'binary') break;
+    if (line.op === '->' || line.op === '~>') {
+      const left = name(line.left);
+      const right = name(line.right);
+      if (!left || !right || left === right) break;
+      pure.flows.push({ op: line.op, left, right });
+    } else if (line.op === 'is' && line.left.kind === 'name' && line.right.kind === 'tool' && line.right.args === null && /^\w+$/.test(line.right.toolName.name)) {
+      pure.tools.push({ variable: line.left.name, pattern: new ToolPattern(line.right.toolName.name, []) });
+    } else {
+      break;
+    }
   }
-  return null;
+  return pure.flows.length > 0 || pure.tools.length > 0 ? pure : null;
 }
 
 /** For the later-bound side of the flow: the candidate index range that can satisfy it, given the earlier side. */

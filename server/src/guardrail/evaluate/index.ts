@@ -64,7 +64,7 @@ export interface EvaluationResult {
   cancelled: boolean;
 }
 
-export const DEFAULT_BUDGET = 5_000_000;
+export const DEFAULT_BUDGET = 1_000_000;
 
 type RuleStatement = Extract<Statement, { kind: 'rule' }>;
 

@@ -190,16 +190,39 @@ export function codePointLength(s: string): number {
   return n;
 }
 
-/** Code-point offset of UTF-16 offset `offset` in `s`. */
+const ASTRAL = /[\uD800-\uDBFF]/;
+const prefixCache = new Map<string, Int32Array>();
+
+/** Code-point offset of UTF-16 offset `offset` in `s` (constant time for strings without astral characters). */
 export function codePointOffset(s: string, offset: number): number {
-  let n = 0;
-  for (let i = 0; i < offset && i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
+  if (s.length < 64 ? !ASTRAL.test(s) : !hasAstral(s)) return Math.min(offset, s.length);
+  let table = prefixCache.get(s);
+  if (!table) {
+    table = new Int32Array(s.length + 1);
+    let n = 0;
+    for (let i = 0; i < s.length; i++, n++) {
+      table[i] = n;
+      const c = s.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+        const d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) table[++i] = n;
+      }
     }
-    n++;
+    table[s.length] = n;
+    if (prefixCache.size > 64) prefixCache.clear();
+    prefixCache.set(s, table);
   }
-  return n;
+  return table[Math.min(offset, s.length)];
+}
+
+const astralCache = new Map<string, boolean>();
+
+function hasAstral(s: string): boolean {
+  let known = astralCache.get(s);
+  if (known === undefined) {
+    known = ASTRAL.test(s);
+    if (astralCache.size > 256) astralCache.clear();
+    astralCache.set(s, known);
+  }
+  return known;
 }
