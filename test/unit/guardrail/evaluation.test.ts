@@ -194,6 +194,27 @@ describe('evaluation: failures and limits', () => {
     assert.deepEqual(limited.notices, ['Rule 1 stopped after 50 rule-body evaluations (the work budget); its violations are not reported']);
   });
 
+  it('does not enumerate every pair when the leading conditions relate the variables by flow, tool name or a one-variable test', () => {
+    const trace: unknown[] = [];
+    for (let i = 0; i < 600; i++) {
+      trace.push(assistant(null, [call(`c${i}`, i % 2 ? 'get_inbox' : 'send_email', { to: `u${i}` })]));
+      trace.push(output(`c${i}`, i === 301 ? 'SECRET' : 'ok'));
+    }
+    const policy = 'raise PolicyViolation("x", out, c) if:\n    (out: ToolOutput) -> (c: ToolCall)\n    out is tool:get_inbox\n    c is tool:send_email\n    "SECRET" in out.content\n';
+    const r = ev(policy, trace);
+    // The inbox output with the secret (call 301) comes before the send_email calls 302, 304, ..., 598.
+    assert.equal(r.errors.length, 149);
+    assert.ok(r.work < 200, `work ${r.work}`);
+    const policy2 = policy.replace('"SECRET" in out.content', '"ok" in out.content and c.function.arguments.to == "u598"');
+    const r2 = ev(policy2, trace);
+    assert.equal(r2.errors.length, 298);
+    // 300 inbox outputs x 300 send_email calls would be 90,000 assignments; the ordered pairs of those are 45,000.
+    assert.ok(r2.work < 46_000, `work ${r2.work}`);
+    const next = ev('raise PolicyViolation("x", c, out) if:\n    (c: ToolCall) ~> (out: ToolOutput)\n    c is tool:get_inbox\n', trace);
+    assert.equal(next.errors.length, 300);
+    assert.ok(next.work <= 301, `work ${next.work}`);
+  });
+
   it('translates Python regex rules: $ before a final newline, \\Z, named groups', () => {
     const r = (pattern: string, text: string) => ev(`raise "x" if:\n    (m: Message)\n    match("${pattern}", m.content)\n`, [user(text)]).errors.length;
     assert.equal(r('ab$', 'ab\n'), 1);

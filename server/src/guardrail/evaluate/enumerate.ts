@@ -1,4 +1,4 @@
-import type { Expr } from '../ast';
+import { walkExpr, type Expr } from '../ast';
 import type { Domain, EvaluationContext, Globals } from './context';
 import { EventObject, select } from './input';
 import { Interpreter } from './interpreter';
@@ -46,6 +46,25 @@ export function assignments(
       for (const check of pure.tools) {
         const k = names.indexOf(check.variable);
         if (k >= 0) candidates[k] = candidates[k].filter((c) => check.pattern.match(c) !== false);
+      }
+      // Only for a rule itself: its False results and their marks are dropped, while a quantifier's or a
+      // predicate's marks reach the enclosing rule.
+      const filter = pure.filter;
+      // A flow before it raises on values that are not trace events: then every assignment must run as it is.
+      const flowsOnEvents = pure.flows.every((f) => [f.left, f.right].every((n) => {
+        const i = names.indexOf(n);
+        return i < 0 || candidates[i].every((c) => c instanceof EventObject && c.position >= 0);
+      }));
+      const k = filter && flowsOnEvents && topLevel && parent === null && !globals.has(filter.variable) ? names.indexOf(filter.variable) : -1;
+      if (k >= 0 && candidates[k].length > 1) {
+        candidates[k] = candidates[k].filter((c) => {
+          try {
+            return new Interpreter(new Map([[filter!.variable, c]]), globals, ctx, null).eval(filter!.line) !== false;
+          } catch {
+            // It raises here: keep it, so the evaluation raises where the analyzer's does.
+            return true;
+          }
+        });
       }
     }
     if (candidates.some((c) => c.length === 0)) continue;
@@ -96,11 +115,13 @@ interface Flow {
 interface PureConditions {
   flows: Flow[];
   tools: { variable: string; pattern: ToolPattern }[];
+  /** The first condition after them, when it reads one variable only and calls nothing: a per-candidate filter. */
+  filter: { variable: string; line: Expr } | null;
 }
 
 /** The body's leading conditions that cannot raise or mark: typed declarations, flows, `v is tool:name`. */
 function leadingPureConditions(body: Expr[]): PureConditions | null {
-  const pure: PureConditions = { flows: [], tools: [] };
+  const pure: PureConditions = { flows: [], tools: [], filter: null };
   const name = (x: Expr): string | null => (x.kind === 'name' ? x.name : x.kind === 'typed' ? x.variable.name : null);
   for (const line of body) {
     if (line.kind === 'typed') continue;
@@ -113,10 +134,27 @@ function leadingPureConditions(body: Expr[]): PureConditions | null {
     } else if (line.op === 'is' && line.left.kind === 'name' && line.right.kind === 'tool' && line.right.args === null && /^\w+$/.test(line.right.toolName.name)) {
       pure.tools.push({ variable: line.left.name, pattern: new ToolPattern(line.right.toolName.name, []) });
     } else {
+      const variable = singleVariable(line);
+      if (variable) pure.filter = { variable, line };
       break;
     }
   }
-  return pure.flows.length > 0 || pure.tools.length > 0 ? pure : null;
+  return pure.flows.length > 0 || pure.tools.length > 0 || pure.filter ? pure : null;
+}
+
+/** The one name an expression reads, when it reads exactly one and has no calls, bindings or blocks. */
+function singleVariable(e: Expr): string | null {
+  let found: string | null = null;
+  let ok = true;
+  walkExpr(e, (x) => {
+    if (x.kind === 'call' || x.kind === 'assign' || x.kind === 'quantifier' || x.kind === 'comprehension' || x.kind === 'typed' || x.kind === 'tool' || x.kind === 'placeholder' || x.kind === 'error') ok = false;
+    if (x.kind === 'binary' && (x.op === '->' || x.op === '~>')) ok = false;
+    if (x.kind === 'name') {
+      if (found !== null && found !== x.name) ok = false;
+      found = x.name;
+    }
+  });
+  return ok ? found : null;
 }
 
 /** For the later-bound side of the flow: the candidate index range that can satisfy it, given the earlier side. */
