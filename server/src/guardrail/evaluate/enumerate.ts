@@ -2,7 +2,8 @@ import { walkExpr, type Expr } from '../ast';
 import type { Domain, EvaluationContext, Globals } from './context';
 import { EventObject, select } from './input';
 import { Interpreter } from './interpreter';
-import { ToolPattern } from './patterns';
+import { Matcher, matcherFor } from './patterns';
+import { stringValue } from './strings';
 import type { Mark } from './ranges';
 import type { Value } from './values';
 
@@ -21,7 +22,8 @@ export interface Model {
  * assignments already queued (the analyzer schedules them as tasks in FIFO order). `onModel` returns true to stop.
  *
  * When the caller ignores False results (rules, predicates, count), the body's leading conditions that can
- * neither raise nor mark anything (typed declarations, flows between two variables, `v is tool:name`) prune the
+ * neither raise nor mark anything (typed declarations, flows between two variables, `v is tool:name(...)` without
+ * value references, which would call a detector) prune the
  * product: candidates of `v` that are not calls of that tool, and pairs out of flow order, are not enumerated at
  * all. Such an assignment is False at one of those lines before anything else is evaluated, so skipping it
  * changes no result.
@@ -45,7 +47,20 @@ export function assignments(
     if (pure) {
       for (const check of pure.tools) {
         const k = names.indexOf(check.variable);
-        if (k >= 0) candidates[k] = candidates[k].filter((c) => check.pattern.match(c) !== false);
+        if (k < 0) continue;
+        let matcher: Matcher;
+        try {
+          matcher = matcherFor(check.pattern, (e) => stringValue(ctx.source, e));
+        } catch {
+          continue;
+        }
+        candidates[k] = candidates[k].filter((c) => {
+          try {
+            return matcher.match(c) !== false;
+          } catch {
+            return true;
+          }
+        });
       }
       // Only for a rule itself: its False results and their marks are dropped, while a quantifier's or a
       // predicate's marks reach the enclosing rule.
@@ -114,7 +129,7 @@ interface Flow {
 
 interface PureConditions {
   flows: Flow[];
-  tools: { variable: string; pattern: ToolPattern }[];
+  tools: { variable: string; pattern: Extract<Expr, { kind: 'tool' }> }[];
   /** The first condition after them, when it reads one variable only and calls nothing: a per-candidate filter. */
   filter: { variable: string; line: Expr } | null;
 }
@@ -131,8 +146,8 @@ function leadingPureConditions(body: Expr[]): PureConditions | null {
       const right = name(line.right);
       if (!left || !right || left === right) break;
       pure.flows.push({ op: line.op, left, right });
-    } else if (line.op === 'is' && line.left.kind === 'name' && line.right.kind === 'tool' && line.right.args === null && /^\w+$/.test(line.right.toolName.name)) {
-      pure.tools.push({ variable: line.left.name, pattern: new ToolPattern(line.right.toolName.name, []) });
+    } else if (line.op === 'is' && line.left.kind === 'name' && line.right.kind === 'tool' && !hasValueReference(line.right)) {
+      pure.tools.push({ variable: line.left.name, pattern: line.right });
     } else {
       const variable = singleVariable(line);
       if (variable) pure.filter = { variable, line };
@@ -140,6 +155,14 @@ function leadingPureConditions(body: Expr[]): PureConditions | null {
     }
   }
   return pure.flows.length > 0 || pure.tools.length > 0 || pure.filter ? pure : null;
+}
+
+function hasValueReference(e: Expr): boolean {
+  let found = false;
+  walkExpr(e, (x) => {
+    if (x.kind === 'valueRef') found = true;
+  });
+  return found;
 }
 
 /** The one name an expression reads, when it reads exactly one and has no calls, bindings or blocks. */
