@@ -237,7 +237,7 @@ function htmlCode(args: Value[]): Value {
       }
     }
     for (const l of linksIn(html)) if (!links.includes(l)) links.push(l);
-    result.links.push(...links);
+    for (const l of links) result.links.push(l);
   }
   return result;
 }
@@ -252,7 +252,7 @@ function links(args: Value[]): Value {
     if (content === null) continue;
     const s = str(content);
     if (s === undefined) throw new PyError('TypeError', `expected string or bytes-like object, got '${typeName(content)}'`);
-    out.push(...linksIn(s));
+    for (const l of linksIn(s)) out.push(l);
   }
   return out;
 }

@@ -109,7 +109,7 @@ export function evaluateRules(
     const header = rule.headerSpan;
     try {
       const errors = evaluateRule(rule, ruleIndex, globals, ctx, input, options.pendingStart);
-      result.errors.push(...errors);
+      for (const e of errors) result.errors.push(e);
     } catch (e) {
       if (e instanceof NotEvaluated) {
         result.notices.push({ ruleIndex, kind: 'not-evaluated', detector: e.detector, start: header.start, end: header.end,

@@ -44,7 +44,7 @@ function count(interpreter: Interpreter, q: QuantifierValue, body: Expr[], globa
   assignments(body, globals, interpreter.ctx, interpreter, undefined, (m) => {
     if (m.result) {
       matches++;
-      interpreter.ranges.push(...m.ranges);
+      for (const r of m.ranges) interpreter.ranges.push(r);
     }
     if (max !== null && matches > max) {
       verdict = false;

@@ -6,7 +6,7 @@ export function textsOf(args: Value[]): Value[] {
   const out: Value[] = [];
   const walk = (v: Value): void => {
     if (v === null || v === undefined) return;
-    if (v instanceof Contents) out.push(...v.texts());
+    if (v instanceof Contents) for (const t of v.texts()) out.push(t);
     else if (v instanceof MessageEvent || v instanceof ToolOutputEvent) walk(v.content);
     else if (Array.isArray(v)) for (const x of v) walk(x);
     else if (isStr(v)) out.push(v);
@@ -20,7 +20,7 @@ export function imagesOf(args: Value[]): Value[] {
   const out: Value[] = [];
   const walk = (v: Value): void => {
     if (v === null || v === undefined) return;
-    if (v instanceof Contents) out.push(...v.images());
+    if (v instanceof Contents) for (const t of v.images()) out.push(t);
     else if (v instanceof MessageEvent || v instanceof ToolOutputEvent) walk(v.content);
     else if (v instanceof ImageChunk) out.push(v.url);
     else if (Array.isArray(v)) for (const x of v) walk(x);
