@@ -160,8 +160,8 @@ function pythonCode(args: Value[]): Value {
     const content = contentOf(message);
     if (content === null) continue;
     const r = pythonResult(content);
-    merged.imports.push(...r.imports);
-    merged.builtins.push(...r.builtins);
+    for (const x of r.imports) merged.imports.push(x);
+    for (const x of r.builtins) merged.builtins.push(x);
     for (const c of r.calls) if (!merged.calls.includes(c)) merged.calls.push(c);
     if (r.syntaxError) (merged as { syntaxError: boolean }).syntaxError = true;
   }
