@@ -150,7 +150,10 @@ export function memberAccess(obj: Value, name: string): Value {
     try {
       parsed = JSON.parse(s);
     } catch {
-      isJson = false;
+      // Python's json also reads NaN and ±Infinity (as floats).
+      const t = s.trim();
+      if (t === 'NaN' || t === 'Infinity' || t === '-Infinity') parsed = 0.5;
+      else isJson = false;
     }
     if (isJson) {
       const v = fromJson(parsed);
