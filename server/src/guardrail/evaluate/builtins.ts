@@ -1,4 +1,4 @@
-import { Contents, EventObject, InvariantAttributeError, ToolOutputEvent, fromJson, setMethodFactory } from './input';
+import { EventObject, InvariantAttributeError, ToolOutputEvent, fromJson, setMethodFactory } from './input';
 import { iterate, length, compare } from './pyops';
 import { pyFindIter, pyMatch } from './regex';
 import { imagesOf, textsOf } from './text';
@@ -175,10 +175,9 @@ export function memberAccess(obj: Value, name: string): Value {
   throw new PyError('AttributeError', `Attribute ${name} not found in ${typeName(obj)}.`);
 }
 
-function requireString(v: Value, fnName: string): string {
+function requireString(v: Value): string {
   const s = str(v);
   if (s === undefined) throw new PyError('TypeError', `expected string or bytes-like object, got '${typeName(v)}'`);
-  void fnName;
   return s;
 }
 
@@ -213,12 +212,12 @@ export const BUILTINS: Record<string, Value> = {
   match: fn('match', ([pattern, s]) => {
     const p = str(pattern);
     if (p === undefined) throw new PyError('TypeError', 'first argument must be string or compiled pattern');
-    return pyMatch(p, requireString(s, 'match')) !== null;
+    return pyMatch(p, requireString(s)) !== null;
   }),
   find: fn('find', ([pattern, s], _k, ctx) => {
     const p = str(pattern);
     if (p === undefined) throw new PyError('TypeError', 'first argument must be string or compiled pattern');
-    const text = requireString(s, 'find');
+    const text = requireString(s);
     return pyFindIter(p, text).map((m) => {
       ctx.mark(s as object, m.start, m.end);
       return m.text;
@@ -253,5 +252,3 @@ export const BUILTINS: Record<string, Value> = {
   dict: fn('dict', (_a, kwargs) => new PyDict(kwargs)),
 };
 
-/** `Contents` and events are reachable for `isinstance`-like uses only through their attributes. */
-export { Contents };

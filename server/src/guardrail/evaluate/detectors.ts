@@ -1,4 +1,4 @@
-import { Contents, EventObject, MessageEvent, ToolCallEvent, ToolOutputEvent } from './input';
+import { MessageEvent, ToolCallEvent, ToolOutputEvent } from './input';
 import { BUILTINS } from './builtins';
 import { NotEvaluated } from './failure';
 import { analyzePython } from './pythonCode';
@@ -374,4 +374,3 @@ export const LIBRARY: Record<string, Record<string, Value>> = {
   },
 };
 
-export { Contents, EventObject };

@@ -5,11 +5,11 @@ import { Cancelled, EvaluationContext, type Binding, type Globals } from './cont
 import { LIBRARY } from './detectors';
 import { assignments, type Model } from './enumerate';
 import { BudgetExceeded, EvaluationFailure, NotEvaluated } from './failure';
-import { EventObject, buildInput, toJson, type TraceInput } from './input';
+import { EventObject, buildInput, fromParameter, toJson, type TraceInput } from './input';
 import { Interpreter } from './interpreter';
 import { locate } from './ranges';
 import { stringValue } from './strings';
-import { PyDict, PyError, PyFunction, PyObject, Unknown, fromParameter, isStr, pyRepr, pyStr, str, type Value } from './values-extra';
+import { PyDict, PyError, PyFunction, PyObject, Unknown, isStr, pyRepr, pyStr, str, type Value } from './values';
 
 /**
  * Evaluates a parsed rule file on one trace, with the official analyzer's semantics (see

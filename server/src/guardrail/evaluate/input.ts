@@ -29,6 +29,18 @@ export function fromJson(v: unknown, owner = -1): Value {
   return v as Value;
 }
 
+/** A policy parameter given as plain JSON: its strings are not trace data, so they have no trace identity. */
+export function fromParameter(v: unknown): Value {
+  const value = fromJson(v);
+  const plain = (x: Value): Value => {
+    if (x instanceof TStr) return x.s;
+    if (Array.isArray(x)) return x.map(plain);
+    if (x instanceof PyDict) for (const [k, y] of x.map) x.map.set(k, plain(y));
+    return x;
+  };
+  return plain(value);
+}
+
 /** Back to plain JSON (Pydantic's model_dump for events). */
 export function toJson(v: Value): unknown {
   if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;

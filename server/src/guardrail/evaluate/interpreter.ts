@@ -1,16 +1,15 @@
 import type { Expr } from '../ast';
-import { ErrorInfo, memberAccess } from './builtins';
+import { memberAccess } from './builtins';
 import type { Domain, EvaluationContext, Globals } from './context';
 import { assignments } from './enumerate';
 import { hasFlow, isParent } from './flow';
-import { Contents } from './input';
 import { Matcher, PatternError, matcherFor } from './patterns';
 import { arithmetic, compare, contains, iterate, keyAccess, negate } from './pyops';
 import { evaluateQuantifier } from './quantifiers';
 import type { Mark } from './ranges';
 import { pyFindIter } from './regex';
 import { stringValue } from './strings';
-import { NOP, PyError, PyFunction, PyTuple, PyDict, TStr, Unknown, isStr, pyEquals, str, truthy, typeName, type Value } from './values';
+import { NOP, PyError, PyFunction, PyTuple, PyDict, Unknown, isStr, pyEquals, str, truthy, typeName, type Value } from './values';
 
 /**
  * Evaluates rule-body expressions with the analyzer's semantics: a value that depends on an unbound variable is
@@ -305,4 +304,3 @@ export function conjunction(results: Value[]): boolean | typeof Unknown | null {
   return true;
 }
 
-export { ErrorInfo, Contents, TStr };

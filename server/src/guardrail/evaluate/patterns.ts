@@ -2,7 +2,6 @@ import type { Expr } from '../ast';
 import { ToolCallEvent, ToolOutputEvent } from './input';
 import { NotEvaluated } from './failure';
 import { pyFullMatch } from './regex';
-import { textsOf } from './text';
 import { PyDict, isStr, str, type Value } from './values';
 
 /**
@@ -120,4 +119,3 @@ export function matcherFor(expr: Expr, stringValue: (e: Extract<Expr, { kind: 's
   }
 }
 
-export { textsOf };

@@ -1,5 +1,5 @@
-import { Contents, FunctionObject } from './input';
-import { PyDict, PyError, PyTuple, TStr, isStr, pyEquals, pyStr, str, truthy, typeName, type Value } from './values';
+import { Contents } from './input';
+import { PyDict, PyError, PyTuple, isStr, pyEquals, pyStr, str, truthy, typeName, type Value } from './values';
 
 /** Python's operators and iteration on run-time values (what the analyzer delegates to Python). */
 
@@ -132,4 +132,3 @@ export function keyAccess(obj: Value, key: Value): Value {
   return obj.map.get(k)!;
 }
 
-export { FunctionObject, TStr };

@@ -94,4 +94,3 @@ function capturedVariables(body: Expr[]): Set<string> {
   return used;
 }
 
-export { Interpreter };
