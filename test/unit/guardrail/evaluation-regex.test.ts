@@ -22,6 +22,16 @@ describe('Python regex translation', () => {
     assert.equal(pyFullMatch('a.b', 'a\nb', { dotAll: true }), true);
   });
 
+  it('scoped inline flags, and a dot that matches \\r (it stops only at \\n, as in Python)', () => {
+    assert.equal(pyFullMatch('a(?i:bC)d', 'aBcd'), true);
+    assert.equal(pyFullMatch('a(?i:bC)d', 'aBcD'), false);
+    assert.equal(pyFullMatch('(?i:[a-c]x)', 'BX'), true);
+    assert.equal(pyFullMatch('a(?s:.)b', 'a\nb'), true);
+    assert.equal(pyFullMatch('(?s)a(?-s:.)b', 'a\nb'), false);
+    assert.equal(pyFullMatch('a.b', 'a\rb'), true);
+    assert.equal(pyFullMatch('(?P<q>x)(?i:y)(?P=q)', 'xYx'), true);
+  });
+
   it('literal braces, escapes Python accepts, Unicode \\w and \\d, code points for .', () => {
     assert.equal(pyFullMatch('a{b}', 'a{b}'), true);
     assert.equal(pyFullMatch('a{,2}', 'aa'), true);

@@ -3,7 +3,8 @@ import { PyError } from './values';
 /**
  * Python `re` patterns run on JavaScript's engine. The analyzer's patterns are Python regexes; the differences that
  * matter are translated: `$` also matches before a final newline, `\Z` and `\A`, named groups `(?P<n>…)` and
- * back-references `(?P=n)`, Unicode `\w` and `\d`, leading inline flags `(?i)`, `(?s)`, `(?m)`, `(?x)`, and the
+ * back-references `(?P=n)`, Unicode `\w` and `\d`, leading inline flags `(?i)`, `(?s)`, `(?m)`, `(?x)` and scoped
+ * ones `(?i:…)`, `(?s:…)`, `(?-s:…)`, a dot that stops only at `\n` (JavaScript's also stops at `\r`), and the
  * escapes and braces Python reads literally where JavaScript's Unicode mode would reject them. Offsets that
  * leave this module are UTF-16 offsets into the JavaScript string; callers convert to code points.
  */
@@ -53,6 +54,15 @@ function translate(pattern: string, flags: PyRegexFlags, sticky: boolean): RegEx
   let out = '';
   let inClass = false;
   let classStart = false;
+  // Flags scoped to groups, e.g. (?i:…) or (?-s:…): one entry per open group. Scoped ignore-case is spelled out
+  // letter by letter ([aA]); the dot is always spelled out, since JavaScript's also stops at \r, \u2028 and \u2029.
+  const scopes: { dotAll: boolean; ignoreCase: boolean }[] = [{ dotAll: !!flags.dotAll, ignoreCase: false }];
+  const scope = () => scopes[scopes.length - 1];
+  const cased = (ch: string): string => {
+    const lower = ch.toLowerCase();
+    const upper = ch.toUpperCase();
+    return lower !== upper && lower.length === 1 && upper.length === 1 ? lower + upper : ch;
+  };
   for (let i = 0; i < p.length; i++) {
     const c = p[i];
     if (flags.verbose && !inClass) {
@@ -104,7 +114,12 @@ function translate(pattern: string, flags: PyRegexFlags, sticky: boolean): RegEx
       if (c === ']' && !classStart) inClass = false;
       if (c === '[') out += '\\[';
       else if (c === ']' && classStart) out += '\\]';
-      else out += c;
+      else if (scope().ignoreCase && /[a-zA-Z]/.test(c) && p[i + 1] === '-' && /[a-zA-Z]/.test(p[i + 2] ?? '')) {
+        const last = p[i + 2];
+        out += `${c}-${last}`;
+        if (c.toLowerCase() !== c.toUpperCase()) out += `${c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()}-${last === last.toLowerCase() ? last.toUpperCase() : last.toLowerCase()}`;
+        i += 2;
+      } else out += scope().ignoreCase ? cased(c) : c;
       classStart = classStart && c === '^' && p[i - 1] === '[';
       continue;
     }
@@ -124,15 +139,37 @@ function translate(pattern: string, flags: PyRegexFlags, sticky: boolean): RegEx
       case '^':
         out += flags.multiline ? '(?<=^|\\n)' : '(?<![\\s\\S])';
         break;
-      case '(':
+      case '(': {
+        const scoped = /^\(\?([aiLmsux]*)(?:-([imsx]+))?:/.exec(p.slice(i));
+        if (scoped && (scoped[1] !== '' || scoped[2])) {
+          const next = { ...scope() };
+          for (const f of scoped[1]) {
+            if (f === 's') next.dotAll = true;
+            else if (f === 'i') next.ignoreCase = !flags.ignoreCase;
+            else if (f !== 'a' && f !== 'u' && f !== 'L') throw new PyRegexError(pattern, `the scoped inline flag '${f}' is not supported here`);
+          }
+          for (const f of scoped[2] ?? '') {
+            if (f === 's') next.dotAll = false;
+            else if (f === 'i' && flags.ignoreCase) throw new PyRegexError(pattern, "turning ignore-case off inside (?i) is not supported here");
+            else if (f === 'i') next.ignoreCase = false;
+            else throw new PyRegexError(pattern, `the scoped inline flag '${f}' is not supported here`);
+          }
+          scopes.push(next);
+          out += '(?:';
+          i += scoped[0].length - 1;
+          break;
+        }
+        scopes.push({ ...scope() });
         if (p.startsWith('(?P<', i)) {
           out += '(?<';
           i += 3;
         } else if (p.startsWith('(?P=', i)) {
+          scopes.pop();
           const close = p.indexOf(')', i);
           out += `\\k<${p.slice(i + 4, close)}>`;
           i = close;
         } else if (p.startsWith('(?#', i)) {
+          scopes.pop();
           i = p.indexOf(')', i);
           if (i < 0) throw new PyRegexError(pattern, 'missing ), unterminated comment');
         } else {
@@ -146,6 +183,14 @@ function translate(pattern: string, flags: PyRegexFlags, sticky: boolean): RegEx
             out += c;
           }
         }
+        break;
+      }
+      case ')':
+        if (scopes.length > 1) scopes.pop();
+        out += c;
+        break;
+      case '.':
+        out += scope().dotAll ? '[\\s\\S]' : '[^\\n]';
         break;
       case '{': {
         const m = QUANTIFIER_BRACE.exec(p.slice(i));
@@ -171,7 +216,7 @@ function translate(pattern: string, flags: PyRegexFlags, sticky: boolean): RegEx
         out += c;
         break;
       default:
-        out += c === '/' ? '\\/' : c;
+        out += c === '/' ? '\\/' : scope().ignoreCase && /[a-zA-Z]/.test(c) ? `[${cased(c)}]` : c;
     }
   }
   if (inClass) throw new PyRegexError(pattern, 'unterminated character set');
