@@ -39,6 +39,8 @@ describe('Python regex translation', () => {
     assert.equal(pyFullMatch('[\\w-]+', 'é-ß_1'), true);
     assert.equal(pyFullMatch('\\d+', '١٢٣'), true);
     assert.equal(pyFullMatch('.', '😀'), true);
+    assert.deepEqual(pyFindIter('\\bder\\b', 'oder der äder').map((m) => m.start), [5]);
+    assert.deepEqual(pyFindIter('a\\B', 'ab a').map((m) => m.start), [0]);
     assert.equal(pyFullMatch('[]a]+', ']a'), true);
     assert.equal(pyFullMatch('[^]a]', 'b'), true);
   });

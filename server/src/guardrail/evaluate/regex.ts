@@ -3,7 +3,7 @@ import { PyError } from './values';
 /**
  * Python `re` patterns run on JavaScript's engine. The analyzer's patterns are Python regexes; the differences that
  * matter are translated: `$` also matches before a final newline, `\Z` and `\A`, named groups `(?P<n>…)` and
- * back-references `(?P=n)`, Unicode `\w` and `\d`, leading inline flags `(?i)`, `(?s)`, `(?m)`, `(?x)` and scoped
+ * back-references `(?P=n)`, Unicode `\w`, `\d` and `\b`, leading inline flags `(?i)`, `(?s)`, `(?m)`, `(?x)` and scoped
  * ones `(?i:…)`, `(?s:…)`, `(?-s:…)`, a dot that stops only at `\n` (JavaScript's also stops at `\r`), and the
  * escapes and braces Python reads literally where JavaScript's Unicode mode would reject them. Offsets that
  * leave this module are UTF-16 offsets into the JavaScript string; callers convert to code points.
@@ -18,6 +18,8 @@ export interface PyRegexFlags {
 
 const cache = new Map<string, RegExp>();
 const SYNTAX = new Set(['^', '$', '\\', '.', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|', '/']);
+const WORD = '[\\p{L}\\p{N}_]';
+const WORD_BOUNDARY = `(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`;
 const QUANTIFIER_BRACE = /^\{(\d+(,\d*)?|,\d+)\}/;
 
 export class PyRegexError extends PyError {
@@ -97,8 +99,11 @@ function translate(pattern: string, flags: PyRegexFlags, sticky: boolean): RegEx
           } else {
             out += '\\' + d;
           }
-        } else if ('bBsSntrfv0'.includes(d)) {
-          out += d === 'b' && inClass ? '\\x08' : '\\' + d;
+        } else if ((d === 'b' || d === 'B') && !inClass) {
+          // Python's word boundary knows Unicode letters; JavaScript's \b only ASCII ones.
+          out += d === 'b' ? WORD_BOUNDARY : `(?!${WORD_BOUNDARY})`;
+        } else if ('bsSntrfv0'.includes(d)) {
+          out += d === 'b' ? '\\x08' : '\\' + d;
         } else {
           throw new PyRegexError(pattern, `bad escape \\${d}`);
         }
