@@ -1,6 +1,7 @@
 import { checkFile, expandArguments, type FileReport } from './cli/check';
 import { escapeForTerminal, escapeJsonForTerminal } from './cli/escape';
 import { bytesPerMB } from './diskFiles';
+import { evalUsage, runEval } from './cli/eval';
 import { version } from '../../package.json';
 import { FolderPythonModules } from './pythonModules';
 import { defaultServerSettings } from './settings';
@@ -21,7 +22,9 @@ Options:
   -v, --version      show the version
 
 Exit status: 0 when no errors were found, 1 when any error was found, 2 on bad usage, when nothing matched,
-or when a file or folder could not be checked.`;
+or when a file or folder could not be checked.
+
+Also: agent-traces eval <rules.gr> <traces...> runs guardrail rules on traces (agent-traces eval --help).`;
 
 interface Options {
   patterns: string[];
@@ -73,6 +76,13 @@ export async function main(args: string[]): Promise<number> {
   if (command === '-v' || command === '--version') {
     console.log(version);
     return 0;
+  }
+  if (command === 'eval') {
+    if (rest.includes('-h') || rest.includes('--help')) {
+      console.log(evalUsage);
+      return 0;
+    }
+    return runEval(rest);
   }
   if (!command || command === '-h' || command === '--help' || rest.includes('-h') || rest.includes('--help')) {
     console.log(usage);

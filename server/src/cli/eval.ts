@@ -1,0 +1,202 @@
+import { promises as fs } from 'node:fs';
+import { relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LineIndex } from '../common/lineIndex';
+import { guardrailService } from '../guardrail';
+import { evaluateRules, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
+import { traceSpans } from '../guardrail/evaluate/traceSpans';
+import { expandArguments } from './check';
+
+export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
+
+Runs the guardrail rules on traces (.trace.json files, and each line of .trace.jsonl / .jsonl datasets) with the
+official analyzer's semantics and prints one line per violation at the exact characters it marks.
+
+Options:
+  --param key=value  a policy parameter for input.key (read as JSON when it parses, else as a string); repeatable
+  --budget N         rule-body evaluations allowed per rule and trace (default 1000000)
+  --json             print one entry per trace: file, line, errors (message, args, kwargs, key, ranges, range), error
+  -h, --help         show this help
+
+Exit status: 0 when no violation was found, 1 when any was, 2 on bad usage or a failed evaluation.`;
+
+interface EvalOptions {
+  rules: string;
+  patterns: string[];
+  parameters: Record<string, unknown>;
+  budget?: number;
+  json: boolean;
+}
+
+function parseEvalArguments(args: string[]): EvalOptions | string {
+  const positional: string[] = [];
+  const parameters: Record<string, unknown> = {};
+  let json = false;
+  let budget: number | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--param') {
+      const pair = args[++i];
+      const eq = pair?.indexOf('=') ?? -1;
+      if (!pair || eq <= 0) return '--param takes key=value';
+      const raw = pair.slice(eq + 1);
+      try {
+        parameters[pair.slice(0, eq)] = JSON.parse(raw);
+      } catch {
+        parameters[pair.slice(0, eq)] = raw;
+      }
+    } else if (arg === '--budget') {
+      const value = Number(args[++i]);
+      if (!Number.isInteger(value) || value < 1) return '--budget takes a whole number of at least 1';
+      budget = value;
+    } else if (arg === '--json') json = true;
+    else if (arg.startsWith('-')) return `unknown option ${arg}`;
+    else positional.push(arg);
+  }
+  if (positional.length < 2) return 'name a rule file and at least one trace file, folder or glob';
+  return { rules: positional[0], patterns: positional.slice(1), parameters, budget, json };
+}
+
+/** Trace text reaches the terminal: control characters (escape sequences included) are shown, not interpreted. */
+function terminalSafe(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+interface Position {
+  line: number;
+  column: number;
+}
+
+interface TraceReport {
+  file: string;
+  line?: number;
+  errors: { message: string | null; args: unknown[]; kwargs: Record<string, unknown>; key: string; ranges: string[]; range: { start: Position; end: Position } }[];
+  error: string | null;
+  notices: string[];
+}
+
+function traceOf(value: unknown): unknown {
+  if (value && typeof value === 'object' && !Array.isArray(value) && 'messages' in value) return (value as { messages: unknown }).messages;
+  return value;
+}
+
+export async function runEval(args: string[]): Promise<number> {
+  const options = parseEvalArguments(args);
+  if (typeof options === 'string') {
+    console.error(`agent-traces eval: ${options}\n\n${evalUsage}`);
+    return 2;
+  }
+  const cwd = process.cwd();
+  let rulesText: string;
+  try {
+    rulesText = await fs.readFile(options.rules, 'utf8');
+  } catch (error) {
+    console.error(`agent-traces eval: cannot read ${options.rules}: ${(error as Error).message}`);
+    return 2;
+  }
+  const rulesPath = relative(cwd, options.rules) || options.rules;
+  const rules = guardrailService.parse({ uri: pathToFileURL(options.rules).toString(), version: 0, text: rulesText });
+  const ruleLines = rules.lines;
+  const at = (offset: number): string => {
+    const p = ruleLines.positionAt(offset);
+    return `${rulesPath}:${p.line + 1}:${p.character + 1}`;
+  };
+  if (rules.syntaxProblems.length > 0) {
+    for (const p of rules.syntaxProblems) console.error(`${at(p.span.start)} error ${p.code} ${p.message}`);
+    console.error(`agent-traces eval: ${rulesPath} has syntax errors; nothing was evaluated`);
+    return 2;
+  }
+  const { files, unmatched } = await expandArguments(options.patterns, cwd);
+  for (const pattern of unmatched) console.error(`agent-traces eval: no trace matches ${pattern}`);
+  const traceFiles = files.filter((f) => !f.toLowerCase().endsWith('.gr'));
+  if (traceFiles.length === 0) return 2;
+
+  const reports: TraceReport[] = [];
+  const noticesShown = new Set<string>();
+  let violations = 0;
+  let failed = 0;
+  const evaluate = (file: string, text: string, start: number, end: number, line?: number): void => {
+    const shown = relative(cwd, file) || file;
+    const report: TraceReport = { file: shown, errors: [], error: null, notices: [], ...(line !== undefined ? { line } : {}) };
+    reports.push(report);
+    let value: unknown;
+    try {
+      value = JSON.parse(text.slice(start, end));
+    } catch (error) {
+      report.error = `not valid JSON: ${(error as Error).message}`;
+      failed++;
+      return;
+    }
+    if (line !== undefined && !Array.isArray(value) && !(value && typeof value === 'object' && 'messages' in value)) {
+      // A dataset's metadata line (or any line that is not a trace) is not evaluated.
+      reports.pop();
+      return;
+    }
+    const result: EvaluationResult = evaluateRules(rules, traceOf(value), { parameters: options.parameters, budget: options.budget });
+    const lines = new LineIndex(text);
+    const position = (offset: number): Position => {
+      const p = lines.positionAt(offset);
+      return { line: p.line + 1, column: p.character + 1 };
+    };
+    const spanOf = traceSpans(text, start, end);
+    for (const e of result.errors) {
+      const spans = e.ranges.map(spanOf);
+      // The error's place: its most precise range (a substring before a whole object), else the trace itself.
+      const best = spans.length > 0 ? spans.reduce((a, b) => (b.end - b.start < a.end - a.start ? b : a)) : { start, end: start };
+      report.errors.push({ message: e.message, args: e.args, kwargs: e.kwargs, key: e.key, ranges: e.ranges, range: { start: position(best.start), end: position(best.end) } });
+    }
+    violations += result.errors.length;
+    for (const n of result.notices) report.notices.push(noticeText(n, at));
+    if (result.failure) {
+      failed++;
+      report.error = `${result.failure.start || result.failure.end ? at(result.failure.start) + ': ' : ''}${result.failure.message}`;
+    }
+  };
+
+  for (const file of traceFiles) {
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (error) {
+      reports.push({ file: relative(cwd, file) || file, errors: [], error: `cannot read: ${(error as Error).message}`, notices: [] });
+      failed++;
+      continue;
+    }
+    if (file.toLowerCase().endsWith('.jsonl')) {
+      let lineStart = 0;
+      let lineNo = 1;
+      while (lineStart <= text.length) {
+        let lineEnd = text.indexOf('\n', lineStart);
+        if (lineEnd < 0) lineEnd = text.length;
+        const content = text.slice(lineStart, lineEnd).trim();
+        if (content !== '') evaluate(file, text, lineStart, text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd, lineNo);
+        lineStart = lineEnd + 1;
+        lineNo++;
+      }
+    } else {
+      evaluate(file, text, 0, text.length);
+    }
+  }
+
+  if (options.json) {
+    console.log(JSON.stringify(reports.map(({ notices, ...r }) => ({ ...r, notices })), null, 2));
+  } else {
+    for (const r of reports) {
+      for (const e of r.errors) console.log(`${r.file}:${e.range.start.line}:${e.range.start.column} warning guardrails ${terminalSafe(e.message ?? e.key)}`);
+      for (const n of r.notices) {
+        if (noticesShown.has(n)) continue;
+        noticesShown.add(n);
+        console.log(terminalSafe(n));
+      }
+      if (r.error) console.log(`${r.file}${r.line !== undefined ? `:${r.line}` : ''}: error guardrails evaluation failed: ${terminalSafe(r.error)}`);
+    }
+    const traces = reports.length;
+    console.log(`${traces} trace${traces === 1 ? '' : 's'} in ${traceFiles.length} file${traceFiles.length === 1 ? '' : 's'} evaluated: ${violations} violation${violations === 1 ? '' : 's'}, ${failed} failed`);
+  }
+  if (failed > 0) return 2;
+  return violations > 0 ? 1 : 0;
+}
+
+function noticeText(n: EvaluationNotice, at: (offset: number) => string): string {
+  return `${at(n.start)} information guardrails ${n.message}`;
+}

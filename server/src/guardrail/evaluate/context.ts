@@ -1,0 +1,48 @@
+import type { Expr, Statement } from '../ast';
+import { BudgetExceeded } from './failure';
+import type { TraceInput } from './input';
+import type { Value } from './values';
+
+/** A name visible to rule bodies: a value, or a declaration evaluated where it is used. */
+export type Binding =
+  | { kind: 'value'; value: Value }
+  | { kind: 'constant'; statement: Extract<Statement, { kind: 'constant' }> }
+  | { kind: 'predicate'; statement: Extract<Statement, { kind: 'predicate' }> }
+  | { kind: 'quantifier'; name: 'forall' | 'count' }
+  | { kind: 'type'; name: string };
+
+export type Globals = Map<string, Binding>;
+
+/** A variable's domain: every value of `type` in the trace (values null) or in `values`. */
+export interface Domain {
+  type: string;
+  values: Value | null;
+}
+
+/** State shared by one evaluation of one rule. */
+export class EvaluationContext {
+  /** Rule-body evaluations so far (the analyzer's checking cycles). */
+  work = 0;
+  /** The top-level rule line being evaluated (where a failure is reported). */
+  line: Expr | null = null;
+
+  constructor(
+    readonly input: TraceInput,
+    /** Results of `@cached` functions, shared by all rules of one evaluation. */
+    readonly cache: Map<string, Value>,
+    readonly source: string,
+    readonly budget: number,
+    readonly isCancelled: () => boolean,
+  ) {}
+
+  tick(): void {
+    if (++this.work > this.budget) throw new BudgetExceeded(this.budget);
+    if ((this.work & 1023) === 0 && this.isCancelled()) throw new Cancelled();
+  }
+}
+
+export class Cancelled extends Error {
+  constructor() {
+    super('evaluation cancelled');
+  }
+}

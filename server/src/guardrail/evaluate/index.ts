@@ -1,0 +1,268 @@
+import type { Expr, Statement } from '../ast';
+import type { RuleModel } from '../model';
+import { BUILTINS, ErrorInfo, PolicyParameters } from './builtins';
+import { Cancelled, EvaluationContext, type Binding, type Globals } from './context';
+import { LIBRARY } from './detectors';
+import { assignments, type Model } from './enumerate';
+import { BudgetExceeded, EvaluationFailure, NotEvaluated } from './failure';
+import { EventObject, buildInput, fromParameter, toJson, type TraceInput } from './input';
+import { Interpreter } from './interpreter';
+import { locate } from './ranges';
+import { stringValue } from './strings';
+import { PyDict, PyError, PyFunction, PyObject, Unknown, isStr, pyRepr, pyStr, str, type Value } from './values';
+
+/**
+ * Evaluates a parsed rule file on one trace, with the official analyzer's semantics (see
+ * `guardrails-evaluation.md`): one error per satisfying assignment, rules in file order, candidates in trace order.
+ * Free of LSP types; the CLI, the tests and (later) the editor call this.
+ */
+
+export interface GuardrailError {
+  /** Index of the rule in the file (the first number of `key`). */
+  ruleIndex: number;
+  /** The first argument of the raise, when it is a string. */
+  message: string | null;
+  args: unknown[];
+  kwargs: Record<string, unknown>;
+  /** `(rule index, (trace index of each bound variable, by variable name))`, as the analyzer writes it. */
+  key: string;
+  /** Official addresses: `messages.<i>.<key>…[:start-end]` (code-point offsets). */
+  ranges: string[];
+  /** The rule's `raise … if:` header in the rule file (UTF-16 offsets). */
+  raiseStart: number;
+  raiseEnd: number;
+}
+
+export interface EvaluationNotice {
+  ruleIndex: number;
+  message: string;
+  /** Where in the rule file (the rule header). */
+  start: number;
+  end: number;
+  /** The detector that could not run, for rules not evaluated. */
+  detector?: string;
+  kind: 'not-evaluated' | 'budget';
+}
+
+export interface EvaluationOptions {
+  /** Policy parameters (`input.x`). */
+  parameters?: Record<string, unknown>;
+  /** Monitor mode: only errors that bind an event at or after this trace index (`analyze_pending`). */
+  pendingStart?: number;
+  /** Rule-body evaluations allowed per rule before it stops with a notice. */
+  budget?: number;
+  isCancelled?: () => boolean;
+}
+
+export interface EvaluationResult {
+  errors: GuardrailError[];
+  notices: EvaluationNotice[];
+  /** Set when the evaluation failed as the analyzer's would raise; errors is then empty. */
+  failure: EvaluationFailure | null;
+  /** Rule-body evaluations done in all. */
+  work: number;
+  cancelled: boolean;
+}
+
+export const DEFAULT_BUDGET = 1_000_000;
+
+type RuleStatement = Extract<Statement, { kind: 'rule' }>;
+
+/** Problems the official loader rejects a policy for (the others are run-time matters or plain Python imports). */
+const LOAD_ERRORS = new Set([
+  'gr/unknown-type', 'gr/unknown-identifier', 'gr/duplicate-variable', 'gr/duplicate-constant', 'gr/unknown-import',
+  'gr/unsupported-value-type', 'gr/value-ref-outside-pattern', 'gr/wildcard-outside-pattern', 'gr/template-placeholder',
+]);
+
+export function evaluateRules(
+  model: Pick<RuleModel, 'text' | 'program' | 'syntaxProblems'> & Partial<Pick<RuleModel, 'semanticProblems'>>,
+  trace: unknown,
+  options: EvaluationOptions = {},
+): EvaluationResult {
+  const result: EvaluationResult = { errors: [], notices: [], failure: null, work: 0, cancelled: false };
+  if (model.syntaxProblems.length > 0) {
+    const p = model.syntaxProblems[0];
+    result.failure = new EvaluationFailure(`The rule file has syntax errors (first: ${p.message}); fix them before evaluating`, 'SyntaxError', p.span.start, p.span.end, -1);
+    return result;
+  }
+  const loadError = (model.semanticProblems ?? []).find((p) => p.severity === 'error' && LOAD_ERRORS.has(p.code));
+  if (loadError) {
+    result.failure = new EvaluationFailure(`The rules cannot be loaded: ${loadError.message}`, 'PolicyLoadingError', loadError.span.start, loadError.span.end, -1);
+    return result;
+  }
+  let input: TraceInput;
+  try {
+    input = buildInput(trace);
+  } catch (e) {
+    if (e instanceof PyError) {
+      result.failure = new EvaluationFailure(`The trace cannot be read as the analyzer reads it: ${e.detail}`, e.pyType, 0, 0, -1);
+      return result;
+    }
+    throw e;
+  }
+  const globals = buildGlobals(model.program.statements, options.parameters ?? {});
+  const rules = model.program.statements.filter((s): s is RuleStatement => s.kind === 'rule');
+  const cache = new Map<string, Value>();
+  for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
+    const rule = rules[ruleIndex];
+    const ctx = new EvaluationContext(input, cache, model.text, options.budget ?? DEFAULT_BUDGET, options.isCancelled ?? (() => false));
+    const header = rule.headerSpan;
+    try {
+      const errors = evaluateRule(rule, ruleIndex, globals, ctx, input, options.pendingStart);
+      for (const e of errors) result.errors.push(e);
+    } catch (e) {
+      if (e instanceof NotEvaluated) {
+        result.notices.push({ ruleIndex, kind: 'not-evaluated', detector: e.detector, start: header.start, end: header.end,
+          message: `Rule ${ruleIndex + 1} is not evaluated: it calls ${e.detector}, which ${e.reason}` });
+      } else if (e instanceof BudgetExceeded) {
+        result.notices.push({ ruleIndex, kind: 'budget', start: header.start, end: header.end,
+          message: `Rule ${ruleIndex + 1} stopped after ${e.budget.toLocaleString('en-US')} rule-body evaluations (the work budget); its violations are not reported` });
+      } else if (e instanceof RangeError && /call stack/.test(e.message)) {
+        result.errors = [];
+        result.failure = new EvaluationFailure(`Evaluation failed (rule ${ruleIndex + 1}): RecursionError: maximum recursion depth exceeded (a predicate or constant refers to itself)`, 'RecursionError', header.start, header.end, ruleIndex);
+        result.work += ctx.work;
+        return result;
+      } else if (e instanceof Cancelled) {
+        result.cancelled = true;
+        result.errors = [];
+        return result;
+      } else if (e instanceof PyError) {
+        const line = ctx.line ?? null;
+        const start = line ? line.start : header.start;
+        const end = line ? line.end : header.end;
+        const where = lineOf(model.text, start);
+        result.errors = [];
+        result.failure = new EvaluationFailure(`Evaluation failed at line ${where} (rule ${ruleIndex + 1}): ${e.pyType}: ${e.detail}`, e.pyType, start, end, ruleIndex);
+        result.work += ctx.work;
+        return result;
+      } else {
+        throw e;
+      }
+    }
+    result.work += ctx.work;
+  }
+  return result;
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, ctx: EvaluationContext, input: TraceInput, pendingStart?: number): GuardrailError[] {
+  const raise = rule.message;
+  const canEvaluate = (assignment: Map<string, Value>): boolean => {
+    if (!raise) return false;
+    if (raise.kind === 'string') return true;
+    return new Interpreter(assignment, globals, ctx, null).eval(raise) !== Unknown;
+  };
+  const models: Model[] = [];
+  assignments(rule.body, globals, ctx, null, canEvaluate, (m) => {
+    if (m.result === true) models.push(m);
+    return false;
+  }, true, true);
+  const errors: GuardrailError[] = [];
+  for (const m of models) {
+    if (pendingStart !== undefined && ![...m.assignment.values()].some((v) => v instanceof EventObject && v.traceIdx >= pendingStart)) continue;
+    ctx.line = null;
+    const { args, kwargs } = raiseArguments(raise!, m, globals, ctx);
+    errors.push({
+      ruleIndex,
+      message: typeof args[0] === 'string' ? args[0] : null,
+      args,
+      kwargs,
+      key: `(${ruleIndex}, ${keyOf(m.assignment)})`,
+      ranges: locate(m.ranges, input),
+      raiseStart: rule.headerSpan.start,
+      raiseEnd: rule.headerSpan.end,
+    });
+  }
+  return errors;
+}
+
+function dumpArgument(v: Value): unknown {
+  if (v instanceof EventObject || (v !== null && typeof v === 'object' && 'dump' in (v as object))) return toJson(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
+  if (isStr(v)) return str(v);
+  return pyStr(v);
+}
+
+function raiseArguments(raise: Expr, m: Model, globals: Globals, ctx: EvaluationContext): { args: unknown[]; kwargs: Record<string, unknown> } {
+  if (raise.kind === 'string') return { args: [stringValue(ctx.source, raise)], kwargs: {} };
+  const value = new Interpreter(m.assignment, globals, ctx, null, false).eval(raise);
+  if (value instanceof ErrorInfo) {
+    const kwargs: Record<string, unknown> = {};
+    for (const [k, v] of value.kwargs) kwargs[k] = dumpArgument(v);
+    return { args: value.args.map(dumpArgument), kwargs };
+  }
+  return { args: [pyStr(value)], kwargs: {} };
+}
+
+/** The analyzer's result key: per bound variable (sorted by name) its event's trace index, a dict's "key", or -1. */
+function keyOf(assignment: Map<string, Value>): string {
+  const entries = [...assignment].map(([name, v]): [string, string] => {
+    if (v instanceof PyDict && v.map.has('key')) return [name, pyRepr(v.map.get('key')!)];
+    if (v instanceof EventObject && v.metadata.map.has('trace_idx')) return [name, pyRepr(v.metadata.map.get('trace_idx')!)];
+    return [name, '-1'];
+  });
+  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const items = entries.map((e) => e[1]);
+  return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
+}
+
+const TYPE_NAMES = ['Event', 'Message', 'ToolCall', 'Function', 'ToolOutput', 'TextChunk', 'Image', 'Tool', 'ToolParameter', 'LLM', 'Input', 'str', 'int', 'float', 'bool', 'list', 'dict'];
+
+function buildGlobals(statements: Statement[], parameters: Record<string, unknown>): Globals {
+  const globals: Globals = new Map();
+  for (const [name, value] of Object.entries(BUILTINS)) globals.set(name, { kind: 'value', value });
+  for (const name of TYPE_NAMES) if (!globals.has(name)) globals.set(name, { kind: 'type', name });
+  globals.set('forall', { kind: 'quantifier', name: 'forall' });
+  globals.set('count', { kind: 'quantifier', name: 'count' });
+  const params = new Map<string, Value>();
+  for (const [k, v] of Object.entries(parameters)) params.set(k, fromParameter(v));
+  globals.set('input', { kind: 'value', value: new PolicyParameters(params) });
+  for (const s of statements) {
+    if (s.kind === 'import') {
+      const name = s.alias?.name ?? s.module.name.split('.')[0];
+      globals.set(name, { kind: 'value', value: new ModuleObject(s.alias ? s.module.name : name) });
+    } else if (s.kind === 'fromImport') {
+      for (const n of s.names) globals.set(n.alias?.name ?? n.name.name, importBinding(s.module.name, n.name.name));
+    } else if (s.kind === 'constant' && s.name.name !== '') {
+      globals.set(s.name.name, { kind: 'constant', statement: s });
+    } else if (s.kind === 'predicate') {
+      globals.set(s.name.name, { kind: 'predicate', statement: s });
+    }
+  }
+  return globals;
+}
+
+/** An imported module (`import invariant.detectors as d`): its functions and submodules as attributes. */
+class ModuleObject extends PyObject {
+  readonly typeName = 'module';
+  constructor(readonly name: string) {
+    super();
+  }
+  attribute(member: string): Value {
+    const full = `${this.name}.${member}`;
+    if (Object.keys(LIBRARY).some((m) => m === full || m.startsWith(full + '.'))) return new ModuleObject(full);
+    const binding = importBinding(this.name, member);
+    if (binding.kind === 'value') return binding.value;
+    return binding as unknown as Value;
+  }
+}
+
+function importBinding(module: string, name: string): Binding {
+  if (module === 'invariant' && (name === 'forall' || name === 'count')) return { kind: 'quantifier', name };
+  if (TYPE_NAMES.includes(name) && module.startsWith('invariant')) return { kind: 'type', name };
+  const value = LIBRARY[module]?.[name] ?? (module.startsWith('invariant') ? BUILTINS[name] : undefined);
+  if (value !== undefined) return { kind: 'value', value };
+  return {
+    kind: 'value',
+    value: new PyFunction(name, () => {
+      throw new NotEvaluated(`${module}.${name}`, `needs the Python module ${module}, which the local evaluator cannot load`);
+    }),
+  };
+}
+
+export { EvaluationFailure };

@@ -1,0 +1,134 @@
+import { Contents } from './input';
+import { PyDict, PyError, PyTuple, isStr, pyEquals, pyStr, str, truthy, typeName, type Value } from './values';
+
+/** Python's operators and iteration on run-time values (what the analyzer delegates to Python). */
+
+export function iterate(v: Value): Value[] {
+  if (Array.isArray(v)) return v;
+  if (v instanceof PyTuple) return v.items;
+  if (isStr(v)) return [...str(v)!];
+  if (v instanceof PyDict) return [...v.map.keys()];
+  if (v instanceof Contents) return v.chunks;
+  throw new PyError('TypeError', `'${typeName(v)}' object is not iterable`);
+}
+
+/** Python `item in container` (not the analyzer's string special case, which the interpreter handles). */
+export function contains(container: Value, item: Value): boolean {
+  if (isStr(container)) {
+    const s = str(item);
+    if (s === undefined) throw new PyError('TypeError', `'in <string>' requires string as left operand, not ${typeName(item)}`);
+    return str(container)!.includes(s);
+  }
+  if (container instanceof PyDict) {
+    const k = str(item);
+    return k !== undefined && container.map.has(k);
+  }
+  if (container instanceof Contents) return container.contains(item);
+  if (Array.isArray(container) || container instanceof PyTuple) return iterate(container).some((x) => pyEquals(x, item));
+  throw new PyError('TypeError', `argument of type '${typeName(container)}' is not iterable`);
+}
+
+function numeric(v: Value): v is number | boolean {
+  return typeof v === 'number' || typeof v === 'boolean';
+}
+
+export function compare(op: '<' | '>' | '<=' | '>=', a: Value, b: Value): boolean {
+  let c: number;
+  if (numeric(a) && numeric(b)) c = Number(a) - Number(b);
+  else if (isStr(a) && isStr(b)) c = str(a)! < str(b)! ? -1 : str(a)! > str(b)! ? 1 : 0;
+  else if ((Array.isArray(a) && Array.isArray(b)) || (a instanceof PyTuple && b instanceof PyTuple)) {
+    const x = iterate(a);
+    const y = iterate(b);
+    let i = 0;
+    while (i < x.length && i < y.length && pyEquals(x[i], y[i])) i++;
+    if (i < x.length && i < y.length) return compare(op, x[i], y[i]);
+    c = x.length - y.length;
+  } else {
+    throw new PyError('TypeError', `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
+  }
+  switch (op) {
+    case '<': return c < 0;
+    case '>': return c > 0;
+    case '<=': return c <= 0;
+    case '>=': return c >= 0;
+  }
+}
+
+function unsupported(op: string, a: Value, b: Value): PyError {
+  return new PyError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
+}
+
+export function arithmetic(op: '+' | '-' | '*' | '/' | '%' | '**', a: Value, b: Value): Value {
+  if (numeric(a) && numeric(b)) {
+    const x = Number(a);
+    const y = Number(b);
+    switch (op) {
+      case '+': return x + y;
+      case '-': return x - y;
+      case '*': return x * y;
+      case '/':
+        if (y === 0) throw new PyError('ZeroDivisionError', 'division by zero');
+        return x / y;
+      case '%':
+        if (y === 0) throw new PyError('ZeroDivisionError', 'integer modulo by zero');
+        return ((x % y) + y) % y;
+      case '**': return x ** y;
+    }
+  }
+  if (op === '+' && isStr(a) && isStr(b)) return str(a)! + str(b)!;
+  if (op === '+' && Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+  if (op === '+' && a instanceof PyTuple && b instanceof PyTuple) return new PyTuple([...a.items, ...b.items]);
+  if (op === '*' && isStr(a) && typeof b === 'number') return str(a)!.repeat(Math.max(0, b));
+  if (op === '*' && Array.isArray(a) && typeof b === 'number') return Array.from({ length: Math.max(0, b) }, () => a).flat();
+  if (op === '%' && isStr(a)) return percentFormat(str(a)!, b);
+  throw unsupported(op, a, b);
+}
+
+function percentFormat(format: string, args: Value): string {
+  const list = args instanceof PyTuple ? args.items : [args];
+  let i = 0;
+  return format.replace(/%([sdrf%])/g, (_, c: string) => {
+    if (c === '%') return '%';
+    const v = list[i++] ?? null;
+    return c === 'd' ? String(Math.trunc(Number(v))) : pyStr(v as Value);
+  });
+}
+
+export function negate(op: '-' | '+', v: Value): Value {
+  if (!numeric(v)) throw new PyError('TypeError', `bad operand type for unary ${op}: '${typeName(v)}'`);
+  return op === '-' ? -Number(v) : Number(v);
+}
+
+export function not(v: Value): boolean {
+  return !truthy(v);
+}
+
+/** Python `len`. */
+export function length(v: Value): number {
+  if (isStr(v)) return [...str(v)!].length;
+  if (Array.isArray(v)) return v.length;
+  if (v instanceof PyDict) return v.map.size;
+  if (v instanceof PyTuple) return v.items.length;
+  if (v instanceof Contents) return v.chunks.length;
+  throw new PyError('TypeError', `object of type '${typeName(v)}' has no len()`);
+}
+
+/** `obj[key]` as the analyzer's KeyAccess does it. */
+export function keyAccess(obj: Value, key: Value): Value {
+  if (typeof key === 'number' && Number.isInteger(key) && (isStr(obj) || Array.isArray(obj) || obj instanceof PyTuple || obj instanceof Contents || obj instanceof PyDict)) {
+    if (obj instanceof PyDict) throw new PyError('KeyError', String(key));
+    const items = isStr(obj) ? [...str(obj)!] : iterate(obj);
+    const i = key < 0 ? items.length + key : key;
+    if (i < 0 || i >= items.length) throw new PyError('IndexError', `${typeName(obj)} index out of range`);
+    return items[i];
+  }
+  if (!(obj instanceof PyDict)) {
+    throw new PyError('TypeError', `Object ${pyStr(obj)} has no keys (type: <class '${typeName(obj)}'>)`);
+  }
+  const k = str(key);
+  if (k === undefined || !obj.map.has(k)) {
+    throw new PyError('KeyError', `"Object ${pyStr(obj)} has no key ${pyStr(key)} (type: <class 'dict'>)"`);
+  }
+  return obj.map.get(k)!;
+}
+

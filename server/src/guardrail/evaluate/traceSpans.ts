@@ -1,0 +1,35 @@
+import type { Span } from '../../common/types';
+import { parseAddress, resolveAddress } from '../../dataset/address';
+import { parseJsonValue, type JsonNode } from '../../json/tree';
+
+/**
+ * Maps an evaluation's official addresses (`messages.<i>.<key>…[:start-end]`, code points) to source spans in the
+ * trace's text, through string escapes and JSON encoded in strings (tool-call arguments), with the JSON Lines
+ * service's address resolution. A trace is the JSON value in text[start, end): a list of events, or an object whose
+ * `messages` are the trace (a dataset line). A part of an address that is not in the file (a field the analyzer
+ * copies, such as `server`) falls back to the nearest enclosing value.
+ */
+export function traceSpans(text: string, start: number, end: number): (address: string) => Span {
+  const parsed = parseJsonValue(text, start, end);
+  const root = parsed.root ? addressRoot(parsed.root) : null;
+  return (address) => {
+    if (!root) return { start, end: start };
+    let current = address;
+    for (;;) {
+      const resolved = resolveAddress(text, root, current, parseAddress(current));
+      if (resolved.ok) return resolved.target;
+      const colon = current.indexOf(':');
+      if (colon >= 0) current = current.slice(0, colon);
+      else if (current.includes('.')) current = current.slice(0, current.lastIndexOf('.'));
+      else return { start: root.start, end: root.end };
+    }
+  };
+}
+
+/** The root the official addresses start from: an object whose `messages` is the trace. */
+function addressRoot(node: JsonNode): JsonNode {
+  if (node.type === 'array') {
+    return { type: 'object', start: node.start, end: node.end, properties: [{ key: 'messages', keyStart: node.start, keyEnd: node.start, value: node, start: node.start, end: node.end }] };
+  }
+  return node;
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+const cli = resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
+
+function run(cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr, lines: result.stdout.trim().split('\n') };
+}
+
+describe('agent-traces eval', () => {
+  let dir: string;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'agent-traces-eval-'));
+    writeFileSync(join(dir, 'secret.gr'), 'raise PolicyViolation("secret word", msg) if:\n    (msg: Message)\n    "secret" in msg.content\n');
+    writeFileSync(join(dir, 'param.gr'), 'raise "too many" if:\n    (call: ToolCall)\n    call is tool:send\n    call.function.arguments.n > input.limit\n');
+    writeFileSync(join(dir, 'pii.gr'), 'from invariant.detectors import pii\n\nraise "pii" if:\n    (m: Message)\n    len(pii(m.content)) > 0\n\nraise "hello" if:\n    (m: Message)\n    "hi" in m.content\n');
+    writeFileSync(join(dir, 'broken.gr'), 'raise "x" if:\n    (m: Message\n');
+    writeFileSync(join(dir, 'a.trace.json'), [
+      '[',
+      '  {"role": "user", "content": "say \\"secret\\" now"},',
+      '  {"role": "user", "content": "😀 secret"}',
+      ']',
+      '',
+    ].join('\n'));
+    writeFileSync(join(dir, 'calls.trace.json'), '[\n  {"role": "assistant", "content": null, "tool_calls": [\n    {"id": "1", "type": "function", "function": {"name": "send", "arguments": "{\\"n\\": 7}"}}\n  ]}\n]\n');
+    writeFileSync(join(dir, 'set.jsonl'), '{"metadata": {"name": "set"}}\n{"messages": [{"role": "user", "content": "no"}]}\n{"messages": [{"role": "user", "content": "a secret"}]}\n');
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints each violation at the exact characters, through escapes and code points, and exits 1', () => {
+    const result = run(dir, 'eval', 'secret.gr', 'a.trace.json', 'set.jsonl');
+    assert.equal(result.code, 1, result.stderr);
+    assert.deepEqual(result.lines, [
+      'a.trace.json:2:38 warning guardrails secret word',
+      'a.trace.json:3:35 warning guardrails secret word',
+      'set.jsonl:3:46 warning guardrails secret word',
+      '3 traces in 2 files evaluated: 3 violations, 0 failed',
+    ]);
+  });
+
+  it('prints official addresses, keys and file ranges with --json, one entry per trace (dataset lines numbered, metadata lines skipped)', () => {
+    const result = run(dir, 'eval', 'secret.gr', 'a.trace.json', 'set.jsonl', '--json');
+    assert.equal(result.code, 1, result.stderr);
+    const reports = JSON.parse(result.stdout);
+    assert.deepEqual(reports.map((r: { file: string; line?: number }) => [r.file, r.line]), [['a.trace.json', undefined], ['set.jsonl', 2], ['set.jsonl', 3]]);
+    const first = reports[0].errors[1];
+    assert.equal(first.message, 'secret word');
+    assert.equal(first.key, '(0, (1,))');
+    assert.deepEqual(first.ranges, ['messages.1', 'messages.1.content:2-8']);
+    assert.deepEqual(first.range, { start: { line: 3, column: 35 }, end: { line: 3, column: 41 } });
+    assert.equal(first.args[1].content, '😀 secret');
+    assert.equal(first.args[1].metadata.trace_idx, 1);
+    assert.equal(reports[0].error, null);
+    assert.deepEqual(reports[1].errors, []);
+  });
+
+  it('reads --param values as JSON, else as strings', () => {
+    const violated = run(dir, 'eval', 'param.gr', 'calls.trace.json', '--param', 'limit=5');
+    assert.equal(violated.code, 1, violated.stderr);
+    assert.deepEqual(violated.lines, ['calls.trace.json:3:5 warning guardrails too many', '1 trace in 1 file evaluated: 1 violation, 0 failed']);
+    const clean = run(dir, 'eval', 'param.gr', 'calls.trace.json', '--param', 'limit=10');
+    assert.equal(clean.code, 0);
+    const text = run(dir, 'eval', 'param.gr', 'calls.trace.json', '--param', 'limit=five');
+    assert.equal(text.code, 2);
+    assert.match(text.stdout, /TypeError: '>' not supported between instances of 'int' and 'str'/);
+  });
+
+  it('fails with the cause on the rule line and exits 2 when the analyzer would raise', () => {
+    const result = run(dir, 'eval', 'param.gr', 'calls.trace.json');
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.lines, [
+      "calls.trace.json: error guardrails evaluation failed: param.gr:4:5: Evaluation failed at line 4 (rule 1): MissingPolicyParameter: Missing Policy Parameter: 'limit' (policy relies on `input.limit`), which is required for evaluation of a rule.",
+      '1 trace in 1 file evaluated: 0 violations, 1 failed',
+    ]);
+  });
+
+  it('reports a rule that needs a model once, as not evaluated, and runs the others', () => {
+    const result = run(dir, 'eval', 'pii.gr', 'a.trace.json', 'set.jsonl');
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(result.lines, [
+      'pii.gr:3:1 information guardrails Rule 1 is not evaluated: it calls pii, which needs the Presidio PII model, which the local evaluator does not run',
+      '3 traces in 2 files evaluated: 0 violations, 0 failed',
+    ]);
+  });
+
+  it('exits 2 on usage errors and on a rule file with syntax errors', () => {
+    const usage = run(dir, 'eval', 'secret.gr');
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /name a rule file and at least one trace/);
+    const broken = run(dir, 'eval', 'broken.gr', 'a.trace.json');
+    assert.equal(broken.code, 2);
+    assert.match(broken.stderr, /broken\.gr:2:\d+ error gr\/syntax/);
+    assert.match(broken.stderr, /has syntax errors; nothing was evaluated/);
+    const unknown = run(dir, 'eval', 'secret.gr', 'a.trace.json', '--nope');
+    assert.equal(unknown.code, 2);
+  });
+});
