@@ -1,5 +1,6 @@
 import type { CompletionEntry, Span } from '../common/types';
-import { contains, property, type JsonNode } from '../json/tree';
+import { contains, property } from '../json/queries';
+import type { JsonNode } from '../json/nodes';
 import type { LinesModel } from '../jsonl/lines';
 import { STATUS_DOCS, STATUS_VALUES, USAGE_KINDS, VALIDATION_KINDS, VALIDATION_KIND_DOCS, isFailedStatus, specAt } from './schema';
 

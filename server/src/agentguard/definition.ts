@@ -1,5 +1,5 @@
 import type { Target } from '../common/types';
-import { contains } from '../json/tree';
+import { contains } from '../json/queries';
 import type { Place } from '../jsonl/locate';
 import { entryFacts } from './facts';
 

@@ -1,4 +1,5 @@
-import { numberValue, property, stringValue, type JsonNode, type JsonString } from '../json/tree';
+import { numberValue, property, stringValue } from '../json/queries';
+import type { JsonNode, JsonString } from '../json/nodes';
 import type { Line } from '../jsonl/lines';
 import { formatCost } from '../../../shared/format';
 import { isFailedStatus } from './schema';

@@ -1,6 +1,6 @@
 import type { HoverResult } from '../common/types';
 import { escapeMarkdown, inlineCode, quote } from '../common/markdown';
-import { propertyValue, stringValue } from '../json/tree';
+import { propertyValue, stringValue } from '../json/queries';
 import type { Place } from '../jsonl/locate';
 import { clip } from '../jsonl/strings';
 import { formatCost, formatDuration } from '../../../shared/format';

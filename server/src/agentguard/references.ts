@@ -1,5 +1,5 @@
 import type { Target } from '../common/types';
-import { contains } from '../json/tree';
+import { contains } from '../json/queries';
 import type { Line, LinesModel } from '../jsonl/lines';
 import { entryFacts } from './facts';
 

@@ -4,7 +4,8 @@ import {
   ENTRY_SPEC, STATUS_VALUES, USAGE_KINDS, VALIDATION_KINDS, compareTimestamps, describeFieldType, timestampKey, type FieldSpec,
 } from './schema';
 import { entryFacts } from './facts';
-import { property, type JsonNode } from '../json/tree';
+import { property } from '../json/queries';
+import type { JsonNode } from '../json/nodes';
 import type { Line, LinesModel } from '../jsonl/lines';
 import { ownEntry } from '../common/lookup';
 

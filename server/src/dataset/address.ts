@@ -1,6 +1,8 @@
-import { parseJsonValue, property, transientStringValue, type JsonNode, type JsonString } from '../json/tree';
+import { parseJsonValue } from '../trace/readJson';
+import { property } from '../json/queries';
+import { transientStringValue, type JsonNode, type JsonString } from '../json/nodes';
 import { countLines, lineBounds, sourceSpanInString } from '../jsonl/strings';
-import { TraceArray } from './traceTree';
+import { ReadArray } from '../json/views';
 import type { Span } from '../common/types';
 
 /**
@@ -151,9 +153,9 @@ export function resolveAddress(text: string, root: JsonNode, address: string, pa
     } else if (node.type === 'array') {
       if (!/^\d+$/.test(segment.key)) return fail(`Address '${address}' names nothing: ${where(segments, step)} is a list, so '${segment.key}' must be an index`, segment);
       const index = Number(segment.key);
-      next = node instanceof TraceArray ? node.item(index) : node.items[index];
+      next = node instanceof ReadArray ? node.item(index) : node.items[index];
       if (!next) {
-        const count = node instanceof TraceArray ? node.length : node.items.length;
+        const count = node instanceof ReadArray ? node.length : node.items.length;
         return fail(`Address '${address}' names nothing: ${where(segments, step)} has ${count} item${count === 1 ? '' : 's'}, so there is no index ${segment.key}`, segment);
       }
     } else {

@@ -1,4 +1,4 @@
-import type { JsonNode, JsonString } from '../json/tree';
+import type { JsonNode, JsonString } from '../json/nodes';
 import type { ParsedAddress, Resolution } from './address';
 
 export interface Annotation {

@@ -1,6 +1,7 @@
 import { parseAddress, resolveAddress } from './address';
 import type { Annotation, LineAnnotations } from './annotationTypes';
-import { property, type JsonNode, type JsonObject, type JsonString } from '../json/tree';
+import { property } from '../json/queries';
+import type { JsonNode, JsonObject, JsonString } from '../json/nodes';
 import type { Line, LinesModel } from '../jsonl/lines';
 import { clip } from '../jsonl/strings';
 

@@ -3,7 +3,7 @@ import { parseTrace } from '../trace/model';
 import { collectProblems } from '../trace/validate';
 import { primeAnnotations } from './annotations';
 import { classify, type Line } from '../jsonl/lines';
-import { lineNodeOfTraceValue, nodeOfTraceValue } from './traceTree';
+import { lineNodeOfReadValue, nodeOfReadValue } from '../json/views';
 
 /** Trace problems are found once, all of them; validate leaves out the unknown-key hints when they are off. */
 const checkEverything: ServiceContext = { settings: { ...defaultSettings, unknownKeyHints: true } };
@@ -12,20 +12,20 @@ const checkEverything: ServiceContext = { settings: { ...defaultSettings, unknow
  * A dataset line is parsed once, by the trace parser, and everything that needs its whole tree is done while the
  * tree is at hand: the line's kind, the trace checks, the annotation addresses. The line then keeps a light tree
  * (containers below the second level are read again only when a feature visits them), so a large dataset costs
- * little memory and its trace models are collected young. Undefined for a broken (or absurdly deep) line: the
- * JSON Lines parser reads it, for its messages and partial tree.
+ * little memory and its trace models are collected young. Undefined for a broken (or absurdly deep) line: it is
+ * read again with every container recorded (trace/readJson.ts), for its partial tree.
  */
 export function parseDatasetLine(text: string, number: number, start: number, valueStart: number, end: number): Line | undefined {
   const trace = parseTrace(text, valueStart, end);
-  // The JSON Lines parser reads nesting recursively: it reports what is too deep for it to read.
+  // The valid-JSON reader reads nesting recursively: it reports what is too deep for it to read.
   if (trace.syntaxErrors.length > 0 || !trace.root || trace.depth > maxTraceDepth) return undefined;
-  const whole = nodeOfTraceValue(text, trace.root);
+  const whole = nodeOfReadValue(text, trace.root);
   const kind = classify(whole);
-  const line: Line = { number, start, end, kind, root: lineNodeOfTraceValue(text, trace.root), errors: [] };
+  const line: Line = { number, start, end, kind, root: lineNodeOfReadValue(text, trace.root), errors: [] };
   if (kind === 'raw' || kind === 'annotated') line.traceProblems = collectProblems(trace, checkEverything);
   if (kind === 'annotated') primeAnnotations(text, line, whole);
   return line;
 }
 
-/** Deeper lines go through the JSON Lines parser too, which says when they are too deep for it to read. */
+/** Deeper lines are read again by parseJsonValue too, which says when they are too deep for it to read. */
 const maxTraceDepth = 1000;

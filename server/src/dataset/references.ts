@@ -1,6 +1,6 @@
 import type { Span, Target } from '../common/types';
 import { annotationsOf } from './annotations';
-import { contains } from '../json/tree';
+import { contains } from '../json/queries';
 import type { Line, LinesModel } from '../jsonl/lines';
 import type { Place } from '../jsonl/locate';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';

@@ -1,5 +1,5 @@
 import type { OutlineItem } from '../common/types';
-import { property } from '../json/tree';
+import { property } from '../json/queries';
 import type { LinesModel } from '../jsonl/lines';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 import { eventCount, firstUserMessage, traceLabel } from './traces';

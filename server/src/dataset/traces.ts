@@ -1,4 +1,5 @@
-import { property, stringValue, type JsonNode } from '../json/tree';
+import { property, stringValue } from '../json/queries';
+import type { JsonNode } from '../json/nodes';
 import type { Line, LinesModel } from '../jsonl/lines';
 import { clip } from '../jsonl/strings';
 

@@ -1,7 +1,8 @@
 import type { Problem, Span } from '../common/types';
 import { addressPartSpan } from './address';
 import { annotationsOf } from './annotations';
-import { property, type JsonNode } from '../json/tree';
+import { property } from '../json/queries';
+import type { JsonNode } from '../json/nodes';
 import type { Line, LinesModel } from '../jsonl/lines';
 
 /**

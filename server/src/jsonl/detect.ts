@@ -1,4 +1,5 @@
-import { parseJsonValue, property } from '../json/tree';
+import { parseJsonValue } from '../trace/readJson';
+import { property } from '../json/queries';
 import { classify, type FileFormat } from './lines';
 
 /**

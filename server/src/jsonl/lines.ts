@@ -1,7 +1,8 @@
 import type { LineIndex } from '../common/lineIndex';
 import type { LruCache } from '../common/lru';
 import type { Problem } from '../common/types';
-import { property, type JsonNode, type JsonSyntaxError } from '../json/tree';
+import { property } from '../json/queries';
+import type { JsonNode, JsonSyntaxError } from '../json/nodes';
 import type { LineAnnotations } from '../dataset/annotationTypes';
 
 /**

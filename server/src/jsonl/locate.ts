@@ -1,5 +1,5 @@
 import { annotationsOf, type Annotation } from '../dataset/annotations';
-import { contains, pathAt, type PathStep } from '../json/tree';
+import { contains, pathAt, type PathStep } from '../json/queries';
 import { lineAt, type Line, type LinesModel } from './lines';
 
 /** What the cursor is on, as the features of this language see it. */

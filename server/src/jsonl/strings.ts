@@ -1,6 +1,6 @@
 import { sourceOffsetInLiteral } from '../json/strings';
 import { shorten } from '../common/text';
-import type { JsonString } from '../json/tree';
+import type { JsonString } from '../json/nodes';
 
 /**
  * Maps an offset in a string's decoded value to the source offset inside its JSON literal, stepping over

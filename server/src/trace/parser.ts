@@ -144,9 +144,13 @@ function exactCopy<T>(buffer: T[]): T[] {
 
 const closerName = (frame: Frame) => (frame.isObject ? "'}'" : "']'");
 
-/** Parses the JSON value in text[from, end). All offsets in the result are absolute offsets into text. */
-export function parseJson(text: string, from = 0, end = text.length, budget?: Budget): ParsedJson {
-  return new TreeBuilder(text, from, end, budget).run();
+/**
+ * Parses the JSON value in text[from, end). All offsets in the result are absolute offsets into text. recordAll
+ * keeps every container, not only those with a meaning in a trace (for a broken JSON Lines line, whose partial tree
+ * features visit).
+ */
+export function parseJson(text: string, from = 0, end = text.length, budget?: Budget, recordAll = false): ParsedJson {
+  return new TreeBuilder(text, from, end, budget, recordAll).run();
 }
 
 const isValueStart = (token: number) =>
@@ -180,7 +184,10 @@ class TreeBuilder {
   private stringCut = false;
 
   // The text is read in place (character access to a slice of it is markedly slower); offsets are absolute.
-  constructor(private readonly source: string, from: number, private readonly end: number, private readonly budget: Budget | undefined) {
+  constructor(
+    private readonly source: string, from: number, private readonly end: number, private readonly budget: Budget | undefined,
+    private readonly recordAll: boolean,
+  ) {
     this.lexer = new Lexer(source, from, end);
     // A leading byte order mark is not JSON but editors write it; skip it silently.
     if (source.charCodeAt(from) === 0xfeff && from < end) this.lexer.pos = from + 1;
@@ -479,7 +486,7 @@ class TreeBuilder {
     const top = this.top;
     const key = top?.isObject ? top.pendingKey?.name : undefined;
     const shape = top && !top.recorded ? 'other' : shapeOfChild(top?.shape, key, isObject);
-    const recorded = shape !== 'other';
+    const recorded = this.recordAll || shape !== 'other';
     // Frames are reused: a trace opens hundreds of thousands of containers, and only the recorded ones stay.
     const frame: Frame = this.spareFrames.pop() ?? {
       isObject, start: 0, line: 0, state: State.Value, shape, recorded, fields: undefined, items: undefined,

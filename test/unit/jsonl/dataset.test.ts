@@ -102,8 +102,8 @@ test('a broken line reports only its own syntax error; the other lines are still
   const text = `${raw}\n[{"role": "user", "content": "a"},, ]\n{"metadata": {}}`;
   const problems = problemsOf(text);
   assert.deepEqual(describe(text, problems), [
-    'jsonl/syntax "," Value expected (line 2 is not valid JSON; other lines are read on their own)',
-    'jsonl/syntax "]" Value expected (line 2 is not valid JSON; other lines are read on their own)',
+    'jsonl/syntax "," Value expected before this comma (line 2 is not valid JSON; other lines are read on their own)',
+    'jsonl/syntax "," Trailing comma: remove it (JSON allows no comma before \']\') (line 2 is not valid JSON; other lines are read on their own)',
     'jsonl/metadata-not-first "\\"metadata\\"" The metadata row must be the first row in the file (it is on line 3).',
   ]);
   assert.equal(cut(text, problems[0].span), ',');

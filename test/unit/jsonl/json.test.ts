@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { parseJsonValue, type JsonNode } from '../../../server/src/json/tree';
+import { parseJsonValue } from '../../../server/src/trace/readJson';
+import type { JsonNode } from '../../../server/src/json/nodes';
 
 /** The tree as a plain value (numbers as their source text, so nothing is rounded). */
 function plain(node: JsonNode | undefined): unknown {
@@ -36,10 +37,11 @@ test('offsets are absolute within the text and exclusive at the end', () => {
   assert.deepEqual([root.items[1].start, root.items[1].end], [15, 16]);
 });
 
-test('invalid JSON is rejected exactly where JSON.parse rejects it, with a partial tree', () => {
+test('invalid JSON is rejected where JSON.parse rejects it (as trace files are), with a partial tree', () => {
+  // As in trace files, a trailing comma is reported on the comma and a missing colon right after the key.
   const cases: [string, number][] = [
-    ['[01]', 2], ['[1.]', 1], ['[-]', 1], ['{"a": 1,}', 8], ['["a\\x"]', 3], ['["a\tb"]', 3], ['["abc', 1],
-    ['[1] 2', 4], ['{"a" 1}', 5], ['[tru]', 1], ['', 0],
+    ['[01]', 2], ['[1.]', 1], ['[-]', 1], ['{"a": 1,}', 7], ['["a\\x"]', 3], ['["a\tb"]', 3], ['["abc', 1],
+    ['[1] 2', 4], ['{"a" 1}', 4], ['[tru]', 1], ['', 0],
   ];
   for (const [text, offset] of cases) {
     assert.throws(() => JSON.parse(text), SyntaxError, text);
@@ -47,7 +49,9 @@ test('invalid JSON is rejected exactly where JSON.parse rejects it, with a parti
     assert.ok(errors.length > 0, text);
     assert.ok(errors.some((e) => e.start === offset), `${text}: ${JSON.stringify(errors)}`);
   }
-  assert.deepEqual(parseJsonValue('["a\\x"]', 0, 7).errors, [{ start: 3, end: 5, message: 'Invalid escape character in string' }]);
+  assert.deepEqual(parseJsonValue('["a\\x"]', 0, 7).errors, [
+    { start: 3, end: 5, message: "Invalid escape sequence '\\x' in string: valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX" },
+  ]);
   const { root } = parseJsonValue('{"messages": [{"role": "user"}, ', 0, 31);
   assert.equal(root?.type, 'object');
 });

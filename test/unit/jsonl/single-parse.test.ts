@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { parseAddress, resolveAddress } from '../../../server/src/dataset/address';
 import { annotationsOf } from '../../../server/src/dataset/annotations';
-import { parseJsonValue, type JsonNode } from '../../../server/src/json/tree';
+import { parseJsonValue } from '../../../server/src/trace/readJson';
+import type { JsonNode } from '../../../server/src/json/nodes';
 import { describe, parse, problemsOf } from './helpers';
 
 // Dataset lines are parsed once, by the trace parser; these tests hold its view of a line to what the JSON Lines

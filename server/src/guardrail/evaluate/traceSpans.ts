@@ -1,6 +1,7 @@
 import type { Span } from '../../common/types';
 import { parseAddress, resolveAddress } from '../../dataset/address';
-import { parseJsonValue, type JsonNode } from '../../json/tree';
+import { parseJsonValue } from '../../trace/readJson';
+import type { JsonNode } from '../../json/nodes';
 
 /**
  * Maps an evaluation's official addresses (`messages.<i>.<key>…[:start-end]`, code points) to source spans in the

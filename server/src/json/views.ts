@@ -1,21 +1,41 @@
-import type { JsonValue } from '../trace/model';
-import {
-  lazyContainer, sourceString, type Findable, type JsonArray, type JsonNode, type JsonObject, type JsonProperty,
-} from '../json/tree';
+import { sourceString, type Findable, type JsonArray, type JsonNode, type JsonObject, type JsonProperty } from './nodes';
+import { LAZY_DEPTH, lazyContainer } from './validReader';
 
 /**
- * A dataset line is read once, by the single-trace parser. Its tree (recorded down to events, calls and content)
- * is shown to this language's features as JsonNodes, built on first visit; the parts the trace parser did not
- * record (metadata, annotations, arguments objects) are read again only when a feature walks into them.
- * Only for lines without syntax errors: a broken line keeps the JSON Lines parser's partial tree and messages.
- * This whole view is used while the line is parsed; the line then keeps a lighter one (lineNodeOfTraceValue).
+ * A value as the tolerant reader (the tree builder the trace parser runs over json/scanner.ts) records it: every
+ * container it was asked to keep has its fields or items, the others only their span. The trace parser's
+ * JsonValue is one.
  */
-export function nodeOfTraceValue(text: string, value: JsonValue): JsonNode {
+export interface ReadValue {
+  kind: 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array' | 'invalid';
+  start: number;
+  end: number;
+  str?: string;
+  escaped?: boolean;
+  fields?: ReadField[];
+  items?: ReadValue[];
+}
+
+export interface ReadField {
+  name: string;
+  keyStart: number;
+  keyEnd: number;
+  value: ReadValue | null;
+}
+
+/**
+ * The nodes features visit, over a tree the tolerant reader recorded, each built on first visit. A container it did
+ * not record (below a dataset line's events, calls and content) is read again from the text when a feature walks
+ * into it, which only happens on lines without syntax errors: a broken line is read with every container recorded.
+ * A value that is no JSON at all (a stray word in a broken line) is left out. This whole view is used while a
+ * dataset line is parsed; the line then keeps a lighter one (lineNodeOfReadValue).
+ */
+export function nodeOfReadValue(text: string, value: ReadValue): JsonNode {
   switch (value.kind) {
     case 'object':
-      return value.fields ? new TraceObject(text, value) : lazyContainer(text, value.start, value.end, true);
+      return value.fields ? new ReadObject(text, value) : lazyContainer(text, value.start, value.end, true);
     case 'array':
-      return value.items ? new TraceArray(text, value) : lazyContainer(text, value.start, value.end, false);
+      return value.items ? new ReadArray(text, value) : lazyContainer(text, value.start, value.end, false);
     case 'string':
       return value.str !== undefined
         ? { type: 'string', start: value.start, end: value.end, value: value.str }
@@ -30,31 +50,28 @@ export function nodeOfTraceValue(text: string, value: JsonValue): JsonNode {
 }
 
 /**
- * The tree a dataset line keeps: built like the JSON Lines parser builds a line (the value and its children;
+ * The tree a valid dataset line keeps: built like the valid-JSON reader builds a line (the value and its children;
  * containers further down are read again from the text when first visited), so it holds little of the trace model.
  */
-export function lineNodeOfTraceValue(text: string, value: JsonValue, depth = 0): JsonNode {
+export function lineNodeOfReadValue(text: string, value: ReadValue, depth = 0): JsonNode {
   if (value.kind === 'object' || value.kind === 'array') {
     const isObject = value.kind === 'object';
-    if (depth >= lazyDepth || !(isObject ? value.fields : value.items)) return lazyContainer(text, value.start, value.end, isObject);
+    if (depth >= LAZY_DEPTH || !(isObject ? value.fields : value.items)) return lazyContainer(text, value.start, value.end, isObject);
     if (!isObject) {
       const items = value.items!;
-      if (depth + 1 >= lazyDepth && items.every(isContainer)) return new LazyItems(text, value.start, value.end, items);
-      return { type: 'array', start: value.start, end: value.end, items: items.map((item) => lineNodeOfTraceValue(text, item, depth + 1)) };
+      if (depth + 1 >= LAZY_DEPTH && items.every(isContainer)) return new LazyItems(text, value.start, value.end, items);
+      return { type: 'array', start: value.start, end: value.end, items: items.map((item) => lineNodeOfReadValue(text, item, depth + 1)) };
     }
     const properties: JsonProperty[] = value.fields!.map((f) => {
-      const child = f.value ? lineNodeOfTraceValue(text, f.value, depth + 1) : undefined;
+      const child = f.value ? lineNodeOfReadValue(text, f.value, depth + 1) : undefined;
       return { key: f.name, keyStart: f.keyStart, keyEnd: f.keyEnd, value: child, start: f.keyStart, end: child ? child.end : f.keyEnd };
     });
     return { type: 'object', start: value.start, end: value.end, properties };
   }
-  return nodeOfTraceValue(text, value);
+  return nodeOfReadValue(text, value);
 }
 
-/** As the JSON Lines parser: the events of a trace are built when visited. */
-const lazyDepth = 2;
-
-const isContainer = (value: JsonValue) => value.kind === 'object' || value.kind === 'array';
+const isContainer = (value: ReadValue) => value.kind === 'object' || value.kind === 'array';
 
 /**
  * A list whose items (the events of a trace) are all containers read again only when visited: it keeps their spans
@@ -66,7 +83,7 @@ class LazyItems implements JsonArray {
   private spans: number[] | undefined;
   private built: JsonNode[] | undefined;
 
-  constructor(private readonly text: string, readonly start: number, readonly end: number, items: JsonValue[]) {
+  constructor(private readonly text: string, readonly start: number, readonly end: number, items: ReadValue[]) {
     const spans = new Array<number>(items.length * 2);
     for (let i = 0; i < items.length; i++) {
       spans[2 * i] = items[i].start;
@@ -87,7 +104,7 @@ class LazyItems implements JsonArray {
   }
 }
 
-class TraceObject implements JsonObject, Findable {
+class ReadObject implements JsonObject, Findable {
   readonly type = 'object' as const;
   readonly start: number;
   readonly end: number;
@@ -95,7 +112,7 @@ class TraceObject implements JsonObject, Findable {
   private readonly built: (JsonProperty | undefined)[] = [];
   private complete = false;
 
-  constructor(private readonly text: string, private readonly value: JsonValue) {
+  constructor(private readonly text: string, private readonly value: ReadValue) {
     this.start = value.start;
     this.end = value.end;
   }
@@ -118,7 +135,7 @@ class TraceObject implements JsonObject, Findable {
     let found = this.built[i];
     if (!found) {
       const f = this.value.fields![i];
-      const value = f.value ? nodeOfTraceValue(this.text, f.value) : undefined;
+      const value = f.value && f.value.kind !== 'invalid' ? nodeOfReadValue(this.text, f.value) : undefined;
       found = { key: f.name, keyStart: f.keyStart, keyEnd: f.keyEnd, value, start: f.keyStart, end: value ? value.end : f.keyEnd };
       this.built[i] = found;
     }
@@ -126,34 +143,39 @@ class TraceObject implements JsonObject, Findable {
   }
 }
 
-export class TraceArray implements JsonArray {
+export class ReadArray implements JsonArray {
   readonly type = 'array' as const;
   readonly start: number;
   readonly end: number;
+  private readonly values: ReadValue[];
   private readonly built: (JsonNode | undefined)[] = [];
   private complete = false;
 
-  constructor(private readonly text: string, private readonly value: JsonValue) {
+  constructor(private readonly text: string, value: ReadValue) {
     this.start = value.start;
     this.end = value.end;
+    const items = value.items!;
+    this.values = items.some(isNoJson) ? items.filter((item) => !isNoJson(item)) : items;
   }
 
   get length(): number {
-    return this.value.items!.length;
+    return this.values.length;
   }
 
   /** One item, without building the others (an address names one event of a long trace). */
   item(index: number): JsonNode | undefined {
-    const items = this.value.items!;
-    if (index >= items.length) return undefined;
-    return (this.built[index] ??= nodeOfTraceValue(this.text, items[index]));
+    const values = this.values;
+    if (index >= values.length) return undefined;
+    return (this.built[index] ??= nodeOfReadValue(this.text, values[index]));
   }
 
   get items(): JsonNode[] {
     if (!this.complete) {
-      for (let i = 0; i < this.value.items!.length; i++) this.item(i);
+      for (let i = 0; i < this.values.length; i++) this.item(i);
       this.complete = true;
     }
     return this.built as JsonNode[];
   }
 }
+
+const isNoJson = (value: ReadValue) => value.kind === 'invalid';

@@ -1,0 +1,27 @@
+import { readValidJson } from '../json/validReader';
+import { nodeOfReadValue } from '../json/views';
+import type { ParsedValue } from '../json/nodes';
+import { parseJson } from './parser';
+
+/**
+ * Any JSON value (a JSON Lines line, a string holding JSON) read into the nodes features visit. Valid text takes
+ * the fast reader, which builds containers on first visit; broken text is read by the tolerant tree builder that
+ * reads trace files, so a broken line gets the same messages, at the same places, and a partial tree.
+ */
+export function parseJsonValue(text: string, start: number, end: number): ParsedValue {
+  try {
+    const root = readValidJson(text, start, end);
+    if (root) return { root, errors: [] };
+  } catch (failure) {
+    if (!(failure instanceof RangeError)) throw failure;
+    // Nesting deep enough to exhaust the stack: say so instead of crashing the server.
+    return { errors: [{ start, end: Math.min(end, start + 1), message: 'Values are nested too deeply to be read' }] };
+  }
+  const read = parseJson(text, start, end, undefined, true);
+  // What is still open at the line's end repeats an earlier finding (a string cut there, a missing value): the first
+  // error alone says it.
+  const errors = read.errors
+    .filter((error, i) => i === 0 || error.start < end)
+    .map((error) => ({ start: error.start, end: error.end, message: error.message }));
+  return { root: read.root && read.root.kind !== 'invalid' ? nodeOfReadValue(text, read.root) : undefined, errors };
+}
