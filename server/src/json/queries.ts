@@ -1,4 +1,5 @@
 /** Questions asked of a node tree: a property, a scalar's value, the path to an offset. */
+import { indexOfSpanAt } from '../common/spans';
 import type { JsonNode, JsonProperty, Findable } from './nodes';
 
 export function property(node: JsonNode | undefined, key: string): JsonProperty | undefined {
@@ -23,9 +24,7 @@ export function numberValue(node: JsonNode | undefined): number | undefined {
   return node && node.type === 'number' ? Number(node.raw) : undefined;
 }
 
-export function contains(span: { start: number; end: number }, offset: number): boolean {
-  return offset >= span.start && offset <= span.end;
-}
+export { contains } from '../common/spans';
 
 /** The chain of nodes from root to the innermost node containing offset, with the key or index used at each step. */
 export interface PathStep {
@@ -55,7 +54,7 @@ export function pathAt(root: JsonNode, offset: number): PathStep[] {
         }
       }
     } else if (current.type === 'array') {
-      const index = findItem(current.items, offset);
+      const index = indexOfSpanAt(current.items, offset);
       if (index >= 0) next = { node: current.items[index], segment: index };
     }
     if (!next) return steps;
@@ -63,17 +62,3 @@ export function pathAt(root: JsonNode, offset: number): PathStep[] {
     current = next.node;
   }
 }
-
-function findItem(items: JsonNode[], offset: number): number {
-  let lo = 0;
-  let hi = items.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const item = items[mid];
-    if (offset < item.start) hi = mid - 1;
-    else if (offset > item.end) lo = mid + 1;
-    else return mid;
-  }
-  return -1;
-}
-

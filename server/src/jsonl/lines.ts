@@ -1,4 +1,5 @@
 import type { LineIndex } from '../common/lineIndex';
+import { lastStartingAtOrBefore } from '../common/spans';
 import type { LruCache } from '../common/lru';
 import type { Problem } from '../common/types';
 import { property } from '../json/queries';
@@ -62,15 +63,7 @@ export function classify(root: JsonNode | undefined): LineKind {
 
 /** The line holding offset (a line break belongs to the line it ends). */
 export function lineAt(model: LinesModel, offset: number): Line | undefined {
-  const lines = model.lines;
-  let lo = 0;
-  let hi = lines.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lines[mid].start <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  const line = lines[lo];
+  const line = model.lines[lastStartingAtOrBefore(model.lines, offset)];
   return line && offset >= line.start && offset <= line.end ? line : undefined;
 }
 

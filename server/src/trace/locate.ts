@@ -1,4 +1,5 @@
 /** What sits at an offset of a trace: the event, the call, and the innermost recorded key or value. */
+import { indexOfSpanAt } from '../common/spans';
 import { contains, eventAt, field, type Field, type JsonValue, type Shape, type ToolCall, type TraceEvent, type TraceModel } from './model';
 
 export interface Location {
@@ -50,7 +51,7 @@ function descend(location: Location, object: JsonValue, offset: number, event: T
       continue;
     }
     if (v.items) {
-      const index = itemIndexAt(v.items, offset);
+      const index = indexOfSpanAt(v.items, offset);
       if (index < 0) return location;
       const item = v.items[index];
       location.item = item;
@@ -80,17 +81,6 @@ function fieldAt(fields: Field[] | undefined, offset: number): Field | undefined
   return undefined;
 }
 
-function itemIndexAt(items: JsonValue[], offset: number): number {
-  let lo = 0;
-  let hi = items.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (offset < items[mid].start) hi = mid - 1;
-    else if (offset > items[mid].end) lo = mid + 1;
-    else return mid;
-  }
-  return -1;
-}
 
 /** The call whose `id` value holds the offset, or the output whose `tool_call_id` value holds it. */
 export interface Reference {

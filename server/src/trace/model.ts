@@ -3,11 +3,13 @@
  * feature reads (call id → calls, call id → outputs, offset → event). Built once per document version.
  */
 import type { Budget } from '../common/budget';
+import { contains } from '../common/spans';
 import type { Span } from '../common/types';
 import { decodeJsonString, sourceOffsetInLiteral } from '../json/strings';
 import { parseJson, type Field, type JsonValue, type SyntaxProblem } from './parser';
 
 export type { Field, JsonValue, SyntaxProblem, ValueKind, Shape } from './parser';
+export { contains };
 
 /**
  * message: has a role other than "tool"; output: role "tool"; call: a top-level tool call (no role, a type);
@@ -285,9 +287,6 @@ export function eventBefore(model: TraceModel, offset: number): TraceEvent | und
   return found;
 }
 
-export function contains(span: { start: number; end: number }, offset: number): boolean {
-  return offset >= span.start && offset <= span.end;
-}
 
 export function keySpan(f: Field): Span {
   return { start: f.keyStart, end: f.keyEnd };

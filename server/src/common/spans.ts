@@ -1,0 +1,40 @@
+/** Offsets against spans: one copy of the lookups every language makes. */
+
+interface Spanned {
+  start: number;
+  end: number;
+}
+
+/** Whether offset is inside span, either end included (a cursor right after a value is on it). */
+export function contains(span: Spanned, offset: number): boolean {
+  return offset >= span.start && offset <= span.end;
+}
+
+/** Index of the span holding offset (ends included) among spans in order that do not overlap, or -1. */
+export function indexOfSpanAt(spans: readonly Spanned[], offset: number): number {
+  let lo = 0;
+  let hi = spans.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const span = spans[mid];
+    if (offset < span.start) hi = mid - 1;
+    else if (offset > span.end) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** Index of the last item starting at or before offset among items in order of their start, or -1. */
+export function lastStartingAtOrBefore(items: readonly { start: number }[], offset: number): number {
+  let lo = 0;
+  let hi = items.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (items[mid].start <= offset) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
