@@ -34,3 +34,22 @@ for (const [name, text, prefix] of [
     assert.deepEqual(onKey.path, [...prefix, ...Array<string>(2_501).fill('a')]);
   });
 }
+
+/** A broken line is read by the tolerant reader, whose partial tree is as deep and is walked the same way. */
+for (const [name, text, prefix] of [
+  ['agentguard', agentguard, ['call', 'args', 0]],
+  ['dataset', dataset, ['messages', 0, 'tool_calls', 0, 'function', 'arguments']],
+] as const) {
+  test(`${name}: a line broken ${DEPTH} levels down reports its error and keeps its partial tree`, () => {
+    const broken = text.replace('[0,1,2', '[0,1 2');
+    const model = parse(broken);
+    const missingComma = broken.indexOf('[0,1 2') + 5;
+    assert.deepEqual(jsonlService.validate(model, context).map((p) => [p.code, p.span.start, p.span.end, p.message]), [
+      ['jsonl/syntax', missingComma, missingComma + 1, 'Expected comma (line 1 is not valid JSON; other lines are read on their own)'],
+    ]);
+    const offset = broken.indexOf('[0,1 2') + 1 + 2 * 12_345;
+    const place = placeAt(model, offset)!;
+    assert.deepEqual(place.path, [...prefix, ...Array<string>(DEPTH).fill('a'), 12_345]);
+    assert.equal(broken.slice(place.steps.at(-1)!.node.start, place.steps.at(-1)!.node.end), String(12_345 % 10));
+  });
+}
