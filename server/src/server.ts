@@ -4,20 +4,25 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './common/service';
+import type { RuleModel } from './guardrail';
 import { emptyGraph } from './preview/emptyGraph';
 import { BudgetExceeded, type Budget } from './common/budget';
 import {
-  toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
+  toCodeLens, toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
   toTextEdit,
 } from './convert';
-import { bytesPerMB, pathOfUri } from './diskFiles';
+import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { DocumentModels, problemsOf, type ParsedDocument } from './documentModels';
 import type { GraphData } from '../../shared/protocol';
-import { GraphRequest, ModelChangedNotification, onRequest, sendNotification, ServerInfoRequest } from '../../shared/requests';
+import { GraphRequest, ModelChangedNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest } from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
 import { WorkspaceToolIndex } from './workspaceTools';
 import { FolderPythonModules } from './pythonModules';
 import { version as serverVersion } from '../../package.json';
+import { RuleBindings } from './rulesOnTraces/bindings';
+import { guardrailDiagnostics } from './rulesOnTraces/serverDiagnostics';
+import { readPolicyFiles } from './rulesOnTraces/policies';
+import { TraceResults } from './rulesOnTraces/results';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -33,10 +38,13 @@ const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(me
   folders: workspaceFolderPaths(),
 }));
 const pendingValidation = new Map<string, NodeJS.Timeout>();
+const ruleBindings = new RuleBindings();
+const ruleResults = new TraceResults();
 
 let settings: ServerSettings = defaultServerSettings;
 let canPullConfiguration = false;
 let canReportFolderChanges = false;
+let canRefreshCodeLenses = false;
 let workspaceFolders: string[] = [];
 
 function workspaceFolderPaths(): string[] {
@@ -47,12 +55,13 @@ let pythonModules: FolderPythonModules | undefined;
 
 function context(budget?: Budget): ServiceContext {
   pythonModules ??= new FolderPythonModules(settings.pythonPaths, workspaceFolderPaths(), settings.maxPythonFileSize);
-  return { settings, workspaceTools: toolIndex, pythonModules, budget };
+  return { settings, workspaceTools: toolIndex, pythonModules, budget, guardrailResults: ruleResults };
 }
 
 connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = params.capabilities.workspace?.configuration === true;
   canReportFolderChanges = params.capabilities.workspace?.workspaceFolders === true;
+  canRefreshCodeLenses = params.capabilities.workspace?.codeLens?.refreshSupport === true;
   workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
   return {
     capabilities: {
@@ -65,6 +74,7 @@ connection.onInitialize((params): InitializeResult => {
       foldingRangeProvider: true,
       renameProvider: { prepareProvider: true },
       completionProvider: { triggerCharacters: ['"', ':', '.', '(', ' ', '<'] },
+      codeLensProvider: {},
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'agent-traces-language-server', version: serverVersion },
@@ -76,6 +86,7 @@ connection.onInitialized(async () => {
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'agentTraces' }).catch(() => undefined);
   }
   await refreshSettings();
+  await refreshPolicies();
   // Documents opened while the settings were on their way were checked with the defaults.
   for (const document of documents.all()) scheduleValidation(document, 0);
   void toolIndex.rebuild(workspaceFolders);
@@ -88,6 +99,7 @@ connection.onInitialized(async () => {
       .concat(event.added.map((folder) => folder.uri));
     pythonModules = undefined;
     void toolIndex.rebuild(workspaceFolders);
+    void refreshPolicies().then(() => recheckTraces(0));
   });
 });
 
@@ -105,12 +117,15 @@ connection.onDidChangeConfiguration(async (change) => {
   if (canPullConfiguration) await refreshSettings();
   else settings = readSettings((change.settings as { agentTraces?: unknown } | undefined)?.agentTraces);
   pythonModules = undefined;
+  await refreshPolicies();
   for (const document of documents.all()) scheduleValidation(document, 0);
 });
 
 connection.onDidChangeWatchedFiles((change) => {
   let pythonChanged = false;
+  if (change.changes.some((event) => event.uri.toLowerCase().endsWith('.gr'))) void refreshPolicies().then(() => recheckTraces(0));
   for (const event of change.changes) {
+    if (event.uri.toLowerCase().endsWith('.gr')) continue; // policies, read again above
     if (event.uri.endsWith('.py')) {
       pythonChanged = true;
       continue;
@@ -139,6 +154,8 @@ function validate(uri: string, version: number): void {
     if (!parsed) return;
     const problems = problemsOf(parsed, context(), 'check again');
     const diagnostics = problems.map((problem) => toDiagnostic(document, uri, problem));
+    if (parsed.languageId === 'guardrail') recheckTraces(0);
+    else diagnostics.push(...checkWithRules(document, parsed.languageId === 'agent-trace-jsonl'));
     void connection.sendDiagnostics({ uri, version, diagnostics });
     toolIndex.update(uri, parsed.languageId, parsed.model);
     void sendNotification(connection, ModelChangedNotification, { uri, version });
@@ -163,8 +180,71 @@ documents.onDidClose((event) => {
   openedVersions.delete(event.document.uri);
   clearTimeout(pendingValidation.get(event.document.uri));
   pendingValidation.delete(event.document.uri);
+  const wasRuleFile = models.get(event.document)?.languageId === 'guardrail';
   models.forget(event.document.uri);
+  if (ruleResults.delete(event.document.uri)) refreshCodeLenses();
+  ruleBindings.forget(event.document.uri);
+  if (wasRuleFile) recheckTraces(0);
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+});
+
+// ---- guardrail rules on the open traces (server/src/rulesOnTraces/) ----
+
+function openRuleFiles() {
+  return documents.all().flatMap((document) => {
+    const parsed = models.get(document);
+    return parsed?.languageId === 'guardrail' ? [{ uri: document.uri, model: parsed.model as RuleModel }] : [];
+  });
+}
+
+/** The guardrail diagnostics of a trace document; its results are kept for the rule files' code lenses. */
+function checkWithRules(document: TextDocument, dataset: boolean) {
+  const rules = ruleBindings.rulesFor(document.uri, openRuleFiles());
+  if (rules.length === 0) {
+    if (ruleResults.delete(document.uri)) refreshCodeLenses();
+    return [];
+  }
+  const { diagnostics, result } = guardrailDiagnostics(document, dataset, rules, settings.guardrails);
+  ruleResults.set(document.uri, result, document);
+  refreshCodeLenses();
+  return diagnostics;
+}
+
+function recheckTraces(delay: number): void {
+  for (const document of documents.all()) if (models.get(document)?.languageId !== 'guardrail') scheduleValidation(document, delay);
+}
+
+let codeLensRefresh: NodeJS.Timeout | undefined;
+function refreshCodeLenses(): void {
+  if (!canRefreshCodeLenses || codeLensRefresh) return;
+  codeLensRefresh = setTimeout(() => {
+    codeLensRefresh = undefined;
+    void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+  }, 0);
+}
+
+async function refreshPolicies(): Promise<void> {
+  const policies = await readPolicyFiles(settings.guardrails.policies, workspaceFolderPaths(), { maxFiles: 200, maxBytes: settings.maxFileSizeMB * bytesPerMB });
+  for (const problem of policies.problems) connection.console.warn(`[guardrails] ${problem}`);
+  ruleBindings.setPolicies(policies.files);
+}
+
+onRequest(connection, RulesForTraceRequest, async (params) => {
+  const files: { uri: string; text: string }[] = [];
+  const problems: string[] = [];
+  for (const uri of params.rules) {
+    const open = documents.get(uri);
+    const path = pathOfUri(uri);
+    const read = open ? { ok: true as const, text: open.getText() } : path
+      ? await readTextFile(path, { maxBytes: settings.maxFileSizeMB * bytesPerMB, folders: workspaceFolderPaths(), setting: 'agentTraces.files.maxSizeMB' })
+      : { ok: false as const, reason: 'not a file on disk' };
+    if (read.ok) files.push({ uri, text: read.text });
+    else problems.push(`${uri}: ${read.reason}`);
+  }
+  ruleBindings.choose(params.uri, files);
+  const document = documents.get(params.uri);
+  if (document) scheduleValidation(document, 0);
+  return { bound: files.length, problems };
 });
 
 // ---- requests: each runs inside a guard that honours cancellation and its time budget, and never throws ----
@@ -272,6 +352,12 @@ connection.onRenameRequest((params, token) =>
     if (!edits) return null;
     return { changes: { [document.uri]: edits.map((edit) => toTextEdit(document, edit)) } };
   }),
+);
+
+connection.onCodeLens((params, token) =>
+  guarded('codeLens', params.textDocument.uri, token, [], (parsed, document, budget) =>
+    (parsed.service.codeLenses?.(parsed.model, context(budget)) ?? []).map((lens) => toCodeLens(document, document.uri, lens)),
+  ),
 );
 
 // ---- custom requests ----
