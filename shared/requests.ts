@@ -54,6 +54,17 @@ export interface RulesForTraceParams {
 /** Binds rule files to one trace (besides the policies setting and the open rule files); answers how many were read. */
 export const RulesForTraceRequest: RequestType<RulesForTraceParams, { bound: number; problems: string[] }> = { method: 'agentTraces/rulesForTrace' };
 
+export interface VisibleRulesParams {
+  /** Rule files (URIs) shown in an editor now. */
+  uris: string[];
+}
+
+/**
+ * Sent by the client whenever the rule files shown in its editors change: those are the rule files "beside" the open
+ * traces that apply to them. A client that never sends it has every open rule file applied.
+ */
+export const VisibleRulesNotification: NotificationType<VisibleRulesParams> = { method: 'agentTraces/visibleRules' };
+
 interface Cancellable {
   readonly isCancellationRequested: boolean;
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { sendRequest, ServerInfoRequest, type ServerInfo } from '../../shared/requests';
-import { registerGuardrailCommands } from './guardrailCommands';
+import { registerGuardrailCommands, reportVisibleRules } from './guardrailCommands';
 import { adoptTraceLogs } from './jsonLinesDetection';
 import { registerPreview, type PreviewApi } from './preview';
 
@@ -48,6 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   registerGuardrailCommands(context, languageClient);
   adoptTraceLogs(context);
   await languageClient.start();
+  reportVisibleRules(context, languageClient);
 
   return {
     preview,

@@ -1,10 +1,26 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { RulesForTraceRequest, sendRequest } from '../../shared/requests';
+import { RulesForTraceRequest, sendNotification, sendRequest, VisibleRulesNotification } from '../../shared/requests';
 
 interface LspLocation {
   uri: string;
   range: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
+/** Tells the server which rule files are shown: those apply to the open traces (the rule beside the trace). */
+export function reportVisibleRules(context: vscode.ExtensionContext, client: LanguageClient): void {
+  let last = '';
+  const report = () => {
+    const uris = [...new Set(vscode.window.visibleTextEditors
+      .filter((editor) => editor.document.languageId === 'guardrail')
+      .map((editor) => editor.document.uri.toString()))].sort();
+    const key = uris.join('\n');
+    if (key === last || !client.isRunning()) return;
+    last = key;
+    void sendNotification(client, VisibleRulesNotification, { uris });
+  };
+  context.subscriptions.push(vscode.window.onDidChangeVisibleTextEditors(report), client.onDidChangeState(() => ((last = '\u0000'), report())));
+  report();
 }
 
 /** "Check with Rules…" (pick rule files for the active trace) and the rule files' code lenses' reveal. */

@@ -14,7 +14,10 @@ import {
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { DocumentModels, problemsOf, type ParsedDocument } from './documentModels';
 import type { GraphData } from '../../shared/protocol';
-import { GraphRequest, ModelChangedNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest } from '../../shared/requests';
+import {
+  GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
+  VisibleRulesNotification,
+} from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
 import { WorkspaceToolIndex } from './workspaceTools';
 import { FolderPythonModules } from './pythonModules';
@@ -190,8 +193,16 @@ documents.onDidClose((event) => {
 
 // ---- guardrail rules on the open traces (server/src/rulesOnTraces/) ----
 
+/** Rule files shown in the client's editors (see VisibleRulesNotification); undefined: every open one. */
+let visibleRules: Set<string> | undefined;
+onNotification(connection, VisibleRulesNotification, (params) => {
+  visibleRules = new Set(params.uris);
+  recheckTraces(0);
+});
+
 function openRuleFiles() {
   return documents.all().flatMap((document) => {
+    if (visibleRules && !visibleRules.has(document.uri)) return [];
     const parsed = models.get(document);
     return parsed?.languageId === 'guardrail' ? [{ uri: document.uri, model: parsed.model as RuleModel }] : [];
   });

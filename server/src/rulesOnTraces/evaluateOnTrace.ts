@@ -105,6 +105,11 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
       const name = ruleFileName(rule.uri);
       if (evaluation.failure) {
         const failure = evaluation.failure;
+        // A rule file that does not parse or load already shows why on itself: its code lenses say so, not every trace.
+        if (failure.ruleIndex < 0) {
+          outcome(result, rule.uri, -1).reason ??= failure.message;
+          continue;
+        }
         const line = rule.model.lines.positionAt(failure.start).line + 1;
         notice(rule, failure.ruleIndex, noticeSpan, `Guardrails from ${name} could not be evaluated${lineNumber === undefined ? '' : ` on line ${lineNumber}`}: ${failure.message} (${name}:${line})`, { start: failure.start, end: failure.end }, 'failed');
         outcome(result, rule.uri, -1).reason ??= failure.message; // the rules after it were not reached either

@@ -117,3 +117,16 @@ describe('rule file code lenses', () => {
     ]);
   });
 });
+
+describe('rule files that cannot be loaded', () => {
+  it('leave the trace alone (the rule file shows its errors) and give the reason to the code lenses', () => {
+    const rule = rules('raise "x" if:\n    (out: Outputt)\n');
+    const result = evaluateRulesOnTrace([rule], '[{"role": "user", "content": "x"}]', false, options);
+    assert.deepEqual([result.violations, result.notices], [[], []]);
+    const results = new TraceResults();
+    results.set('file:///w/t.trace.json', result, new LineIndex(''));
+    const titles = guardrailService.codeLenses!(rule.model, { settings: defaultSettings, guardrailResults: results }).map((lens) => lens.title);
+    assert.equal(titles.length, 1);
+    assert.match(titles[0], /^Not evaluated: The rules cannot be loaded: .*Outputt/);
+  });
+});
