@@ -117,14 +117,16 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
   });
 
   await check('a rule file beside a trace underlines its violation and counts it in a code lens', async () => {
-    await runCommand(page, 'View: Close All Editors');
-    await quickOpen(page, 'inbox-assistant.trace.json', 'Enter');
+    await runCommand(page, 'View: Close All Editor Groups');
+    const row = (name) => page.getByRole('treeitem', { name: new RegExp(`^${name.replace(/\./g, '\\.')}`) });
+    await row('inbox-assistant.trace.json').click();
     await page.locator('.tabs-container .tab', { hasText: 'inbox-assistant.trace.json' }).waitFor({ timeout: STEP_TIMEOUT_MS });
-    // The violation is in the final answer (line 54): bring it on screen before the rule opens beside it.
-    await page.keyboard.press('Control+G');
+    // The violation is in the final answer (line 54): bring it on screen, then open the rule in a group beside it.
+    await page.keyboard.press('F1');
     await page.locator('.quick-input-widget input').fill(':54');
     await page.keyboard.press('Enter');
-    await quickOpen(page, 'private-mail.gr', 'Control+Enter');
+    await runCommand(page, 'View: Split Editor Right');
+    await row('private-mail.gr').click();
     await page.locator('.tabs-container .tab', { hasText: 'private-mail.gr' }).waitFor({ timeout: STEP_TIMEOUT_MS });
     await page.locator('.editor-instance .monaco-editor .squiggly-warning').first().waitFor({ timeout: STEP_TIMEOUT_MS });
     const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: '1 violation in 1 trace' }).first();
@@ -155,17 +157,6 @@ async function webviewContentFrame(page) {
     if (Date.now() > deadline) throw new Error(`no webview content frame; frames: ${page.frames().map((f) => f.url().slice(0, 80)).join(' | ')}`);
     await page.waitForEvent('framenavigated', { timeout: 1_000 }).catch(() => {});
   }
-}
-
-/** Opens a file through Quick Open (Enter: here; Control+Enter: to the side). */
-async function quickOpen(page, name, key) {
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: STEP_TIMEOUT_MS });
-  await input.fill(name);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
-  await page.keyboard.press(key);
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
 }
 
 /** Runs a command through the command palette, as a user would. */

@@ -14,7 +14,8 @@ describe('guardrail rules beside a trace', () => {
       () => vscode.languages.getDiagnostics(trace.uri).find((d) => d.source === 'guardrails'),
       30_000, 'a guardrails diagnostic on inbox-assistant.trace.json',
     );
-    const payslip = rangeOf(trace, 'payslip');
+    const answer = rangeOf(trace, 'payslip notice');
+    const payslip = new vscode.Range(answer.start, answer.start.translate(0, 'payslip'.length));
     assert.deepEqual(
       [diagnosticCode(violation), violation.severity, formatRange(violation.range), violation.message],
       ['guardrails/private-mail.gr:2', vscode.DiagnosticSeverity.Warning, formatRange(payslip), 'The answer mentions payroll mail, which is private'],
