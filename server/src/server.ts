@@ -5,6 +5,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './common/service';
 import type { RuleModel } from './guardrail';
+import type { Problem } from './common/types';
 import { emptyGraph } from './preview/emptyGraph';
 import { BudgetExceeded, type Budget } from './common/budget';
 import {
@@ -234,6 +235,13 @@ function refreshCodeLenses(): void {
   }, 0);
 }
 
+/** The preview marks the nodes with guardrail violations too (trace files; dataset lines show their own problems). */
+function withViolations(uri: string, problems: Problem[]): Problem[] {
+  const violations = ruleResults.get(uri)?.violations ?? [];
+  if (violations.length === 0) return problems;
+  return [...problems, ...violations.map((v) => ({ span: v.span, severity: settings.guardrails.severity, code: v.code, message: v.message }))];
+}
+
 async function refreshPolicies(): Promise<void> {
   const policies = await readPolicyFiles(settings.guardrails.policies, workspaceFolderPaths(), { maxFiles: 200, maxBytes: settings.maxFileSizeMB * bytesPerMB });
   for (const problem of policies.problems) connection.console.warn(`[guardrails] ${problem}`);
@@ -394,7 +402,7 @@ onRequest(connection, GraphRequest, async (params, token) => {
     const requestContext = context();
     return parsed.service.graph(
       parsed.model,
-      { traceIndex: params.traceIndex, cursorOffset, problems: problemsOf(parsed, requestContext), toRange: (span) => toRange(positions, span) },
+      { traceIndex: params.traceIndex, cursorOffset, problems: withViolations(params.uri, problemsOf(parsed, requestContext)), toRange: (span) => toRange(positions, span) },
       requestContext,
     );
   } catch (error) {

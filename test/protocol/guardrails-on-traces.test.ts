@@ -87,6 +87,13 @@ describe('guardrail rules on open traces over stdio', () => {
     assert.deepEqual(diagnostics.map((d) => [d.range, d.code]), [[rangeOf(2, 'sk-live-'), 'guardrails/leaks.gr:2']]);
   });
 
+  it('marks the violation on its node in the preview\'s graph, with the exact range to select', async () => {
+    await traceDiagnostics((list) => list.some((d) => d.range.start.line === 2));
+    const graph = await server.connection.sendRequest('agentTraces/graph', { uri: traceUri }) as { nodes: { eventIndex: number; problems: unknown[] }[] };
+    const marked = graph.nodes.filter((node) => node.problems.length > 0).map((node) => [node.eventIndex, node.problems]);
+    assert.deepEqual(marked, [[1, [{ severity: 'warning', code: 'guardrails/leaks.gr:2', message: 'password in a message', range: rangeOf(2, 'sk-live-') }]]]);
+  });
+
   it('takes the violations away when the rule file is closed', async () => {
     await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri: ruleUri } });
     assert.deepEqual(await traceDiagnostics((list) => list.length === 0), []);

@@ -28,7 +28,8 @@ describe('guardrail rules beside a trace', () => {
       const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', rule.uri);
       return lenses?.find((l) => l.command?.title.startsWith('1 violation'));
     }, 30_000, 'the code lens of the rule in private-mail.gr');
-    assert.equal(lens.command?.title, '1 violation in 1 trace (of 1 open trace file)');
+    // Trace documents other suites opened may still be open (VS Code keeps a document after its editor closes).
+    assert.match(lens.command?.title ?? '', /^1 violation in 1 trace \(of \d+ open trace files?\)$/);
     assert.equal(lens.command?.command, 'agentTraces.revealLocations');
     assert.equal(lens.range.start.line, 1);
   });
