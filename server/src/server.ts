@@ -235,7 +235,7 @@ function refreshCodeLenses(): void {
   }, 0);
 }
 
-/** The preview marks the nodes with guardrail violations too (trace files; dataset lines show their own problems). */
+/** The preview marks the nodes with guardrail violations too (in a dataset, those of the line drawn). */
 function withViolations(uri: string, problems: Problem[]): Problem[] {
   const violations = ruleResults.get(uri)?.violations ?? [];
   if (violations.length === 0) return problems;

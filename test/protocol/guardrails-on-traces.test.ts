@@ -99,3 +99,34 @@ describe('guardrail rules on open traces over stdio', () => {
     assert.deepEqual(await traceDiagnostics((list) => list.length === 0), []);
   });
 });
+
+describe('guardrail rules on an open dataset over stdio', () => {
+  const server = new ServerProcess();
+  const datasetUri = 'file:///workspace/evals.trace.jsonl';
+  const lines = [
+    '{"metadata": {"name": "evals"}}',
+    '{"messages": [{"role": "user", "content": "fine"}]}',
+    '{"messages": [{"role": "user", "content": "x"}, {"role": "user", "content": "my hunter2"}]}',
+  ];
+
+  before(async () => {
+    await server.initialize();
+    server.open(datasetUri, 'agent-trace-jsonl', lines.join('\n'));
+    server.open(ruleUri, 'guardrail', ruleText('hunter2'));
+  });
+
+  after(async () => {
+    assert.equal(await server.shutdown(), 0);
+  });
+
+  it('evaluates each trace line on its own: the violation lands inside its line, and on its node in that line\'s graph', async () => {
+    let diagnostics = await server.diagnosticsFor(datasetUri, 1);
+    while (!guardrails(diagnostics).length) diagnostics = await server.nextDiagnostics(datasetUri);
+    const character = lines[2].indexOf('hunter2');
+    const range = { start: { line: 2, character }, end: { line: 2, character: character + 'hunter2'.length } };
+    assert.deepEqual(guardrails(diagnostics).map((d) => [d.range, d.code]), [[range, 'guardrails/leaks.gr:2']]);
+    const graph = await server.connection.sendRequest('agentTraces/graph', { uri: datasetUri, traceIndex: 1 }) as { nodes: { eventIndex: number; problems: unknown[] }[] };
+    assert.deepEqual(graph.nodes.filter((n) => n.problems.length > 0).map((n) => [n.eventIndex, n.problems]),
+      [[1, [{ severity: 'warning', code: 'guardrails/leaks.gr:2', message: 'password in a message', range }]]]);
+  });
+});
