@@ -21,6 +21,8 @@ export interface GraphNodeProblem {
   severity: 'error' | 'warning' | 'information' | 'hint';
   code: string;
   message: string;
+  /** The exact characters a guardrail violation marks: a click on the problem selects them. */
+  range?: LineRange;
 }
 
 export interface GraphNode {

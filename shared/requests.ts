@@ -44,6 +44,27 @@ export interface ServerInfo {
 /** Facts about the running server, for diagnostics and for the extension-host tests (which restart it). */
 export const ServerInfoRequest: RequestType<void, ServerInfo> = { method: 'agentTraces/serverInfo' };
 
+export interface RulesForTraceParams {
+  /** The trace document. */
+  uri: string;
+  /** Rule files (URIs) chosen for it with "Check with Rules…"; empty to unbind. */
+  rules: string[];
+}
+
+/** Binds rule files to one trace (besides the policies setting and the open rule files); answers how many were read. */
+export const RulesForTraceRequest: RequestType<RulesForTraceParams, { bound: number; problems: string[] }> = { method: 'agentTraces/rulesForTrace' };
+
+export interface VisibleRulesParams {
+  /** Rule files (URIs) shown in an editor now. */
+  uris: string[];
+}
+
+/**
+ * Sent by the client whenever the rule files shown in its editors change: those are the rule files "beside" the open
+ * traces that apply to them. A client that never sends it has every open rule file applied.
+ */
+export const VisibleRulesNotification: NotificationType<VisibleRulesParams> = { method: 'agentTraces/visibleRules' };
+
 interface Cancellable {
   readonly isCancellationRequested: boolean;
 }

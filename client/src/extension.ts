@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { sendRequest, ServerInfoRequest, type ServerInfo } from '../../shared/requests';
+import { registerGuardrailCommands, reportVisibleRules } from './guardrailCommands';
 import { adoptTraceLogs } from './jsonLinesDetection';
 import { registerPreview, type PreviewApi } from './preview';
 
@@ -32,8 +33,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     synchronize: {
       configurationSection: 'agentTraces',
       // Trace files on disk feed the tool names that rule files complete and hover after `tool:`; Python files
-      // are the modules rule files import (agentTraces.guardrails.pythonPaths).
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{trace.json,trace.jsonl,jsonl,py}'),
+      // are the modules rule files import (agentTraces.guardrails.pythonPaths); rule files, agentTraces.guardrails.policies.
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{trace.json,trace.jsonl,jsonl,py,gr}'),
     },
     outputChannelName: 'Agent Traces',
   };
@@ -44,8 +45,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     vscode.commands.registerCommand('agentTraces.restartServer', () => languageClient.restart()),
   );
   const preview = registerPreview(context, languageClient);
+  registerGuardrailCommands(context, languageClient);
   adoptTraceLogs(context);
   await languageClient.start();
+  reportVisibleRules(context, languageClient);
 
   return {
     preview,

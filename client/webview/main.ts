@@ -375,6 +375,14 @@ class Preview {
       this.toggle(id);
       return;
     }
+    // A guardrail violation's line selects the exact characters it marks.
+    const problemLine = target.closest('[data-problem]') as HTMLElement | null;
+    const problem = problemLine ? this.model.nodes[id].problems[Number(problemLine.dataset.problem)] : undefined;
+    if (problem?.range) {
+      this.select(id);
+      this.post({ type: 'reveal', range: this.model.nodes[id].range, selection: problem.range });
+      return;
+    }
     // Clicks in an open panel select and copy its text; they do not move the editor.
     if (target.closest('.panel')) return;
     this.select(id);

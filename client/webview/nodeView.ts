@@ -230,8 +230,12 @@ export function buildRow(id: number, ctx: RowContext): HTMLElement {
   if (bodyLines > 0) {
     const body = el('div', 'body');
     body.style.height = `${bodyLines * GraphLayout.lineHeight}px`;
-    for (const problem of node.problems.slice(0, 3)) {
+    for (const [index, problem] of node.problems.slice(0, 3).entries()) {
       const line = el('div', `problem sev-${problem.severity}`);
+      if (problem.range) {
+        line.dataset.problem = String(index);
+        line.title = `${problem.code}: select it in the trace`;
+      }
       line.appendChild(el('span', 'icon', SEVERITY_ICONS[problem.severity] ?? '•'));
       line.appendChild(document.createTextNode(` ${problem.message}`));
       body.appendChild(line);

@@ -1,11 +1,12 @@
 import {
-  CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
+  CodeLens, CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
   DocumentHighlightKind, DocumentSymbol, FoldingRange, Hover, InsertTextFormat, LocationLink, MarkupKind, Range,
   SymbolKind, TextEdit,
 } from 'vscode-languageserver/node';
+import type { TraceNotice, TraceViolation } from './rulesOnTraces/evaluateOnTrace';
 import type {
-  CompletionEntry, CompletionKind, FoldingSpan, Highlight, HoverResult, OutlineItem, OutlineKind, Problem, Span, Target,
-  TextEditSpan,
+  CodeLensEntry, CompletionEntry, CompletionKind, FoldingSpan, Highlight, HoverResult, OutlineItem, OutlineKind, Problem, Severity, Span,
+  Target, TextEditSpan,
 } from './common/types';
 
 /** Anything that maps offsets to positions: a TextDocument or a LineIndex. */
@@ -135,4 +136,43 @@ export function toCompletionItem(doc: PositionMapper, entry: CompletionEntry): C
 
 export function toTextEdit(doc: PositionMapper, edit: TextEditSpan): TextEdit {
   return TextEdit.replace(toRange(doc, edit.span), edit.newText);
+}
+
+/** A guardrail violation on a trace, with the rule's `raise` line as related information. */
+export function toViolationDiagnostic(doc: PositionMapper, violation: TraceViolation, severity: Severity, rule: PositionMapper): Diagnostic {
+  return {
+    range: toRange(doc, violation.span),
+    severity: severities[severity],
+    code: violation.code,
+    source: 'guardrails',
+    message: violation.message,
+    relatedInformation: [{ location: { uri: violation.ruleUri, range: toRange(rule, violation.raise) }, message: 'the rule that raised it' }],
+  };
+}
+
+/** A rule not evaluated on a trace, a failed evaluation or a work budget hit: information, once, on the trace. */
+export function toGuardrailNoticeDiagnostic(doc: PositionMapper, notice: TraceNotice, rule: PositionMapper): Diagnostic {
+  return {
+    range: toRange(doc, notice.span),
+    severity: DiagnosticSeverity.Information,
+    code: `guardrails/${notice.kind}`,
+    source: 'guardrails',
+    message: notice.message,
+    relatedInformation: [{ location: { uri: notice.ruleUri, range: toRange(rule, notice.ruleSpan) }, message: 'the rule concerned' }],
+  };
+}
+
+/** The command a code lens runs to reveal its targets (registered by the client). */
+export const revealLocationsCommand = 'agentTraces.revealLocations';
+
+export function toCodeLens(doc: PositionMapper, uri: string, lens: CodeLensEntry): CodeLens {
+  const range = toRange(doc, lens.span);
+  const locations = (lens.targets ?? []).map((target) => ({
+    uri: target.uri ?? uri,
+    range: toRange(target.positions ?? doc, target.span),
+  }));
+  return {
+    range,
+    command: { title: lens.title, command: locations.length > 0 ? revealLocationsCommand : '', arguments: locations.length > 0 ? [uri, range.start, locations] : undefined },
+  };
 }

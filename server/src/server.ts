@@ -4,20 +4,29 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './common/service';
+import type { RuleModel } from './guardrail';
+import type { Problem } from './common/types';
 import { emptyGraph } from './preview/emptyGraph';
 import { BudgetExceeded, type Budget } from './common/budget';
 import {
-  toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
+  toCodeLens, toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
   toTextEdit,
 } from './convert';
-import { bytesPerMB, pathOfUri } from './diskFiles';
+import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { DocumentModels, problemsOf, type ParsedDocument } from './documentModels';
 import type { GraphData } from '../../shared/protocol';
-import { GraphRequest, ModelChangedNotification, onRequest, sendNotification, ServerInfoRequest } from '../../shared/requests';
+import {
+  GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
+  VisibleRulesNotification,
+} from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
 import { WorkspaceToolIndex } from './workspaceTools';
 import { FolderPythonModules } from './pythonModules';
 import { version as serverVersion } from '../../package.json';
+import { RuleBindings } from './rulesOnTraces/bindings';
+import { guardrailDiagnostics } from './rulesOnTraces/serverDiagnostics';
+import { readPolicyFiles } from './rulesOnTraces/policies';
+import { TraceResults } from './rulesOnTraces/results';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -33,10 +42,13 @@ const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(me
   folders: workspaceFolderPaths(),
 }));
 const pendingValidation = new Map<string, NodeJS.Timeout>();
+const ruleBindings = new RuleBindings();
+const ruleResults = new TraceResults();
 
 let settings: ServerSettings = defaultServerSettings;
 let canPullConfiguration = false;
 let canReportFolderChanges = false;
+let canRefreshCodeLenses = false;
 let workspaceFolders: string[] = [];
 
 function workspaceFolderPaths(): string[] {
@@ -47,12 +59,13 @@ let pythonModules: FolderPythonModules | undefined;
 
 function context(budget?: Budget): ServiceContext {
   pythonModules ??= new FolderPythonModules(settings.pythonPaths, workspaceFolderPaths(), settings.maxPythonFileSize);
-  return { settings, workspaceTools: toolIndex, pythonModules, budget };
+  return { settings, workspaceTools: toolIndex, pythonModules, budget, guardrailResults: ruleResults };
 }
 
 connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = params.capabilities.workspace?.configuration === true;
   canReportFolderChanges = params.capabilities.workspace?.workspaceFolders === true;
+  canRefreshCodeLenses = params.capabilities.workspace?.codeLens?.refreshSupport === true;
   workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
   return {
     capabilities: {
@@ -65,6 +78,7 @@ connection.onInitialize((params): InitializeResult => {
       foldingRangeProvider: true,
       renameProvider: { prepareProvider: true },
       completionProvider: { triggerCharacters: ['"', ':', '.', '(', ' ', '<'] },
+      codeLensProvider: {},
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'agent-traces-language-server', version: serverVersion },
@@ -76,6 +90,7 @@ connection.onInitialized(async () => {
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'agentTraces' }).catch(() => undefined);
   }
   await refreshSettings();
+  await refreshPolicies();
   // Documents opened while the settings were on their way were checked with the defaults.
   for (const document of documents.all()) scheduleValidation(document, 0);
   void toolIndex.rebuild(workspaceFolders);
@@ -88,6 +103,7 @@ connection.onInitialized(async () => {
       .concat(event.added.map((folder) => folder.uri));
     pythonModules = undefined;
     void toolIndex.rebuild(workspaceFolders);
+    void refreshPolicies().then(() => recheckTraces(0));
   });
 });
 
@@ -105,12 +121,15 @@ connection.onDidChangeConfiguration(async (change) => {
   if (canPullConfiguration) await refreshSettings();
   else settings = readSettings((change.settings as { agentTraces?: unknown } | undefined)?.agentTraces);
   pythonModules = undefined;
+  await refreshPolicies();
   for (const document of documents.all()) scheduleValidation(document, 0);
 });
 
 connection.onDidChangeWatchedFiles((change) => {
   let pythonChanged = false;
+  if (change.changes.some((event) => event.uri.toLowerCase().endsWith('.gr'))) void refreshPolicies().then(() => recheckTraces(0));
   for (const event of change.changes) {
+    if (event.uri.toLowerCase().endsWith('.gr')) continue; // policies, read again above
     if (event.uri.endsWith('.py')) {
       pythonChanged = true;
       continue;
@@ -139,6 +158,8 @@ function validate(uri: string, version: number): void {
     if (!parsed) return;
     const problems = problemsOf(parsed, context(), 'check again');
     const diagnostics = problems.map((problem) => toDiagnostic(document, uri, problem));
+    if (parsed.languageId === 'guardrail') recheckTraces(0);
+    else diagnostics.push(...checkWithRules(document, parsed.languageId === 'agent-trace-jsonl'));
     void connection.sendDiagnostics({ uri, version, diagnostics });
     toolIndex.update(uri, parsed.languageId, parsed.model);
     void sendNotification(connection, ModelChangedNotification, { uri, version });
@@ -163,8 +184,86 @@ documents.onDidClose((event) => {
   openedVersions.delete(event.document.uri);
   clearTimeout(pendingValidation.get(event.document.uri));
   pendingValidation.delete(event.document.uri);
+  const wasRuleFile = models.get(event.document)?.languageId === 'guardrail';
   models.forget(event.document.uri);
+  if (ruleResults.delete(event.document.uri)) refreshCodeLenses();
+  ruleBindings.forget(event.document.uri);
+  if (wasRuleFile) recheckTraces(0);
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+});
+
+// ---- guardrail rules on the open traces (server/src/rulesOnTraces/) ----
+
+/** Rule files shown in the client's editors (see VisibleRulesNotification); undefined: every open one. */
+let visibleRules: Set<string> | undefined;
+onNotification(connection, VisibleRulesNotification, (params) => {
+  visibleRules = new Set(params.uris);
+  recheckTraces(0);
+});
+
+function openRuleFiles() {
+  return documents.all().flatMap((document) => {
+    if (visibleRules && !visibleRules.has(document.uri)) return [];
+    const parsed = models.get(document);
+    return parsed?.languageId === 'guardrail' ? [{ uri: document.uri, model: parsed.model as RuleModel }] : [];
+  });
+}
+
+/** The guardrail diagnostics of a trace document; its results are kept for the rule files' code lenses. */
+function checkWithRules(document: TextDocument, dataset: boolean) {
+  const rules = ruleBindings.rulesFor(document.uri, openRuleFiles());
+  if (rules.length === 0) {
+    if (ruleResults.delete(document.uri)) refreshCodeLenses();
+    return [];
+  }
+  const { diagnostics, result } = guardrailDiagnostics(document, dataset, rules, settings.guardrails);
+  ruleResults.set(document.uri, result, document);
+  refreshCodeLenses();
+  return diagnostics;
+}
+
+function recheckTraces(delay: number): void {
+  for (const document of documents.all()) if (models.get(document)?.languageId !== 'guardrail') scheduleValidation(document, delay);
+}
+
+let codeLensRefresh: NodeJS.Timeout | undefined;
+function refreshCodeLenses(): void {
+  if (!canRefreshCodeLenses || codeLensRefresh) return;
+  codeLensRefresh = setTimeout(() => {
+    codeLensRefresh = undefined;
+    void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+  }, 0);
+}
+
+/** The preview marks the nodes with guardrail violations too (in a dataset, those of the line drawn). */
+function withViolations(uri: string, problems: Problem[]): Problem[] {
+  const violations = ruleResults.get(uri)?.violations ?? [];
+  if (violations.length === 0) return problems;
+  return [...problems, ...violations.map((v) => ({ span: v.span, severity: settings.guardrails.severity, code: v.code, message: v.message }))];
+}
+
+async function refreshPolicies(): Promise<void> {
+  const policies = await readPolicyFiles(settings.guardrails.policies, workspaceFolderPaths(), { maxFiles: 200, maxBytes: settings.maxFileSizeMB * bytesPerMB });
+  for (const problem of policies.problems) connection.console.warn(`[guardrails] ${problem}`);
+  ruleBindings.setPolicies(policies.files);
+}
+
+onRequest(connection, RulesForTraceRequest, async (params) => {
+  const files: { uri: string; text: string }[] = [];
+  const problems: string[] = [];
+  for (const uri of params.rules) {
+    const open = documents.get(uri);
+    const path = pathOfUri(uri);
+    const read = open ? { ok: true as const, text: open.getText() } : path
+      ? await readTextFile(path, { maxBytes: settings.maxFileSizeMB * bytesPerMB, folders: workspaceFolderPaths(), setting: 'agentTraces.files.maxSizeMB' })
+      : { ok: false as const, reason: 'not a file on disk' };
+    if (read.ok) files.push({ uri, text: read.text });
+    else problems.push(`${uri}: ${read.reason}`);
+  }
+  ruleBindings.choose(params.uri, files);
+  const document = documents.get(params.uri);
+  if (document) scheduleValidation(document, 0);
+  return { bound: files.length, problems };
 });
 
 // ---- requests: each runs inside a guard that honours cancellation and its time budget, and never throws ----
@@ -274,6 +373,12 @@ connection.onRenameRequest((params, token) =>
   }),
 );
 
+connection.onCodeLens((params, token) =>
+  guarded('codeLens', params.textDocument.uri, token, [], (parsed, document, budget) =>
+    (parsed.service.codeLenses?.(parsed.model, context(budget)) ?? []).map((lens) => toCodeLens(document, document.uri, lens)),
+  ),
+);
+
 // ---- custom requests ----
 
 function graphError(uri: string, message: string): GraphData {
@@ -297,7 +402,7 @@ onRequest(connection, GraphRequest, async (params, token) => {
     const requestContext = context();
     return parsed.service.graph(
       parsed.model,
-      { traceIndex: params.traceIndex, cursorOffset, problems: problemsOf(parsed, requestContext), toRange: (span) => toRange(positions, span) },
+      { traceIndex: params.traceIndex, cursorOffset, problems: withViolations(params.uri, problemsOf(parsed, requestContext)), toRange: (span) => toRange(positions, span) },
       requestContext,
     );
   } catch (error) {

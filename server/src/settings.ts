@@ -17,6 +17,13 @@ export interface ServerSettings extends Settings {
   pythonPaths: string[];
   /** Bytes: larger Python module files are not read. */
   maxPythonFileSize: number;
+  guardrails: {
+    /** Globs of rule files (relative to each workspace folder) evaluated on every open trace. */
+    policies: string[];
+    severity: 'error' | 'warning' | 'information' | 'hint';
+    /** Rule-body evaluations per rule and trace before the rule stops with a notice. */
+    workBudget: number;
+  };
 }
 
 export const defaultServerSettings: ServerSettings = {
@@ -30,7 +37,10 @@ export const defaultServerSettings: ServerSettings = {
   jsonlMaxLines: 250_000,
   pythonPaths: [],
   maxPythonFileSize: 1_000_000,
+  guardrails: { policies: [], severity: 'warning', workBudget: 1_000_000 },
 };
+
+const severities = ['error', 'warning', 'information', 'hint'] as const;
 
 function positiveNumber(value: unknown, fallback: number, minimum = 0): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
@@ -58,5 +68,12 @@ export function readSettings(section: unknown): ServerSettings {
       ? raw.guardrails.pythonPaths.filter((entry: unknown): entry is string => typeof entry === 'string' && entry.trim() !== '')
       : [],
     maxPythonFileSize: positiveNumber(raw.guardrails?.maxPythonFileSize, defaultServerSettings.maxPythonFileSize, 1),
+    guardrails: {
+      policies: Array.isArray(raw.guardrails?.policies)
+        ? raw.guardrails.policies.filter((entry: unknown): entry is string => typeof entry === 'string' && entry.trim() !== '')
+        : [],
+      severity: severities.includes(raw.guardrails?.severity) ? raw.guardrails.severity : defaultServerSettings.guardrails.severity,
+      workBudget: Math.floor(positiveNumber(raw.guardrails?.workBudget, defaultServerSettings.guardrails.workBudget, 1)),
+    },
   };
 }

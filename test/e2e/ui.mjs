@@ -116,6 +116,24 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
     return `${await screenshot('preview')}`;
   });
 
+  await check('a rule file beside a trace underlines its violation and counts it in a code lens', async () => {
+    await runCommand(page, 'View: Close All Editor Groups');
+    const row = (name) => page.getByRole('treeitem', { name: new RegExp(`^${name.replace(/\./g, '\\.')}`) });
+    await row('inbox-assistant.trace.json').click();
+    await page.locator('.tabs-container .tab', { hasText: 'inbox-assistant.trace.json' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The violation is in the final answer (line 54): bring it on screen, then open the rule in a group beside it.
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill(':54');
+    await page.keyboard.press('Enter');
+    await runCommand(page, 'View: Split Editor Right');
+    await row('private-mail.gr').click();
+    await page.locator('.tabs-container .tab', { hasText: 'private-mail.gr' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await page.locator('.editor-instance .monaco-editor .squiggly-warning').first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: '1 violation in 1 trace' }).first();
+    await lens.waitFor({ timeout: STEP_TIMEOUT_MS });
+    return `${JSON.stringify((await lens.innerText()).trim())}, ${await screenshot('rule-beside-trace')}`;
+  });
+
   await page.close().catch(() => {});
   console.log(`[ui] ${counts.passed} passing, ${counts.failed} failing`);
   return counts;

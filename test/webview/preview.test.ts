@@ -152,6 +152,23 @@ describe('trace preview webview', () => {
     });
   });
 
+  test('a guardrail violation is listed on its node, and a click on it selects its exact range', async () => {
+    await withPreview(async (preview) => {
+      const range = { start: { line: 3, character: 40 }, end: { line: 3, character: 47 } };
+      const data = buildGraph([
+        { kind: 'user', content: 'my password is hunter2', problems: [{ severity: 'warning', code: 'guardrails/leak.gr:2', message: 'password in a message', range }] },
+        { kind: 'assistant', content: 'noted' },
+      ]);
+      await preview.showGraph(data);
+      const user = data.nodes.find((n) => n.kind === 'user')!;
+      assert.deepEqual(await preview.page.$$eval('.problem[data-problem]', (lines) => lines.map((l) => l.textContent)), ['⚠ password in a message']);
+      await preview.clearPosted();
+      await preview.page.click('.problem[data-problem]');
+      const reveals = (await preview.posted()).filter((m) => m.type === 'reveal');
+      assert.deepEqual(reveals, [{ type: 'reveal', range: user.range, selection: range }]);
+    });
+  });
+
   test('a cursor message highlights the innermost node at that line and scrolls it into view', async () => {
     await withPreview(async (preview) => {
       const data = buildGraph(syntheticEvents(4000));

@@ -1,5 +1,5 @@
 import type {
-  CompletionEntry, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target, TextEditSpan,
+  CodeLensEntry, CompletionEntry, GuardrailResults, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target, TextEditSpan,
   WorkspaceTools,
 } from './types';
 import type { GraphData, LineRange } from '../../../shared/protocol';
@@ -45,6 +45,8 @@ export interface ServiceContext {
   budget?: Budget;
   /** Python module files in the configured folders (for imports of modules outside the standard library). */
   pythonModules?: PythonModules;
+  /** Results of rule files evaluated on the open traces (rule files' code lenses). */
+  guardrailResults?: GuardrailResults;
 }
 
 export interface GraphOptions {
@@ -75,4 +77,5 @@ export interface LanguageService<Model> {
   graph?(model: Model, options: GraphOptions, context: ServiceContext): GraphData;
   /** How often each tool is called in the document (trace languages), for the workspace's tool index. */
   calledTools?(model: Model): Map<string, number>;
+  codeLenses?(model: Model, context: ServiceContext): CodeLensEntry[];
 }

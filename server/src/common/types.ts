@@ -123,3 +123,26 @@ export interface PythonModuleFile {
   size: number;
   limit: number;
 }
+
+/** A code lens: a title above `span`; with targets, clicking it reveals them. */
+export interface CodeLensEntry {
+  span: Span;
+  title: string;
+  targets?: Target[];
+}
+
+/** How each rule of a rule file fared on the traces it was evaluated on (the server keeps these; see rulesOnTraces/). */
+export interface RuleFileResults {
+  /** Per rule index: violations, the traces that have one, where they are, and why it was not evaluated (if so). */
+  rule(ruleIndex: number): { violations: number; traces: number; targets: Target[]; reason?: string };
+  /** Why the whole file was not evaluated on some trace (a failure, a trace that is not JSON), if so. */
+  fileReason?: string;
+  /** Trace documents the rules were evaluated on. */
+  documents: number;
+  /** Set when some traces were left out (a limit), naming the setting. */
+  limitNotice?: string;
+}
+
+export interface GuardrailResults {
+  forRuleFile(uri: string): RuleFileResults | undefined;
+}

@@ -20,7 +20,10 @@ export function datasetGraph(model: LinesModel, options: GraphOptions, context: 
   }
   const traces = pickerChoices(traceLines, chosen);
   const line = traceLines[chosen];
-  const data = lineTraceService.graph(traceModelOf(model, line), { ...options, problems: traceLineProblems(model, line, context) }, context);
+  // The line's own problems, plus the guardrail violations the server found inside this line.
+  const violations = (options.problems ?? []).filter((p) => p.code.startsWith('guardrails/') && p.span.start >= line.start && p.span.start <= line.end);
+  const problems = [...traceLineProblems(model, line, context), ...violations];
+  const data = lineTraceService.graph(traceModelOf(model, line), { ...options, problems }, context);
   return { ...data, uri: model.uri, version: model.version, format: 'dataset', traceIndex: chosen, traces };
 }
 

@@ -1,4 +1,5 @@
 import type { LanguageService } from '../common/service';
+import { codeLenses } from './codeLenses';
 import { completion } from './completion';
 import { definition } from './definition';
 import { folding } from './folding';
@@ -25,4 +26,5 @@ export const guardrailService: LanguageService<RuleModel> = {
   completion,
   prepareRename,
   rename,
+  codeLenses,
 };

@@ -151,7 +151,9 @@ export function graph(model: TraceModel, options: GraphOptions, context: Service
     if (!event || eventNode[event.index] < 0 || problem.code === 'trace/too-many-problems') continue;
     const call = event.kind === 'call' ? undefined : callAt(event, problem.span.start);
     const target = call ? callNode[call.index] : eventNode[event.index];
-    if (target >= 0) nodes[target].problems.push({ severity: problem.severity, code: problem.code, message: problem.message });
+    if (target < 0) continue;
+    const violation = problem.code.startsWith('guardrails/') ? { range: options.toRange(problem.span) } : {};
+    nodes[target].problems.push({ severity: problem.severity, code: problem.code, message: problem.message, ...violation });
   }
 
   const data: GraphData = {

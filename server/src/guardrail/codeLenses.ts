@@ -1,0 +1,36 @@
+import type { ServiceContext } from '../common/service';
+import type { CodeLensEntry } from '../common/types';
+import type { RuleModel } from './model';
+
+/** Per rule: "N violations in M traces" over the traces the file was evaluated on, or why the rule was not evaluated. */
+export function codeLenses(model: RuleModel, context: ServiceContext): CodeLensEntry[] {
+  const results = context.guardrailResults?.forRuleFile(model.uri);
+  if (!results) return [];
+  const lenses: CodeLensEntry[] = [];
+  let ruleIndex = 0;
+  for (const statement of model.program.statements) {
+    if (statement.kind !== 'rule') continue;
+    const rule = results.rule(ruleIndex++);
+    const span = statement.headerSpan;
+    const reason = rule.reason ?? results.fileReason;
+    if (reason && rule.violations === 0) {
+      lenses.push({ span, title: `Not evaluated: ${oneLine(reason)}` });
+      continue;
+    }
+    const documents = `${results.documents} open trace file${results.documents === 1 ? '' : 's'}`;
+    const title = results.documents === 0
+      ? 'No open trace to check (open a trace, or bind rule files with agentTraces.guardrails.policies)'
+      : `${count(rule.violations, 'violation')} in ${count(rule.traces, 'trace')} (of ${documents})${results.limitNotice ? ` · ${results.limitNotice}` : ''}`;
+    lenses.push({ span, title, targets: rule.targets.length > 0 ? rule.targets : undefined });
+  }
+  return lenses;
+}
+
+function count(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
+}

@@ -1,0 +1,171 @@
+import type { Span } from '../common/types';
+import type { RuleModel } from '../guardrail/model';
+import { evaluateRules } from '../guardrail/evaluate';
+import { traceSpans } from '../guardrail/evaluate/traceSpans';
+
+/**
+ * Runs rule files on one trace document (a `.trace.json`, or each trace line of a dataset) and places every
+ * violation on the exact characters of its most precise range. Free of LSP types: the server converts the result,
+ * the tests read it as it is.
+ */
+
+export interface RuleFile {
+  uri: string;
+  model: RuleModel;
+}
+
+export interface TraceViolation {
+  ruleUri: string;
+  ruleIndex: number;
+  /** Which trace of the document (0 for a trace file; the count of trace lines before it in a dataset). */
+  trace: number;
+  /** In the trace document (UTF-16 offsets). */
+  span: Span;
+  message: string;
+  /** `guardrails/<rule file name>:<line of the raise>`. */
+  code: string;
+  /** The rule's `raise … if:` header in the rule file. */
+  raise: Span;
+}
+
+/** Something the user must know once per trace document and rule: a rule not evaluated, a failure, a budget hit. */
+export interface TraceNotice {
+  ruleUri: string;
+  /** -1 when the whole rule file is concerned (a failure before any rule ran, a trace that is not JSON). */
+  ruleIndex: number;
+  span: Span;
+  message: string;
+  /** Where in the rule file it comes from. */
+  ruleSpan: Span;
+  /** The diagnostic code's last part: `guardrails/<kind>`. */
+  kind: 'not-evaluated' | 'work-budget' | 'failed' | 'not-json';
+}
+
+/** Per rule file and rule: how the rule fared on this document (for the rule file's code lenses). */
+export interface RuleOutcome {
+  violations: number;
+  /** Why the rule (or the whole file, ruleIndex -1) was not evaluated on this document, if it was not. */
+  reason?: string;
+}
+
+export interface RulesOnTraceResult {
+  violations: TraceViolation[];
+  notices: TraceNotice[];
+  /** ruleUri → ruleIndex → outcome (ruleIndex -1: the whole file). */
+  outcomes: Map<string, Map<number, RuleOutcome>>;
+  /** Traces evaluated (one for a trace file, one per trace line of a dataset). */
+  traces: number;
+}
+
+export interface RulesOnTraceOptions {
+  /** Rule-body evaluations allowed per rule and trace (agentTraces.guardrails.workBudget). */
+  workBudget: number;
+  isCancelled?: () => boolean;
+}
+
+export function ruleFileName(uri: string): string {
+  const path = uri.replace(/[?#].*$/, '');
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+/** `dataset`: the text is JSON Lines and each line holding a trace (a list, or an object with `messages`) is one. */
+export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions): RulesOnTraceResult {
+  const result: RulesOnTraceResult = { violations: [], notices: [], outcomes: new Map(), traces: 0 };
+  const noticed = new Set<string>();
+  const notice = (rule: RuleFile, ruleIndex: number, span: Span, message: string, ruleSpan: Span, kind: TraceNotice['kind']): void => {
+    const key = `${rule.uri}\u0000${ruleIndex}\u0000${message}`;
+    outcome(result, rule.uri, ruleIndex).reason ??= message;
+    if (noticed.has(key)) return;
+    noticed.add(key);
+    result.notices.push({ ruleUri: rule.uri, ruleIndex, span, message, ruleSpan, kind });
+  };
+  const traceAt = (start: number, end: number, lineNumber?: number): void => {
+    const firstLineEnd = text.indexOf('\n', start);
+    const noticeSpan = { start, end: Math.min(end, firstLineEnd < 0 ? end : firstLineEnd) };
+    let value: unknown;
+    try {
+      value = JSON.parse(text.slice(start, end));
+    } catch {
+      const where = lineNumber === undefined ? 'the trace' : `line ${lineNumber}`;
+      for (const rule of rules) notice(rule, -1, noticeSpan, `Guardrails from ${ruleFileName(rule.uri)} not evaluated on ${where}: it is not valid JSON (fix the syntax errors first)`, { start: 0, end: 0 }, 'not-json');
+      return;
+    }
+    const trace = traceOf(value);
+    if (trace === undefined) return; // a dataset's metadata line, or a value that holds no trace
+    const traceNumber = result.traces++;
+    let spanOf: ((address: string) => Span) | undefined;
+    for (const rule of rules) {
+      const evaluation = evaluateRules(rule.model, trace, { budget: options.workBudget, isCancelled: options.isCancelled });
+      if (evaluation.cancelled) return;
+      const name = ruleFileName(rule.uri);
+      if (evaluation.failure) {
+        const failure = evaluation.failure;
+        // A rule file that does not parse or load already shows why on itself: its code lenses say so, not every trace.
+        if (failure.ruleIndex < 0) {
+          outcome(result, rule.uri, -1).reason ??= failure.message;
+          continue;
+        }
+        const line = rule.model.lines.positionAt(failure.start).line + 1;
+        notice(rule, failure.ruleIndex, noticeSpan, `Guardrails from ${name} could not be evaluated${lineNumber === undefined ? '' : ` on line ${lineNumber}`}: ${failure.message} (${name}:${line})`, { start: failure.start, end: failure.end }, 'failed');
+        outcome(result, rule.uri, -1).reason ??= failure.message; // the rules after it were not reached either
+        continue;
+      }
+      for (const n of evaluation.notices) {
+        const kind = n.kind === 'budget' ? 'work-budget' : 'not-evaluated';
+        const hint = n.kind === 'budget' ? ' (setting agentTraces.guardrails.workBudget)' : '';
+        notice(rule, n.ruleIndex, noticeSpan, `${name}: ${n.message}${hint}`, { start: n.start, end: n.end }, kind);
+      }
+      for (const error of evaluation.errors) {
+        spanOf ??= traceSpans(text, start, end);
+        const spans = error.ranges.map(spanOf);
+        // The most precise range (a substring before a whole event); a violation without ranges marks the trace's start.
+        const span = spans.length > 0 ? spans.reduce((a, b) => (b.end - b.start < a.end - a.start ? b : a)) : noticeSpan;
+        const line = rule.model.lines.positionAt(error.raiseStart).line + 1;
+        result.violations.push({
+          ruleUri: rule.uri,
+          ruleIndex: error.ruleIndex,
+          trace: traceNumber,
+          span,
+          message: error.message ?? String(error.args[0] ?? error.key),
+          code: `guardrails/${name}:${line}`,
+          raise: { start: error.raiseStart, end: error.raiseEnd },
+        });
+        outcome(result, rule.uri, error.ruleIndex).violations++;
+      }
+    }
+  };
+  if (!dataset) {
+    traceAt(0, text.length);
+    return result;
+  }
+  let lineStart = 0;
+  for (let lineNumber = 1; lineStart <= text.length; lineNumber++) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = text.length;
+    const contentEnd = text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
+    if (text.slice(lineStart, contentEnd).trim() !== '') traceAt(lineStart, contentEnd, lineNumber);
+    if (options.isCancelled?.()) break;
+    lineStart = lineEnd + 1;
+  }
+  return result;
+}
+
+function outcome(result: RulesOnTraceResult, ruleUri: string, ruleIndex: number): RuleOutcome {
+  let rules = result.outcomes.get(ruleUri);
+  if (!rules) result.outcomes.set(ruleUri, (rules = new Map()));
+  let found = rules.get(ruleIndex);
+  if (!found) rules.set(ruleIndex, (found = { violations: 0 }));
+  return found;
+}
+
+/** The trace in a parsed value: a list of events, or the `messages` of an object (a dataset line); else undefined. */
+function traceOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value;
+  if (value && typeof value === 'object' && Array.isArray((value as { messages?: unknown }).messages)) return (value as { messages: unknown }).messages;
+  return undefined;
+}

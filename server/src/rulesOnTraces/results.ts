@@ -1,0 +1,66 @@
+import type { GuardrailResults, RuleFileResults, Target } from '../common/types';
+import type { RulesOnTraceResult } from './evaluateOnTrace';
+
+/** Violations listed per rule in its code lens (the count is always complete). */
+const maxTargetsPerRule = 500;
+
+interface TraceEntry {
+  result: RulesOnTraceResult;
+  positions: NonNullable<Target['positions']>;
+}
+
+/** The latest evaluation of rule files on each trace document, summed up per rule for the rule files' code lenses. */
+export class TraceResults implements GuardrailResults {
+  private readonly byTrace = new Map<string, TraceEntry>();
+  /** Set by the server when it left trace documents out (its limit), naming the setting. */
+  limitNotice: string | undefined;
+
+  set(traceUri: string, result: RulesOnTraceResult, positions: TraceEntry['positions']): void {
+    this.byTrace.set(traceUri, { result, positions });
+  }
+
+  delete(traceUri: string): boolean {
+    return this.byTrace.delete(traceUri);
+  }
+
+  get(traceUri: string): RulesOnTraceResult | undefined {
+    return this.byTrace.get(traceUri)?.result;
+  }
+
+  forRuleFile(uri: string): RuleFileResults | undefined {
+    const perRule = new Map<number, { violations: number; traces: Set<string>; targets: Target[]; reason?: string }>();
+    const ruleTally = (ruleIndex: number) => {
+      let tally = perRule.get(ruleIndex);
+      if (!tally) perRule.set(ruleIndex, (tally = { violations: 0, traces: new Set(), targets: [] }));
+      return tally;
+    };
+    let documents = 0;
+    let fileReason: string | undefined;
+    for (const [traceUri, { result, positions }] of this.byTrace) {
+      const outcomes = result.outcomes.get(uri);
+      if (!outcomes) continue;
+      documents++;
+      for (const [ruleIndex, outcome] of outcomes) {
+        if (!outcome.reason) continue;
+        if (ruleIndex < 0) fileReason ??= outcome.reason;
+        else ruleTally(ruleIndex).reason ??= outcome.reason;
+      }
+      for (const violation of result.violations) {
+        if (violation.ruleUri !== uri) continue;
+        const tally = ruleTally(violation.ruleIndex);
+        tally.violations++;
+        tally.traces.add(`${traceUri}\u0000${violation.trace}`);
+        if (tally.targets.length < maxTargetsPerRule) tally.targets.push({ uri: traceUri, span: violation.span, positions });
+      }
+    }
+    return {
+      rule: (ruleIndex) => {
+        const tally = perRule.get(ruleIndex);
+        return tally ? { violations: tally.violations, traces: tally.traces.size, targets: tally.targets, reason: tally.reason } : { violations: 0, traces: 0, targets: [] };
+      },
+      fileReason,
+      documents,
+      limitNotice: this.limitNotice,
+    };
+  }
+}

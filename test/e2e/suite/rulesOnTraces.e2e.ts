@@ -1,0 +1,43 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { closeAllEditors, diagnosticCode, formatRange, openFile, rangeOf, waitFor } from './helpers';
+
+describe('guardrail rules beside a trace', () => {
+  after(closeAllEditors);
+
+  it('marks the violation of the rule shown beside the trace, and counts it in the rule\'s code lens', async () => {
+    const { document: trace } = await openFile('inbox-assistant.trace.json');
+    const rule = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(trace.uri, '..', 'rules', 'private-mail.gr'));
+    await vscode.window.showTextDocument(rule, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+
+    const violation = await waitFor(
+      () => vscode.languages.getDiagnostics(trace.uri).find((d) => d.source === 'guardrails'),
+      30_000, 'a guardrails diagnostic on inbox-assistant.trace.json',
+    );
+    const answer = rangeOf(trace, 'payslip notice');
+    const payslip = new vscode.Range(answer.start, answer.start.translate(0, 'payslip'.length));
+    assert.deepEqual(
+      [diagnosticCode(violation), violation.severity, formatRange(violation.range), violation.message],
+      ['guardrails/private-mail.gr:2', vscode.DiagnosticSeverity.Warning, formatRange(payslip), 'The answer mentions payroll mail, which is private'],
+    );
+    const related = violation.relatedInformation?.[0];
+    assert.equal(related?.location.uri.toString(), rule.uri.toString());
+    assert.equal(related?.location.range.start.line, 1, 'related information points at the raise line');
+
+    const lens = await waitFor(async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', rule.uri);
+      return lenses?.find((l) => l.command?.title.startsWith('1 violation'));
+    }, 30_000, 'the code lens of the rule in private-mail.gr');
+    // Trace documents other suites opened may still be open (VS Code keeps a document after its editor closes).
+    assert.match(lens.command?.title ?? '', /^1 violation in 1 trace \(of \d+ open trace files?\)$/);
+    assert.equal(lens.command?.command, 'agentTraces.revealLocations');
+    assert.equal(lens.range.start.line, 1);
+  });
+
+  it('takes the violation away once the rule file is no longer shown', async () => {
+    const { document: trace } = await openFile('inbox-assistant.trace.json');
+    await closeAllEditors();
+    await openFile('inbox-assistant.trace.json');
+    await waitFor(() => !vscode.languages.getDiagnostics(trace.uri).some((d) => d.source === 'guardrails'), 30_000, 'no guardrails diagnostic once the rule is hidden');
+  });
+});

@@ -1,0 +1,132 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultSettings } from '../../../server/src/common/service';
+import { LineIndex } from '../../../server/src/common/lineIndex';
+import { guardrailService, type RuleModel } from '../../../server/src/guardrail';
+import { evaluateRulesOnTrace, type RuleFile } from '../../../server/src/rulesOnTraces/evaluateOnTrace';
+import { TraceResults } from '../../../server/src/rulesOnTraces/results';
+
+function rules(text: string, uri = 'file:///w/rules/leak.gr'): RuleFile {
+  return { uri, model: guardrailService.parse({ uri, version: 1, text }) as RuleModel };
+}
+
+const options = { workBudget: 1_000_000 };
+const passwordRule = 'raise "password in a message" if:\n    (m: Message)\n    "hunter2" in m.content\n';
+
+describe('rules on a trace document', () => {
+  it('marks the exact characters of a substring range, through escapes and astral characters before it', () => {
+    // \u00e9 is 6 source characters for one code point, \" 2 for one, 😀 two UTF-16 units for one code point.
+    const text = '[\n  {"role": "user", "content": "caf\\u00e9 😀 \\"pw\\": hunter2!"}\n]';
+    const result = evaluateRulesOnTrace([rules(passwordRule)], text, false, options);
+    assert.equal(result.violations.length, 1);
+    const v = result.violations[0];
+    assert.equal(text.slice(v.span.start, v.span.end), 'hunter2');
+    assert.equal(v.span.start, text.indexOf('hunter2'));
+    assert.equal(v.message, 'password in a message');
+    assert.equal(v.code, 'guardrails/leak.gr:1');
+    assert.deepEqual(v.raise, { start: 0, end: 'raise "password in a message" if:'.length });
+    assert.deepEqual(result.notices, []);
+    assert.equal(result.traces, 1);
+  });
+
+  it('evaluates each trace line of a dataset on its own, ranges inside that line, metadata lines skipped', () => {
+    const lines = [
+      '{"metadata": {"name": "evals"}}',
+      '{"messages": [{"role": "user", "content": "fine"}]}',
+      '{"messages": [{"role": "user", "content": "my hunter2"}], "metadata": {}}',
+      '[{"role": "user", "content": "hunter2 again"}]',
+    ];
+    const text = lines.join('\r\n');
+    const result = evaluateRulesOnTrace([rules(passwordRule)], text, true, options);
+    assert.equal(result.traces, 3);
+    const found = result.violations.map((v) => ({ trace: v.trace, line: new LineIndex(text).positionAt(v.span.start).line, text: text.slice(v.span.start, v.span.end) }));
+    assert.deepEqual(found, [
+      { trace: 1, line: 2, text: 'hunter2' },
+      { trace: 2, line: 3, text: 'hunter2' },
+    ]);
+    assert.equal(found[0] && result.violations[0].span.start, text.indexOf('hunter2'));
+  });
+
+  it('says once per document that a rule needing a model-based detector was not evaluated, and still runs the others', () => {
+    const policy = 'from invariant.detectors import pii\n\nraise "pii" if:\n    (m: Message)\n    any(pii(m.content))\n\n' + passwordRule;
+    const text = ['[{"role": "user", "content": "hunter2"}]', '[{"role": "user", "content": "x"}]'].join('\n');
+    const result = evaluateRulesOnTrace([rules(policy)], text, true, options);
+    assert.deepEqual(result.violations.map((v) => [v.ruleIndex, v.code, text.slice(v.span.start, v.span.end)]), [[1, 'guardrails/leak.gr:7', 'hunter2']]);
+    assert.equal(result.notices.length, 1);
+    assert.equal(result.notices[0].kind, 'not-evaluated');
+    assert.match(result.notices[0].message, /^leak\.gr: Rule 1 is not evaluated: it calls .*pii/);
+    assert.deepEqual(result.notices[0].span, { start: 0, end: text.indexOf('\n') });
+    assert.equal(result.outcomes.get('file:///w/rules/leak.gr')?.get(0)?.reason, result.notices[0].message);
+  });
+
+  it('does not evaluate a trace that is not valid JSON, and says so on its first line', () => {
+    const text = '[\n  {"role": "user", "content": "hunter2"\n]';
+    const result = evaluateRulesOnTrace([rules(passwordRule)], text, false, options);
+    assert.deepEqual(result.violations, []);
+    assert.deepEqual(result.notices.map((n) => [n.kind, n.span, n.message]), [
+      ['not-json', { start: 0, end: 1 }, 'Guardrails from leak.gr not evaluated on the trace: it is not valid JSON (fix the syntax errors first)'],
+    ]);
+  });
+
+  it('reports a failed evaluation with the rule line that raised it', () => {
+    const policy = 'raise "p" if:\n    (m: Message)\n    m.content == input.expected\n';
+    const result = evaluateRulesOnTrace([rules(policy)], '[{"role": "user", "content": "x"}]', false, options);
+    assert.equal(result.notices.length, 1);
+    assert.equal(result.notices[0].kind, 'failed');
+    assert.match(result.notices[0].message, /^Guardrails from leak\.gr could not be evaluated: .*expected.* \(leak\.gr:3\)$/);
+  });
+
+  it('says when a rule hit the work budget, naming the setting', () => {
+    const policy = 'raise "pair" if:\n    (a: Message)\n    (b: Message)\n    a.content + b.content == "never"\n';
+    const text = JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ role: 'user', content: `m${i}` })));
+    const result = evaluateRulesOnTrace([rules(policy)], text, false, { workBudget: 10 });
+    assert.deepEqual(result.notices.map((n) => n.kind), ['work-budget']);
+    assert.match(result.notices[0].message, /stopped after 10 rule-body evaluations .*agentTraces\.guardrails\.workBudget/);
+  });
+});
+
+describe('rule file code lenses', () => {
+  const policy = 'from invariant.detectors import pii\n\nraise "pii" if:\n    (m: Message)\n    any(pii(m.content))\n\n' + passwordRule;
+  const rule = rules(policy);
+
+  function lenses(results: TraceResults) {
+    return guardrailService.codeLenses!(rule.model, { settings: defaultSettings, guardrailResults: results })
+      .map((lens) => [policy.slice(lens.span.start, lens.span.end), lens.title, (lens.targets ?? []).map((t) => `${t.uri}@${t.span.start}`)]);
+  }
+
+  it('counts violations and traces over the open trace documents, and says why a rule was not evaluated', () => {
+    const results = new TraceResults();
+    const a = '[{"role": "user", "content": "hunter2 hunter2"}]';
+    const b = ['[{"role": "user", "content": "hunter2"}]', '[{"role": "user", "content": "no"}]'].join('\n');
+    results.set('file:///w/a.trace.json', evaluateRulesOnTrace([rule], a, false, options), new LineIndex(a));
+    results.set('file:///w/b.trace.jsonl', evaluateRulesOnTrace([rule], b, true, options), new LineIndex(b));
+    const [pii, password] = lenses(results);
+    assert.equal(pii[0], 'raise "pii" if:');
+    assert.match(pii[1] as string, /^Not evaluated: leak\.gr: Rule 1 is not evaluated: it calls .*pii/);
+    assert.deepEqual(password, [
+      'raise "password in a message" if:',
+      '2 violations in 2 traces (of 2 open trace files)',
+      [`file:///w/a.trace.json@${a.indexOf('hunter2')}`, `file:///w/b.trace.jsonl@${b.indexOf('hunter2')}`],
+    ]);
+  });
+
+  it('says there is nothing to check when no trace is open', () => {
+    assert.deepEqual(lenses(new TraceResults()).map((l) => l[1]), [
+      'No open trace to check (open a trace, or bind rule files with agentTraces.guardrails.policies)',
+      'No open trace to check (open a trace, or bind rule files with agentTraces.guardrails.policies)',
+    ]);
+  });
+});
+
+describe('rule files that cannot be loaded', () => {
+  it('leave the trace alone (the rule file shows its errors) and give the reason to the code lenses', () => {
+    const rule = rules('raise "x" if:\n    (out: Outputt)\n');
+    const result = evaluateRulesOnTrace([rule], '[{"role": "user", "content": "x"}]', false, options);
+    assert.deepEqual([result.violations, result.notices], [[], []]);
+    const results = new TraceResults();
+    results.set('file:///w/t.trace.json', result, new LineIndex(''));
+    const titles = guardrailService.codeLenses!(rule.model, { settings: defaultSettings, guardrailResults: results }).map((lens) => lens.title);
+    assert.equal(titles.length, 1);
+    assert.match(titles[0], /^Not evaluated: The rules cannot be loaded: .*Outputt/);
+  });
+});
