@@ -1,6 +1,6 @@
 import {
   CancellationToken, createConnection, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes, ProposedFeatures,
-  ResponseError, TextDocuments, TextDocumentSyncKind, type InitializeResult, type Position,
+  ResponseError, TextDocuments, TextDocumentSyncKind, type Diagnostic, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './common/service';
@@ -159,7 +159,7 @@ function validate(uri: string, version: number): void {
     const problems = problemsOf(parsed, context(), 'check again');
     const diagnostics = problems.map((problem) => toDiagnostic(document, uri, problem));
     if (parsed.languageId === 'guardrail') recheckTraces(0);
-    else diagnostics.push(...checkWithRules(document, parsed.languageId === 'agent-trace-jsonl'));
+    else diagnostics.push(...checkWithRulesSafely(document, parsed.languageId === 'agent-trace-jsonl'));
     void connection.sendDiagnostics({ uri, version, diagnostics });
     toolIndex.update(uri, parsed.languageId, parsed.model);
     void sendNotification(connection, ModelChangedNotification, { uri, version });
@@ -193,6 +193,16 @@ documents.onDidClose((event) => {
 });
 
 // ---- guardrail rules on the open traces (server/src/rulesOnTraces/) ----
+
+/** The trace's own diagnostics are published even when checking it with rules fails. */
+function checkWithRulesSafely(document: TextDocument, dataset: boolean): Diagnostic[] {
+  try {
+    return checkWithRules(document, dataset);
+  } catch (error) {
+    logFailure('guardrails', document.uri, document.version, error);
+    return [];
+  }
+}
 
 /** Rule files shown in the client's editors (see VisibleRulesNotification); undefined: every open one. */
 let visibleRules: Set<string> | undefined;

@@ -100,14 +100,26 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
     const traceNumber = result.traces++;
     let spanOf: ((address: string) => Span) | undefined;
     for (const rule of rules) {
-      const evaluation = evaluateRules(rule.model, trace, { budget: options.workBudget, isCancelled: options.isCancelled });
-      if (evaluation.cancelled) return;
       const name = ruleFileName(rule.uri);
+      let evaluation: ReturnType<typeof evaluateRules>;
+      try {
+        evaluation = evaluateRules(rule.model, trace, { budget: options.workBudget, isCancelled: options.isCancelled });
+      } catch (error) {
+        // A fault of the evaluator must cost this rule file its verdict on this trace, never the trace its diagnostics.
+        const message = error instanceof Error ? error.message : String(error);
+        notice(rule, -1, noticeSpan, `Guardrails from ${name} could not be evaluated${lineNumber === undefined ? '' : ` on line ${lineNumber}`}: the evaluator failed (${message})`, { start: 0, end: 0 }, 'failed');
+        continue;
+      }
+      if (evaluation.cancelled) return;
       if (evaluation.failure) {
         const failure = evaluation.failure;
         // A rule file that does not parse or load already shows why on itself: its code lenses say so, not every trace.
-        if (failure.ruleIndex < 0) {
+        if (failure.ruleIndex < 0 && (failure.pyType === 'SyntaxError' || failure.pyType === 'PolicyLoadingError')) {
           outcome(result, rule.uri, -1).reason ??= failure.message;
+          continue;
+        }
+        if (failure.ruleIndex < 0) { // the trace itself cannot be evaluated (read as the analyzer reads it, or too deep)
+          notice(rule, -1, noticeSpan, `Guardrails from ${name} not evaluated${lineNumber === undefined ? '' : ` on line ${lineNumber}`}: ${failure.message}`, { start: 0, end: 0 }, 'failed');
           continue;
         }
         const line = rule.model.lines.positionAt(failure.start).line + 1;

@@ -14,6 +14,22 @@ const options = { workBudget: 1_000_000 };
 const passwordRule = 'raise "password in a message" if:\n    (m: Message)\n    "hunter2" in m.content\n';
 
 describe('rules on a trace document', () => {
+  it('says once that a trace nested past the depth limit is not evaluated, and still evaluates a shallow line', () => {
+    const deep = '{"a":'.repeat(5_000) + '[1]' + '}'.repeat(5_000);
+    const lines = [
+      `{"messages": [{"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": ${deep}}}]}]}`,
+      '[{"role": "user", "content": "hunter2"}]',
+    ];
+    const text = lines.join('\n');
+    const result = evaluateRulesOnTrace([rules(passwordRule)], text, true, options);
+    assert.deepEqual(result.notices.map((n) => [n.kind, n.message, n.span]), [[
+      'failed',
+      'Guardrails from leak.gr not evaluated on line 1: The trace nests values more than 500 levels deep; guardrails are evaluated on traces nested up to 500 levels',
+      { start: 0, end: lines[0].length },
+    ]]);
+    assert.deepEqual(result.violations.map((v) => text.slice(v.span.start, v.span.end)), ['hunter2']);
+  });
+
   it('marks the exact characters of a substring range, through escapes and astral characters before it', () => {
     // \u00e9 is 6 source characters for one code point, \" 2 for one, 😀 two UTF-16 units for one code point.
     const text = '[\n  {"role": "user", "content": "caf\\u00e9 😀 \\"pw\\": hunter2!"}\n]';

@@ -74,6 +74,28 @@ const LOAD_ERRORS = new Set([
   'gr/unsupported-value-type', 'gr/value-ref-outside-pattern', 'gr/wildcard-outside-pattern', 'gr/template-placeholder',
 ]);
 
+/**
+ * Values nested deeper than this are not evaluated: the evaluator reads values recursively, as the analyzer does,
+ * and Python's own recursion limit (1,000 frames) stops the analyzer on such traces too.
+ */
+export const MAX_TRACE_DEPTH = 500;
+
+/** How deep arrays and objects nest in a JSON value, counted without recursion and up to `limit + 1`. */
+export function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
 export function evaluateRules(
   model: Pick<RuleModel, 'text' | 'program' | 'syntaxProblems'> & Partial<Pick<RuleModel, 'semanticProblems'>>,
   trace: unknown,
@@ -88,6 +110,11 @@ export function evaluateRules(
   const loadError = (model.semanticProblems ?? []).find((p) => p.severity === 'error' && LOAD_ERRORS.has(p.code));
   if (loadError) {
     result.failure = new EvaluationFailure(`The rules cannot be loaded: ${loadError.message}`, 'PolicyLoadingError', loadError.span.start, loadError.span.end, -1);
+    return result;
+  }
+  const depth = nestingDepth(trace, MAX_TRACE_DEPTH);
+  if (depth > MAX_TRACE_DEPTH) {
+    result.failure = new EvaluationFailure(`The trace nests values more than ${MAX_TRACE_DEPTH} levels deep; guardrails are evaluated on traces nested up to ${MAX_TRACE_DEPTH} levels`, 'RecursionError', 0, 0, -1);
     return result;
   }
   let input: TraceInput;
