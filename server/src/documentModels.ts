@@ -132,8 +132,10 @@ export class DocumentModels {
         const model = await service.parseInSlices!({ uri, version, text, maxLines, budget: stale }, nextTurn, sliceMs);
         await nextTurn();
         // Positions from line starts found with indexOf: the editor's document computes its own line offsets a
-        // character at a time, which held a 50 MB trace's check up by about half a second.
-        const parsed: ParsedDocument = { uri, version, languageId, service, model, positions: new LineIndex(text), maxLines, inSlices: true };
+        // character at a time, which held a 50 MB trace's check up by about half a second. LineIndex breaks lines
+        // at \n only; a text with any \r (possibly a lone one, a line break to the editor) keeps the document's.
+        const positions = text.includes('\r') ? document : new LineIndex(text);
+        const parsed: ParsedDocument = { uri, version, languageId, service, model, positions, maxLines, inSlices: true };
         if (!reading.superseded) this.open.set(uri, parsed);
         return parsed;
       } catch (error) {

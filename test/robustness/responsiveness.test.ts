@@ -74,4 +74,22 @@ describe('a 50 MB trace being read and checked', () => {
       await server.stop();
     }
   });
+
+  it('a big trace with lone CR line breaks gets diagnostics on the lines the editor shows', async () => {
+    const server = await AttackedServer.start();
+    try {
+      const uri = 'file:///carriage-returns.trace.json';
+      const events = Array.from({ length: 20_000 }, (_, i) => `{"role": "user", "content": "message number ${i} of a long conversation"}`);
+      events.push('{"role": "user", "content": "x" "y"}');
+      const text = `[\r${events.join(',\r')}\r]`;
+      assert.ok(text.length > 1_000_000, 'read in slices');
+      server.open(uri, 'agent-trace', text);
+      const problems = await server.diagnostics(uri, 1, 60_000);
+      // The comma missing before "y" (line 20,001 in the editor, where every \r breaks a line).
+      const missingComma = problems.find((problem) => problem.code === 'json/syntax');
+      assert.deepEqual(missingComma?.range.start, { line: 20_001, character: 32 }, JSON.stringify(problems));
+    } finally {
+      await server.stop();
+    }
+  });
 });
