@@ -1,5 +1,5 @@
-// Trace language service benchmark: diagnostics time against JSON.parse of the same text, heap over file size,
-// and definition/hover latency on random tool_call_id offsets.
+// Trace language service benchmark, a hot loop in process (end-to-end figures over stdio: e2e.bench.ts): diagnostics
+// time against JSON.parse of the same text, heap over file size, and definition/hover latency on tool_call_id offsets.
 // Run: node esbuild.mjs && node --expose-gc out/bench/trace.bench.js [sizesInMB...]
 import { parseTrace } from '../server/src/trace/model';
 import { validate as validateTrace } from '../server/src/trace/validate';
@@ -7,71 +7,9 @@ import { definition as traceDefinition } from '../server/src/trace/definition';
 import { hover as traceHover } from '../server/src/trace/hover';
 import { defaultSettings, type ServiceContext } from '../server/src/common/service';
 import { cpuTime, median, random } from './measure';
+import { generateTrace } from './generateTrace';
 
 const context: ServiceContext = { settings: defaultSettings };
-
-const words = ('the inbox meeting report deploy server error warning file line function value result user ' +
-  'request response token cache build test passed failed retry timeout network database query index').split(' ');
-
-function sentence(next: () => number, wordCount: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < wordCount; i++) out.push(words[Math.floor(next() * words.length)]);
-  return out.join(' ');
-}
-
-/** A tool output of a few KB: numbered lines with quotes, tabs and unicode, as real command outputs have. */
-function toolOutput(next: () => number): string {
-  const lines: string[] = [];
-  const count = 20 + Math.floor(next() * 60);
-  for (let i = 1; i <= count; i++) {
-    lines.push(`${i}:\t${sentence(next, 6 + Math.floor(next() * 6))} "quoted" — ok`);
-  }
-  return lines.join('\n');
-}
-
-/** Characters an event takes as an element of the pretty-printed array (one more level of indentation). */
-function printedSize(event: unknown): number {
-  const printed = JSON.stringify(event, null, 2);
-  let lines = 1;
-  for (let i = printed.indexOf('\n'); i !== -1; i = printed.indexOf('\n', i + 1)) lines++;
-  return printed.length + 2 * lines + 2;
-}
-
-/** A pretty-printed trace of about `targetBytes` characters, with its tool_call_id value offsets. */
-export function generateTrace(targetBytes: number, seed = 1): string {
-  const next = random(seed);
-  const events: unknown[] = [];
-  let size = 0;
-  let callNumber = 0;
-  const tools = ['get_inbox', 'send_email', 'read_file', 'run_python', 'search_web'];
-  events.push({ role: 'system', content: 'You are a helpful assistant with tools.' });
-  events.push({ role: 'user', content: sentence(next, 20) });
-  while (size < targetBytes) {
-    const callCount = 1 + Math.floor(next() * 2);
-    const calls = [];
-    for (let c = 0; c < callCount; c++) {
-      const id = `call_${(callNumber++).toString(36)}_${Math.floor(next() * 1e9).toString(36)}`;
-      const name = tools[Math.floor(next() * tools.length)];
-      const argumentsObject = { path: `/src/${words[c % words.length]}.py`, n: Math.floor(next() * 100), query: sentence(next, 5) };
-      calls.push({
-        id,
-        type: 'function',
-        function: { name, arguments: next() < 0.5 ? argumentsObject : JSON.stringify(argumentsObject) },
-      });
-    }
-    const assistant = { role: 'assistant', content: sentence(next, 15), tool_calls: calls };
-    events.push(assistant);
-    size += printedSize(assistant);
-    for (const call of calls) {
-      const output = { role: 'tool', tool_call_id: call.id, content: toolOutput(next) };
-      events.push(output);
-      size += printedSize(output);
-    }
-    if (next() < 0.2) events.push({ role: 'user', content: sentence(next, 12) });
-  }
-  events.push({ role: 'assistant', content: 'Done.' });
-  return JSON.stringify(events, null, 2);
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -191,7 +129,8 @@ function main(): void {
   const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
   const megabytes = sizes.length > 0 ? sizes : [1, 10, 50];
   if (!gc) console.log('note: run with node --expose-gc for heap figures');
-  console.log('CPU time of this process, median of several runs (wall-clock ratio in the last column)');
+  console.log('Hot-loop figures, in process (no transport, no editor): CPU time of this process, median of several runs');
+  console.log('(wall-clock ratio in the last column). End-to-end figures over stdio: npm run bench -- e2e');
   console.log('size      JSON.parse  diagnostics  ratio (≤3)  heap/size (≤4)  problems  wall ratio');
   let largest = '';
   // Warm up the parser and the validator on a small trace so the first size is not measured cold.

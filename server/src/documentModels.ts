@@ -1,7 +1,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LanguageService, ServiceContext, Settings } from './common/service';
 import type { Problem } from './common/types';
-import { BudgetExceeded, type Budget } from './common/budget';
+import { BudgetExceeded, checkBudget, type Budget } from './common/budget';
 import { LineIndex } from './common/lineIndex';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { languageForDocument, languageForFile, serviceFor, type LanguageId } from './languages';
@@ -19,6 +19,35 @@ export interface ParsedDocument {
   maxLines: number;
   /** The problems last found in this version, and the settings they were found with. */
   problems?: { settings: Settings; list: Problem[] };
+  /** Read in slices (a big document): its check runs in slices too. */
+  inSlices?: boolean;
+}
+
+/**
+ * Documents at least this many characters long are read and checked in slices of `sliceMs` that each give the event
+ * loop a turn, when their language can (traces): other requests are answered in between. Smaller ones are read at
+ * once, which costs less than a slice.
+ */
+const sliceFromLength = 1_000_000;
+const sliceMs = 8;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The problems of a version found again (see problemsOf), in slices when the document was read in slices. */
+export async function problemsInSlices(parsed: ParsedDocument, context: ServiceContext): Promise<Problem[]> {
+  if (!parsed.inSlices || !parsed.service.validateInSlices) return problemsOf(parsed, context, 'check again');
+  const list = await parsed.service.validateInSlices(parsed.model, context, nextTurn, sliceMs);
+  parsed.problems = { settings: context.settings, list };
+  return list;
+}
+
+/** A big document being read in slices: every request for that version awaits the same reading. */
+interface Reading {
+  version: number;
+  languageId: string;
+  maxLines: number;
+  /** A newer version or a close made this reading useless: it stops at its next token. */
+  superseded: boolean;
+  done: Promise<ParsedDocument>;
 }
 
 /**
@@ -48,6 +77,7 @@ export class DocumentModels {
   private readonly open = new Map<string, ParsedDocument>();
   private fromDisk: { uri: string; text: string; parsed: ParsedDocument } | undefined;
   private readonly languages = new Map<string, { clientLanguageId: string; languageId: LanguageId | undefined }>();
+  private readonly reading = new Map<string, Reading>();
 
   constructor(
     private readonly limits: () => ModelLimits,
@@ -69,7 +99,62 @@ export class DocumentModels {
     return parsed;
   }
 
+  /**
+   * The same model, read in slices when the document is big and its language can be (see sliceFromLength); the
+   * check and every request for that version share one reading. `budget` is checked once the reading is done (the
+   * reading itself serves them all, so one request's cancellation does not stop it).
+   */
+  async getInSlices(document: TextDocument, budget?: Budget): Promise<ParsedDocument | undefined> {
+    const { maxLines } = this.limits();
+    const languageId = this.languageOf(document);
+    const service = languageId && serviceFor(languageId);
+    const cached = this.open.get(document.uri);
+    const current = cached && cached.version === document.version && cached.languageId === languageId && cached.maxLines === maxLines;
+    if (current || !languageId || !service?.parseInSlices || document.getText().length < sliceFromLength) return this.get(document, budget);
+    let reading = this.reading.get(document.uri);
+    if (!reading || reading.version !== document.version || reading.languageId !== languageId || reading.maxLines !== maxLines) {
+      if (reading) reading.superseded = true;
+      reading = this.readInSlices(document, languageId, service, maxLines);
+      this.reading.set(document.uri, reading);
+    }
+    const parsed = await reading.done;
+    checkBudget(budget);
+    return parsed;
+  }
+
+  private readInSlices(document: TextDocument, languageId: LanguageId, service: LanguageService<unknown>, maxLines: number): Reading {
+    const { uri, version } = document;
+    const text = document.getText();
+    const reading: Reading = { version, languageId, maxLines, superseded: false, done: undefined! };
+    const stale: Budget = { get isCancellationRequested() { return reading.superseded; } };
+    reading.done = (async () => {
+      try {
+        const model = await service.parseInSlices!({ uri, version, text, maxLines, budget: stale }, nextTurn, sliceMs);
+        await nextTurn();
+        // Positions from line starts found with indexOf: the editor's document computes its own line offsets a
+        // character at a time, which held a 50 MB trace's check up by about half a second. LineIndex breaks lines
+        // at \n only; a text with any \r (possibly a lone one, a line break to the editor) keeps the document's.
+        const positions = text.includes('\r') ? document : new LineIndex(text);
+        const parsed: ParsedDocument = { uri, version, languageId, service, model, positions, maxLines, inSlices: true };
+        if (!reading.superseded) this.open.set(uri, parsed);
+        return parsed;
+      } catch (error) {
+        if (error instanceof BudgetExceeded) throw error;
+        const parsed = this.failed(uri, version, languageId, document, maxLines, error);
+        if (!reading.superseded) this.open.set(uri, parsed);
+        return parsed;
+      } finally {
+        if (this.reading.get(uri) === reading) this.reading.delete(uri);
+      }
+    })();
+    reading.done.catch(() => undefined); // a superseded reading nobody awaits any more
+    return reading;
+  }
+
   forget(uri: string): void {
+    const reading = this.reading.get(uri);
+    if (reading) reading.superseded = true;
+    this.reading.delete(uri);
     this.open.delete(uri);
     this.languages.delete(uri);
   }
@@ -115,9 +200,15 @@ export class DocumentModels {
       return { uri, version, languageId, service, model, positions, maxLines };
     } catch (error) {
       if (error instanceof BudgetExceeded) throw error; // the request stopped, not the parse: the next one tries again
-      this.log(`[parse] ${uri}@${version}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-      const model: FailedParse = { error: error instanceof Error ? error.message : String(error) };
-      return { uri, version, languageId, service: failedParseService as LanguageService<unknown>, model, positions, maxLines };
+      return this.failed(uri, version, languageId, positions, maxLines, error);
     }
+  }
+
+  private failed(
+    uri: string, version: number, languageId: string, positions: ParsedDocument['positions'], maxLines: number, error: unknown,
+  ): ParsedDocument {
+    this.log(`[parse] ${uri}@${version}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    const model: FailedParse = { error: error instanceof Error ? error.message : String(error) };
+    return { uri, version, languageId, service: failedParseService as LanguageService<unknown>, model, positions, maxLines };
   }
 }

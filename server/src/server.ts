@@ -13,7 +13,7 @@ import {
   toTextEdit,
 } from './convert';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
-import { DocumentModels, problemsOf, type ParsedDocument } from './documentModels';
+import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
 import type { GraphData } from '../../shared/protocol';
 import {
   GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
@@ -146,24 +146,27 @@ connection.onDidChangeWatchedFiles((change) => {
 
 function scheduleValidation(document: TextDocument, delay = settings.validationDelay): void {
   clearTimeout(pendingValidation.get(document.uri));
-  pendingValidation.set(document.uri, setTimeout(() => validate(document.uri, document.version), delay));
+  pendingValidation.set(document.uri, setTimeout(() => void validate(document.uri, document.version), delay));
 }
 
-function validate(uri: string, version: number): void {
+async function validate(uri: string, version: number): Promise<void> {
   pendingValidation.delete(uri);
   const document = documents.get(uri);
   if (!document || document.version !== version) return; // a newer edit has its own validation scheduled
   try {
-    const parsed = models.get(document);
-    if (!parsed) return;
-    const problems = problemsOf(parsed, context(), 'check again');
-    const diagnostics = problems.map((problem) => toDiagnostic(document, uri, problem));
+    // A big document is read and checked in slices; an edit or a close meanwhile makes this check moot.
+    const parsed = await models.getInSlices(document);
+    if (!parsed || document.version !== version || documents.get(uri) !== document) return;
+    const problems = await problemsInSlices(parsed, context());
+    if (document.version !== version || documents.get(uri) !== document) return;
+    const diagnostics = problems.map((problem) => toDiagnostic(parsed.positions, uri, problem));
     if (parsed.languageId === 'guardrail') recheckTraces(0);
     else diagnostics.push(...checkWithRulesSafely(document, parsed.languageId === 'agent-trace-jsonl'));
     void connection.sendDiagnostics({ uri, version, diagnostics });
     toolIndex.update(uri, parsed.languageId, parsed.model);
     void sendNotification(connection, ModelChangedNotification, { uri, version });
   } catch (error) {
+    if (error instanceof BudgetExceeded) return; // a newer version superseded this one while it was read
     logFailure('validate', uri, version, error);
   }
 }
@@ -289,21 +292,24 @@ function requestBudget(token: CancellationToken, started: number): Budget {
   return { get isCancellationRequested() { return token.isCancellationRequested; }, deadline };
 }
 
-function guarded<R>(
+async function guarded<R>(
   feature: string,
   uri: string,
   token: CancellationToken,
   fallback: R,
   work: (parsed: ParsedDocument, document: TextDocument, budget: Budget) => R,
-): R | ResponseError<void> {
+): Promise<R | ResponseError<void>> {
   const document = documents.get(uri);
   if (!document) return fallback;
   if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
   const started = Date.now();
   const budget = requestBudget(token, started);
+  const version = document.version;
   try {
-    const parsed = models.get(document, budget);
+    const parsed = await models.getInSlices(document, budget);
     if (!parsed) return fallback;
+    // A big document read in slices may have been edited meanwhile: the answer would point at the old text.
+    if (document.version !== version) return new ResponseError(LSPErrorCodes.ContentModified, 'The document changed');
     if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
     return work(parsed, document, budget);
   } catch (error) {
@@ -399,7 +405,7 @@ onRequest(connection, GraphRequest, async (params, token) => {
   const document = documents.get(params.uri);
   let parsed: ParsedDocument | undefined;
   try {
-    parsed = document ? models.get(document) : await models.readFromDisk(params.uri);
+    parsed = document ? await models.getInSlices(document) : await models.readFromDisk(params.uri);
   } catch (error) {
     logFailure('graph', params.uri, document?.version, error);
     return graphError(params.uri, `Could not read this file: ${(error as Error).message}`);

@@ -64,6 +64,12 @@ export interface GraphOptions {
 export interface LanguageService<Model> {
   parse(doc: DocumentInput): Model;
   validate(model: Model, context: ServiceContext): Problem[];
+  /**
+   * The same parse and check, in slices of about `sliceMs` that each end with `pause()`, for languages whose
+   * documents can be big enough to hold up every other request (the server uses them above a size).
+   */
+  parseInSlices?(doc: DocumentInput, pause: () => Promise<void>, sliceMs: number): Promise<Model>;
+  validateInSlices?(model: Model, context: ServiceContext, pause: () => Promise<void>, sliceMs: number): Promise<Problem[]>;
   hover(model: Model, offset: number, context: ServiceContext): HoverResult | null;
   definition(model: Model, offset: number, context?: ServiceContext): Target[];
   references(model: Model, offset: number, includeDeclaration: boolean): Target[];

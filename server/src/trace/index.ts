@@ -5,11 +5,11 @@ import { folding } from './folding';
 import { graph } from './graph';
 import { highlights } from './highlights';
 import { hover } from './hover';
-import { parseTrace, type TraceModel } from './model';
+import { parseTrace, parseTraceInSlices, type TraceModel } from './model';
 import { references } from './references';
 import { symbols } from './symbols';
 import { calledTools } from './tools';
-import { validate } from './validate';
+import { validate, validateInSlices } from './validate';
 
 export type { TraceModel } from './model';
 export { parseTrace } from './model';
@@ -23,7 +23,14 @@ export const traceService = {
     model.version = doc.version;
     return model;
   },
+  async parseInSlices(doc: DocumentInput, pause: () => Promise<void>, sliceMs: number): Promise<TraceModel> {
+    const model = await parseTraceInSlices(doc.text, doc.budget, pause, sliceMs);
+    model.uri = doc.uri;
+    model.version = doc.version;
+    return model;
+  },
   validate,
+  validateInSlices,
   hover,
   definition,
   references,

@@ -6,7 +6,7 @@ import type { Budget } from '../common/budget';
 import { contains } from '../common/spans';
 import type { Span } from '../common/types';
 import { decodeJsonString, sourceOffsetInLiteral } from '../json/strings';
-import { parseJson, type Field, type JsonValue, type SyntaxProblem } from './parser';
+import { parseJson, parseJsonInSlices, type Field, type JsonValue, type ParsedJson, type SyntaxProblem } from './parser';
 
 export type { Field, JsonValue, SyntaxProblem, ValueKind, Shape } from './parser';
 export { contains };
@@ -91,7 +91,33 @@ export function field(fields: Field[] | undefined, name: string): Field | undefi
 
 /** `budget`: the parse stops with BudgetExceeded when a request was cancelled or ran out of time. */
 export function parseTrace(text: string, start = 0, end = text.length, budget?: Budget): TraceModel {
-  const parsed = parseJson(text, start, end, budget);
+  return traceOf(text, start, end, parseJson(text, start, end, budget));
+}
+
+/** The same model, read in slices that each end with `pause()` (see parseJsonInSlices). */
+export async function parseTraceInSlices(
+  text: string, budget: Budget | undefined, pause: () => Promise<void>, sliceMs: number,
+): Promise<TraceModel> {
+  const model = modelShell(text, 0, text.length, await parseJsonInSlices(text, 0, text.length, budget, pause, sliceMs));
+  const steps = eventSteps(model);
+  let until = performance.now() + sliceMs;
+  while (!steps.next().done) {
+    if (performance.now() < until) continue;
+    await pause();
+    until = performance.now() + sliceMs;
+  }
+  return model;
+}
+
+function traceOf(text: string, start: number, end: number, parsed: ParsedJson): TraceModel {
+  const model = modelShell(text, start, end, parsed);
+  const steps = eventSteps(model);
+  while (!steps.next().done);
+  return model;
+}
+
+/** The model without its events, which eventSteps adds. */
+function modelShell(text: string, start: number, end: number, parsed: ParsedJson): TraceModel {
   const root = parsed.root;
   let form: TraceForm = 'other';
   let eventsValue: JsonValue | null = null;
@@ -113,7 +139,6 @@ export function parseTrace(text: string, start = 0, end = text.length, budget?: 
     callsById: new Map(),
     outputsByCallId: new Map(),
   };
-  if (eventsValue?.items) buildEvents(model, eventsValue.items);
   return model;
 }
 
@@ -164,10 +189,17 @@ function makeCall(model: TraceModel, event: TraceEvent, value: JsonValue, topLev
 
 const noCalls: never[] = [];
 
-function buildEvents(model: TraceModel, items: JsonValue[]): void {
+/** Events read between two points where a read in slices may pause. */
+const EVENTS_PER_STEP = 500;
+
+/** Adds the events, their calls and links to the model, yielding every few hundred events. */
+function* eventSteps(model: TraceModel): Generator<void, void, void> {
+  const items = model.eventsValue?.items;
+  if (!items) return;
   let latestCall: ToolCall | null = null;
   const earlierById = new Map<string, ToolCall>();
   for (let index = 0; index < items.length; index++) {
+    if (index % EVENTS_PER_STEP === EVENTS_PER_STEP - 1) yield;
     const value = items[index];
     const kind = classify(model.text, value, index);
     const fields = value.fields ?? [];

@@ -153,6 +153,24 @@ export function parseJson(text: string, from = 0, end = text.length, budget?: Bu
   return new TreeBuilder(text, from, end, budget, recordAll).run();
 }
 
+/**
+ * The same parse, in slices of about `sliceMs` that each end with `pause()` (e.g. a turn of the event loop), so a
+ * server keeps answering other requests while a big document is read. `budget` still stops it between tokens.
+ */
+export async function parseJsonInSlices(
+  text: string, from: number, end: number, budget: Budget | undefined, pause: () => Promise<void>, sliceMs: number,
+): Promise<ParsedJson> {
+  const builder = new TreeBuilder(text, from, end, budget, false);
+  for (; ;) {
+    const parsed = builder.advance(performance.now() + sliceMs);
+    if (parsed) return parsed;
+    await pause();
+  }
+}
+
+/** Tokens read between two looks at the clock while parsing in slices. */
+const TOKENS_PER_CLOCK_CHECK = 2048;
+
 const isValueStart = (token: number) =>
   token === Token.OpenBrace || token === Token.OpenBracket || token === Token.String || token === Token.Number ||
   token === Token.True || token === Token.False || token === Token.Null || token === Token.Unknown;
@@ -194,12 +212,27 @@ class TreeBuilder {
   }
 
   run(): ParsedJson {
+    return this.advance(Infinity)!;
+  }
+
+  /**
+   * Reads tokens until the end (then returns the result) or until `performance.now()` passes `until` (then returns
+   * undefined; call again to go on). It stops only between tokens, when no token awaits another handler.
+   */
+  advance(until: number): ParsedJson | undefined {
     const lexer = this.lexer;
     let token = 0;
     let reuse = false;
+    let sinceClock = 0;
     for (; ;) {
       const reused = reuse;
-      if (!reuse) token = lexer.next();
+      if (!reuse) {
+        if (++sinceClock === TOKENS_PER_CLOCK_CHECK) {
+          sinceClock = 0;
+          if (performance.now() > until) return undefined;
+        }
+        token = lexer.next();
+      }
       reuse = false;
       const offset = lexer.offset;
       const length = lexer.length;

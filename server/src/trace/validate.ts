@@ -15,7 +15,11 @@ import { outputLinkSpan } from './definition';
 
 /** Every problem of a trace, syntax first-class, capped at settings.maxProblems with a notice. */
 export function validate(model: TraceModel, context: ServiceContext): Problem[] {
-  return capProblems(collectProblems(model, context), context.settings.maxProblems, (_omitted, max, found) => ({
+  return capped(model, context, collectProblems(model, context));
+}
+
+function capped(model: TraceModel, context: ServiceContext, problems: Problem[]): Problem[] {
+  return capProblems(problems, context.settings.maxProblems, (_omitted, max, found) => ({
     span: { start: model.start, end: model.start },
     severity: 'information',
     code: 'trace/too-many-problems',
@@ -23,8 +27,33 @@ export function validate(model: TraceModel, context: ServiceContext): Problem[] 
   }));
 }
 
+/** The same problems, found in slices of events that each end with `pause()` (a big trace leaves the server free). */
+export async function validateInSlices(model: TraceModel, context: ServiceContext, pause: () => Promise<void>, sliceMs: number): Promise<Problem[]> {
+  const steps = checkSteps(model, context);
+  let until = performance.now() + sliceMs;
+  for (; ;) {
+    const step = steps.next();
+    if (step.done) return capped(model, context, step.value);
+    if (performance.now() < until) continue;
+    await pause();
+    until = performance.now() + sliceMs;
+  }
+}
+
 /** All problems, sorted by position, uncapped. */
 export function collectProblems(model: TraceModel, context: ServiceContext): Problem[] {
+  const steps = checkSteps(model, context);
+  for (; ;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Events checked between two points where a check in slices may pause. */
+const EVENTS_PER_STEP = 500;
+
+/** Checks the trace, yielding every few hundred events; returns the problems sorted by position. */
+function* checkSteps(model: TraceModel, context: ServiceContext): Generator<void, Problem[], void> {
   const problems: Problem[] = [];
   for (const e of model.syntaxErrors) {
     problems.push({ span: { start: e.start, end: e.end }, severity: 'error', code: e.code, message: e.message });
@@ -43,7 +72,11 @@ export function collectProblems(model: TraceModel, context: ServiceContext): Pro
   };
 
   checkTopLevel(model, add, unknownKeys);
-  for (const event of model.events) checkEvent(model, event, add, unknownKeys);
+  const events = model.events;
+  for (let i = 0; i < events.length; i++) {
+    checkEvent(model, events[i], add, unknownKeys);
+    if (i % EVENTS_PER_STEP === EVENTS_PER_STEP - 1) yield;
+  }
   checkLinks(model, add);
   problems.sort((a, b) => a.span.start - b.span.start);
   return problems;

@@ -1,0 +1,296 @@
+// End-to-end benchmark: each server runs as a separate process spoken to over stdio, as an editor would, on the
+// same generated traces. Reports open → diagnostics (cold: the first document of a fresh process; warm: the third),
+// edit → answer (a one-character edit, then definition and hover), edit → diagnostics once the server's validation
+// delay has passed, and how long a hover on a small file waits while a big document is opened. The no-op server
+// (bench/noopServer.ts) is the transport floor; VS Code's JSON language server shows what plain JSON costs.
+// Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...])
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
+  type ProtocolConnection, type PublishDiagnosticsParams,
+} from 'vscode-languageserver/node';
+import { generateTrace } from './generateTrace';
+import { random } from './measure';
+
+const repoRoot = resolve(__dirname, '..', '..');
+
+interface ServerKind {
+  name: string;
+  script: string;
+  languageId: string;
+  extension: string;
+  /** Milliseconds the server waits after an edit before it checks the document again. */
+  validationDelayMs: number;
+}
+
+const floor: ServerKind = {
+  name: 'no-op server (floor)', script: resolve(repoRoot, 'out', 'bench', 'noopServer.js'),
+  languageId: 'agent-trace', extension: '.trace.json', validationDelayMs: 0,
+};
+const jsonServer: ServerKind = {
+  name: 'vscode-json-languageserver', script: resolve(repoRoot, 'node_modules', 'vscode-json-languageserver', 'bin', 'vscode-json-languageserver'),
+  languageId: 'json', extension: '.json', validationDelayMs: 300,
+};
+const ours: ServerKind = {
+  name: 'agent-traces', script: resolve(repoRoot, 'dist', 'server.js'),
+  languageId: 'agent-trace', extension: '.trace.json', validationDelayMs: 200,
+};
+
+/** One server process and the diagnostics it has published. */
+class Client {
+  readonly connection: ProtocolConnection;
+  private readonly child;
+  private readonly waiters: { uri: string; version?: number; resolve: () => void }[] = [];
+
+  constructor(readonly kind: ServerKind) {
+    this.child = spawn(process.execPath, [kind.script, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    this.connection.onNotification(PublishDiagnosticsNotification.type, (params: PublishDiagnosticsParams) => {
+      for (const waiter of [...this.waiters]) {
+        // The JSON server publishes without a version (it drops results of versions edited since).
+        if (waiter.uri === params.uri && (params.version === undefined || params.version === waiter.version)) {
+          this.waiters.splice(this.waiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
+      }
+    });
+    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
+    this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.onRequest('window/workDoneProgress/create', () => null);
+    this.connection.listen();
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  async initialize(): Promise<void> {
+    await this.connection.sendRequest('initialize', {
+      processId: process.pid, rootUri: null, workspaceFolders: null,
+      capabilities: { workspace: { configuration: true }, textDocument: { definition: { linkSupport: true } } },
+    });
+    await this.connection.sendNotification('initialized', {});
+    // Settings are pulled after `initialized`: a round trip that lets them arrive before the first open.
+    await this.connection.sendRequest('textDocument/hover', { textDocument: { uri: 'file:///none.json' }, position: { line: 0, character: 0 } })
+      .catch(() => undefined);
+  }
+
+  /** Resolves once diagnostics for this version of the document are published. */
+  diagnostics(uri: string, version: number): Promise<void> {
+    return new Promise((resolvePromise) => this.waiters.push({ uri, version, resolve: resolvePromise }));
+  }
+
+  open(uri: string, text: string): Promise<void> {
+    const published = this.diagnostics(uri, 1);
+    void this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: this.kind.languageId, version: 1, text } });
+    return published;
+  }
+
+  request(method: string, uri: string, position: Position): Promise<unknown> {
+    return this.connection.sendRequest(method, { textDocument: { uri }, position });
+  }
+
+  /** Peak resident set size (VmHWM) in bytes. */
+  peakMemory(): number {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    return Number(status.match(/^VmHWM:\s+(\d+) kB/m)?.[1] ?? NaN) * 1024;
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise((resolvePromise) => this.child.once('exit', resolvePromise));
+    const late = setTimeout(() => this.child.kill(), 5000);
+    await this.connection.sendRequest('shutdown').catch(() => undefined);
+    await this.connection.sendNotification('exit').catch(() => undefined);
+    await exited;
+    clearTimeout(late);
+    this.connection.dispose();
+  }
+}
+
+interface Position {
+  line: number;
+  character: number;
+}
+
+/** Line and character of offsets in one text. */
+function positionsIn(text: string): (offset: number) => Position {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle] <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low, character: offset - starts[low] };
+  };
+}
+
+interface Edit {
+  kind: string;
+  offset: number;
+  insert: string;
+}
+
+/** One-character edits of every kind the issue names: inside a string, a key, a number, between events. */
+function editsIn(text: string, count: number): Edit[] {
+  const next = random(11);
+  const find = (pattern: RegExp, shift: number, insert: string, kind: string): Edit[] => {
+    const found: Edit[] = [];
+    for (const match of text.matchAll(pattern)) found.push({ kind, offset: match.index! + shift, insert });
+    return found;
+  };
+  const pools = [
+    find(/"content": "/g, 14, 'x', 'string'),
+    find(/"role"/g, 3, 'x', 'key'),
+    find(/"n": \d/g, 6, '7', 'number'),
+    find(/\n {2}\},\n/g, 5, ' ', 'between events'),
+  ];
+  const edits: Edit[] = [];
+  for (let i = 0; i < count; i++) {
+    const pool = pools[i % pools.length];
+    edits.push(pool[Math.floor(next() * pool.length)]);
+  }
+  return edits;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((sorted.length * p) / 100) - 1)];
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+/** Milliseconds to the answer, or undefined when the server answered with an error. */
+async function timedAnswer(run: () => Promise<unknown>): Promise<number | undefined> {
+  const start = performance.now();
+  try {
+    await run();
+  } catch {
+    return undefined;
+  }
+  return performance.now() - start;
+}
+
+interface Figures {
+  cold: number;
+  warm: number;
+  definition: number[];
+  hover: number[];
+  /** Edit → diagnostics, less the server's validation delay. */
+  diagnostics: number[];
+  /** A hover on a small open file sent right after a big document's open, and the hovers after it until it is checked. */
+  firstSmallHover: number;
+  smallHover: number[];
+  peakBytes: number;
+}
+
+const smallTrace = '[\n  {"role": "user", "content": "hi"},\n  {"role": "assistant", "content": "hello"}\n]\n';
+
+async function measure(kind: ServerKind, text: string, editCount: number): Promise<Figures> {
+  const client = new Client(kind);
+  await client.initialize();
+  const uri = (name: string) => `file:///bench/${name}${kind.extension}`;
+  const cold = await timed(() => client.open(uri('first'), text));
+  await client.open(uri('second'), text);
+  const warm = await timed(() => client.open(uri('third'), text));
+
+  // Edits on the third document: each inserts one character, the next takes it out again (an undo).
+  const at = positionsIn(text);
+  const idOffsets = [...text.matchAll(/"tool_call_id": "/g)].map((match) => match.index! + 19);
+  const next = random(5);
+  const figures: Figures = { cold, warm, definition: [], hover: [], diagnostics: [], firstSmallHover: 0, smallHover: [], peakBytes: 0 };
+  const edited = uri('third');
+  let version = 1;
+  for (const edit of editsIn(text, editCount)) {
+    for (const undo of [false, true]) {
+      version++;
+      const start = at(edit.offset);
+      const range = undo ? { start, end: { line: start.line, character: start.character + 1 } } : { start, end: start };
+      const published = client.diagnostics(edited, version);
+      const editedAt = performance.now();
+      void client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri: edited, version }, contentChanges: [{ range, text: undo ? '' : edit.insert }],
+      });
+      // A tool_call_id on another line, so the edit does not move it.
+      let target = at(idOffsets[Math.floor(next() * idOffsets.length)]);
+      while (target.line === start.line) target = at(idOffsets[Math.floor(next() * idOffsets.length)]);
+      // The JSON server has no definitions: its answer is an error, not counted.
+      const definition = await timedAnswer(() => client.request('textDocument/definition', edited, target));
+      if (definition !== undefined) figures.definition.push(definition);
+      figures.hover.push(await timed(() => client.request('textDocument/hover', edited, target)));
+      await published;
+      figures.diagnostics.push(performance.now() - editedAt - kind.validationDelayMs);
+    }
+  }
+
+  // A small file answers hovers while another big document is opened and checked.
+  const small = `file:///bench/small${kind.extension}`;
+  await client.open(small, smallTrace);
+  const bigChecked = client.open(uri('fourth'), text);
+  let checked = false;
+  void bigChecked.then(() => (checked = true));
+  // The first hover waits for the big document's text to arrive (the transport's share); the later ones wait only
+  // for the server's own work on it.
+  figures.firstSmallHover = await timed(() => client.request('textDocument/hover', small, { line: 1, character: 5 }));
+  while (!checked) figures.smallHover.push(await timed(() => client.request('textDocument/hover', small, { line: 1, character: 5 })));
+  figures.peakBytes = client.peakMemory();
+  await client.stop();
+  return figures;
+}
+
+const slowest = (values: number[]) => (values.length === 0 ? 0 : Math.max(...values));
+const ms = (value: number) => `${Math.round(value)}`.padStart(6);
+const pair = (values: number[]) => (values.length === 0 ? '     n/a     ' : `${ms(percentile(values, 50))} /${ms(percentile(values, 95))}`);
+
+async function main(): Promise<void> {
+  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const megabytes = sizes.length > 0 ? sizes : [10, 50];
+  console.log('End to end over stdio, wall-clock ms (the machine may be shared: compare within one run).');
+  console.log('edit: one character inserted or taken out (string, key, number, between events), then definition and hover');
+  console.log('on a tool_call_id; diagnostics: edit → published, less the validation delay (ours 200 ms, JSON 300 ms).');
+  console.log('small hover: hovers on a small open file while a big one is opened: the first (it waits for the text to arrive)');
+  console.log('and the slowest of those sent after it until the big one is checked (the server\'s own work). RSS: 5 documents open.\n');
+  for (const mb of megabytes) {
+    const text = generateTrace(mb * 1024 * 1024, 1, { outputLines: [10, 30] });
+    const editCount = mb >= 50 ? 6 : 10;
+    const events = (text.match(/\n {2}\{/g) ?? []).length;
+    console.log(`--- ${(text.length / 2 ** 20).toFixed(1)} MB, ${events} events, ${editCount * 2} edits`);
+    console.log('server                        cold   warm   definition p50/p95   hover p50/p95   diagnostics p50/p95   small hover first/max   peak RSS/size');
+    const results = new Map<ServerKind, Figures>();
+    for (const kind of [floor, jsonServer, ours]) {
+      const figures = await measure(kind, text, editCount);
+      results.set(kind, figures);
+      console.log(
+        `${kind.name.padEnd(27)} ${ms(figures.cold)} ${ms(figures.warm)}      ${pair(figures.definition)}    ${pair(figures.hover)}`
+        + `       ${pair(figures.diagnostics)}         ${ms(figures.firstSmallHover)} /${ms(slowest(figures.smallHover))}   ${(figures.peakBytes / text.length).toFixed(1).padStart(10)}x`,
+      );
+    }
+    const base = results.get(floor)!;
+    const plain = results.get(jsonServer)!;
+    const mine = results.get(ours)!;
+    console.log(
+      `agent-traces: cold ${(mine.cold / base.cold).toFixed(2)}× the floor (≤ 2), ${(plain.cold / mine.cold).toFixed(2)}× faster than JSON (≥ 4); `
+      + `warm ${(mine.warm / base.warm).toFixed(2)}× the floor, ${(plain.warm / mine.warm).toFixed(2)}× faster than JSON`,
+    );
+    console.log(
+      `  after an edit: definition p95 ${Math.round(percentile(mine.definition, 95))} ms, hover p95 ${Math.round(percentile(mine.hover, 95))} ms, `
+      + `diagnostics p95 ${Math.round(percentile(mine.diagnostics, 95))} ms after the delay (≤ ${mb >= 50 ? 50 : 20}); `
+      + `small-file hover while a big one is checked: max ${Math.round(slowest(mine.smallHover))} ms (≤ 50)\n`,
+    );
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
