@@ -1,10 +1,10 @@
 import {
-  CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
+  CodeAction, CodeActionKind, CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
   DocumentHighlightKind, DocumentSymbol, FoldingRange, Hover, InsertTextFormat, LocationLink, MarkupKind, Range,
-  SymbolKind, TextEdit,
+  SymbolKind, TextEdit, type SnippetTextEdit, type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import type {
-  CompletionEntry, CompletionKind, FoldingSpan, Highlight, HoverResult, OutlineItem, OutlineKind, Problem, Span, Target,
+  CodeFix, CompletionEntry, CompletionKind, FoldingSpan, Highlight, HoverResult, OutlineItem, OutlineKind, Problem, Span, Target,
   TextEditSpan,
 } from './common/types';
 
@@ -135,4 +135,36 @@ export function toCompletionItem(doc: PositionMapper, entry: CompletionEntry): C
 
 export function toTextEdit(doc: PositionMapper, edit: TextEditSpan): TextEdit {
   return TextEdit.replace(toRange(doc, edit.span), edit.newText);
+}
+
+/** The code action kind of fix-on-save (`editor.codeActionsOnSave`: `source.fixAll.agentTraces`). */
+export const fixAllKind = `${CodeActionKind.SourceFixAll}.agentTraces`;
+
+/** A document edit; snippet text goes as a snippet edit when the client takes them, else with its markup removed. */
+export function toWorkspaceEdit(
+  doc: PositionMapper & { uri: string; version: number }, edits: TextEditSpan[], snippet: boolean, snippetSupport: boolean,
+): WorkspaceEdit {
+  if (snippet && snippetSupport) {
+    const snippetEdits: SnippetTextEdit[] = edits.map((edit) => ({ range: toRange(doc, edit.span), snippet: { kind: 'snippet', value: edit.newText } }));
+    return { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits: snippetEdits }] };
+  }
+  const plain = snippet ? edits.map((edit) => ({ ...edit, newText: withoutSnippetMarkup(edit.newText) })) : edits;
+  return { changes: { [doc.uri]: plain.map((edit) => toTextEdit(doc, edit)) } };
+}
+
+function withoutSnippetMarkup(text: string): string {
+  return text.replace(/\$\d+|\$\{\d+:?([^}]*)\}|\\([\\$}])/g, (_match, placeholder?: string, escaped?: string) => escaped ?? placeholder ?? '');
+}
+
+export function toCodeAction(
+  doc: PositionMapper & { uri: string; version: number }, fix: CodeFix, diagnostics: Diagnostic[], snippetSupport: boolean,
+): CodeAction {
+  const action: CodeAction = {
+    title: fix.title,
+    kind: fix.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.RefactorRewrite,
+    edit: toWorkspaceEdit(doc, fix.edits, fix.snippet === true, snippetSupport),
+  };
+  if (diagnostics.length > 0) action.diagnostics = diagnostics;
+  if (fix.preferred) action.isPreferred = true;
+  return action;
 }

@@ -1,5 +1,5 @@
 import {
-  CancellationToken, createConnection, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes, ProposedFeatures,
+  CancellationToken, CodeActionKind, createConnection, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes, ProposedFeatures,
   ResponseError, TextDocuments, TextDocumentSyncKind, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -10,6 +10,8 @@ import {
   toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
   toTextEdit,
 } from './convert';
+import { fixAllKind } from './convert';
+import { codeActions } from './codeActionRequest';
 import { bytesPerMB, pathOfUri } from './diskFiles';
 import { DocumentModels, problemsOf, type ParsedDocument } from './documentModels';
 import type { GraphData } from '../../shared/protocol';
@@ -37,6 +39,7 @@ const pendingValidation = new Map<string, NodeJS.Timeout>();
 let settings: ServerSettings = defaultServerSettings;
 let canPullConfiguration = false;
 let canReportFolderChanges = false;
+let snippetEdits = false;
 let workspaceFolders: string[] = [];
 
 function workspaceFolderPaths(): string[] {
@@ -53,6 +56,7 @@ function context(budget?: Budget): ServiceContext {
 connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = params.capabilities.workspace?.configuration === true;
   canReportFolderChanges = params.capabilities.workspace?.workspaceFolders === true;
+  snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
   workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
   return {
     capabilities: {
@@ -64,6 +68,7 @@ connection.onInitialize((params): InitializeResult => {
       documentSymbolProvider: { label: 'Agent Traces' },
       foldingRangeProvider: true,
       renameProvider: { prepareProvider: true },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, fixAllKind] },
       completionProvider: { triggerCharacters: ['"', ':', '.', '(', ' ', '<'] },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -272,6 +277,12 @@ connection.onRenameRequest((params, token) =>
     if (!edits) return null;
     return { changes: { [document.uri]: edits.map((edit) => toTextEdit(document, edit)) } };
   }),
+);
+
+connection.onCodeAction((params, token) =>
+  guarded('codeAction', params.textDocument.uri, token, [], (parsed, document) =>
+    codeActions(parsed, document, params, problemsOf(parsed, context()), snippetEdits),
+  ),
 );
 
 // ---- custom requests ----

@@ -1,5 +1,5 @@
 import type {
-  CompletionEntry, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target, TextEditSpan,
+  CodeFix, CompletionEntry, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target, TextEditSpan,
   WorkspaceTools,
 } from './types';
 import type { GraphData, LineRange } from '../../../shared/protocol';
@@ -73,6 +73,10 @@ export interface LanguageService<Model> {
   prepareRename?(model: Model, offset: number): Span | null;
   rename?(model: Model, offset: number, newName: string): TextEditSpan[] | null;
   graph?(model: Model, options: GraphOptions, context: ServiceContext): GraphData;
+  /** Quick fixes for these problems (the document's, as validate gave them), each tied to the one it repairs. */
+  codeFixes?(model: Model, problems: Problem[]): CodeFix[];
+  /** Rewrites offered at a span whatever the problems (e.g. a trace's arguments as object or string). */
+  refactorings?(model: Model, span: Span): CodeFix[];
   /** How often each tool is called in the document (trace languages), for the workspace's tool index. */
   calledTools?(model: Model): Map<string, number>;
 }

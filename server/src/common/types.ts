@@ -123,3 +123,21 @@ export interface PythonModuleFile {
   size: number;
   limit: number;
 }
+
+/** `quickfix` repairs a problem; `refactor.rewrite` rewrites valid text another valid way. */
+export type CodeFixKind = 'quickfix' | 'refactor.rewrite';
+
+/** One code action a service offers: edits to the document, tied to the problem it repairs (when it repairs one). */
+export interface CodeFix {
+  title: string;
+  kind: CodeFixKind;
+  /** The problem it repairs (identified by its code and span); absent for refactorings. */
+  problem?: Problem;
+  edits: TextEditSpan[];
+  /** Safe without a choice: applied by "fix all", fix-on-save and `agent-traces check --fix`. */
+  safe: boolean;
+  /** The one to pick first (the lightbulb's default). */
+  preferred?: boolean;
+  /** The edits' new text is in snippet syntax ($0 marks the cursor). */
+  snippet?: boolean;
+}

@@ -1,4 +1,5 @@
 import type { DocumentInput, LanguageService } from '../common/service';
+import { codeFixes, refactorings } from './codeActions';
 import { completion } from './completion';
 import { definition } from './definition';
 import { folding } from './folding';
@@ -32,5 +33,7 @@ export const traceService = {
   folding,
   completion,
   graph,
+  codeFixes,
+  refactorings,
   calledTools: (model) => calledTools(model),
 } satisfies LanguageService<TraceModel>;
