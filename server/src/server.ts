@@ -1,5 +1,5 @@
 import {
-  CancellationToken, CodeActionKind, createConnection, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes, ProposedFeatures,
+  CancellationToken, CodeActionKind, createConnection, ErrorCodes, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes, ProposedFeatures,
   ResponseError, TextDocuments, TextDocumentSyncKind, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -266,8 +266,11 @@ connection.onCompletion((params, token) =>
 
 connection.onPrepareRename((params, token) =>
   guarded('prepareRename', params.textDocument.uri, token, null, (parsed, document) => {
-    const span = parsed.service.prepareRename?.(parsed.model, offsetOf(document, params.position));
-    return span ? toRange(document, span) : null;
+    const offset = offsetOf(document, params.position);
+    const span = parsed.service.prepareRename?.(parsed.model, offset);
+    if (span) return toRange(document, span);
+    const refusal = parsed.service.renameRefusal?.(parsed.model, offset);
+    return refusal ? new ResponseError(ErrorCodes.InvalidRequest, refusal) : null;
   }),
 );
 

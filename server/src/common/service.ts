@@ -71,6 +71,8 @@ export interface LanguageService<Model> {
   completion(model: Model, offset: number, context: ServiceContext): CompletionEntry[];
   /** The span to rename at offset, or null when nothing there can be renamed. */
   prepareRename?(model: Model, offset: number): Span | null;
+  /** Why the offset cannot be renamed, when the user may expect it can (the editor shows it). */
+  renameRefusal?(model: Model, offset: number): string | undefined;
   rename?(model: Model, offset: number, newName: string): TextEditSpan[] | null;
   graph?(model: Model, options: GraphOptions, context: ServiceContext): GraphData;
   /** Quick fixes for these problems (the document's, as validate gave them), each tied to the one it repairs. */

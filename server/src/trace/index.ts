@@ -8,6 +8,7 @@ import { highlights } from './highlights';
 import { hover } from './hover';
 import { parseTrace, type TraceModel } from './model';
 import { references } from './references';
+import { prepareRename, rename, renameRefusal } from './rename';
 import { symbols } from './symbols';
 import { calledTools } from './tools';
 import { validate } from './validate';
@@ -34,6 +35,9 @@ export const traceService = {
   completion,
   graph,
   codeFixes,
+  prepareRename,
+  renameRefusal,
+  rename,
   refactorings,
   calledTools: (model) => calledTools(model),
 } satisfies LanguageService<TraceModel>;
