@@ -1,10 +1,10 @@
 import {
-  CodeAction, CodeActionKind, CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
+  CodeAction, CodeActionKind, CodeLens, CompletionItem, InlayHint, CompletionItemKind, Diagnostic, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
   DocumentHighlightKind, DocumentSymbol, FoldingRange, Hover, InsertTextFormat, LocationLink, MarkupKind, Range,
   SymbolKind, TextEdit, type SnippetTextEdit, type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import type {
-  CodeFix, CompletionEntry, CompletionKind, FoldingSpan, Highlight, HoverResult, OutlineItem, OutlineKind, Problem, Span, Target,
+  CodeFix, CompletionEntry, InlayLabel, Lens, CompletionKind, FoldingSpan, Highlight, HoverResult, OutlineItem, OutlineKind, Problem, Span, Target,
   TextEditSpan,
 } from './common/types';
 
@@ -167,4 +167,15 @@ export function toCodeAction(
   if (diagnostics.length > 0) action.diagnostics = diagnostics;
   if (fix.preferred) action.isPreferred = true;
   return action;
+}
+
+export function toInlayHint(doc: PositionMapper, label: InlayLabel): InlayHint {
+  return { position: doc.positionAt(label.offset), label: label.label, paddingLeft: true, tooltip: label.tooltip };
+}
+
+export function toCodeLens(doc: PositionMapper, lens: Lens): CodeLens {
+  return {
+    range: toRange(doc, lens.span),
+    command: { title: lens.title, command: lens.command?.id ?? '', arguments: lens.command?.arguments },
+  };
 }

@@ -10,7 +10,7 @@ import {
   toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
   toTextEdit,
 } from './convert';
-import { fixAllKind } from './convert';
+import { fixAllKind, toCodeLens, toInlayHint } from './convert';
 import { codeActions } from './codeActionRequest';
 import { bytesPerMB, pathOfUri } from './diskFiles';
 import { DocumentModels, problemsOf, type ParsedDocument } from './documentModels';
@@ -68,6 +68,8 @@ connection.onInitialize((params): InitializeResult => {
       documentSymbolProvider: { label: 'Agent Traces' },
       foldingRangeProvider: true,
       renameProvider: { prepareProvider: true },
+      inlayHintProvider: true,
+      codeLensProvider: {},
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, fixAllKind] },
       completionProvider: { triggerCharacters: ['"', ':', '.', '(', ' ', '<'] },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
@@ -111,6 +113,8 @@ connection.onDidChangeConfiguration(async (change) => {
   else settings = readSettings((change.settings as { agentTraces?: unknown } | undefined)?.agentTraces);
   pythonModules = undefined;
   for (const document of documents.all()) scheduleValidation(document, 0);
+  // The inlay hint settings may have changed; a client without refresh support answers with an error, ignored.
+  connection.languages.inlayHint.refresh().catch(() => undefined);
 });
 
 connection.onDidChangeWatchedFiles((change) => {
@@ -285,6 +289,19 @@ connection.onRenameRequest((params, token) =>
 connection.onCodeAction((params, token) =>
   guarded('codeAction', params.textDocument.uri, token, [], (parsed, document) =>
     codeActions(parsed, document, params, problemsOf(parsed, context()), snippetEdits),
+  ),
+);
+
+connection.languages.inlayHint.on((params, token) =>
+  guarded('inlayHints', params.textDocument.uri, token, [], (parsed, document, budget) => {
+    const span = { start: document.offsetAt(params.range.start), end: document.offsetAt(params.range.end) };
+    return (parsed.service.inlayHints?.(parsed.model, span, context(budget)) ?? []).map((label) => toInlayHint(document, label));
+  }),
+);
+
+connection.onCodeLens((params, token) =>
+  guarded('codeLenses', params.textDocument.uri, token, [], (parsed, document, budget) =>
+    (parsed.service.codeLenses?.(parsed.model, context(budget)) ?? []).map((lens) => toCodeLens(document, lens)),
   ),
 );
 

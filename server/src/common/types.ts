@@ -141,3 +141,17 @@ export interface CodeFix {
   /** The edits' new text is in snippet syntax ($0 marks the cursor). */
   snippet?: boolean;
 }
+
+/** A label drawn in the text after `offset` (an inlay hint), e.g. where a tool output's call is. */
+export interface InlayLabel {
+  offset: number;
+  label: string;
+  tooltip?: string;
+}
+
+/** A code lens above a span: its title, and the command it runs (with its arguments) when clicked. */
+export interface Lens {
+  span: Span;
+  title: string;
+  command?: { id: string; arguments: unknown[] };
+}

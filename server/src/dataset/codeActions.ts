@@ -1,5 +1,6 @@
 /** A dataset's fixes, refactorings and renames: the trace service's, on the trace of the line they fall in. */
-import type { CodeFix, Problem, Span, TextEditSpan } from '../common/types';
+import type { ServiceContext } from '../common/service';
+import type { CodeFix, InlayLabel, Problem, Span, TextEditSpan } from '../common/types';
 import { lineAt, type Line, type LinesModel } from '../jsonl/lines';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 
@@ -41,4 +42,21 @@ export function datasetRenameRefusal(model: LinesModel, offset: number): string 
 export function datasetRename(model: LinesModel, offset: number, newName: string): TextEditSpan[] | null {
   const line = traceLineAt(model, offset);
   return line ? lineTraceService.rename(traceModelOf(model, line), offset, newName) : null;
+}
+
+/** Inlay labels of the trace lines the span covers, each from its own trace. */
+export function datasetInlayHints(model: LinesModel, span: Span, context: ServiceContext): InlayLabel[] {
+  const labels: InlayLabel[] = [];
+  const lines = model.lines;
+  let lo = 0;
+  let hi = lines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (lines[mid].end < span.start) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < lines.length && lines[i].start <= span.end; i++) {
+    if (isTraceLine(lines[i])) labels.push(...lineTraceService.inlayHints(traceModelOf(model, lines[i]), span, context));
+  }
+  return labels;
 }

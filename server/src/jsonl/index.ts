@@ -8,7 +8,7 @@ import { agentguardReferences } from '../agentguard/references';
 import { agentguardCalledTool } from '../agentguard/tools';
 import { agentguardGraph } from '../agentguard/graph';
 import {
-  datasetCodeFixes, datasetPrepareRename, datasetRefactorings, datasetRename, datasetRenameRefusal,
+  datasetCodeFixes, datasetInlayHints, datasetPrepareRename, datasetRefactorings, datasetRename, datasetRenameRefusal,
 } from '../dataset/codeActions';
 import { datasetCompletion } from '../dataset/completion';
 import { datasetDefinition } from '../dataset/definition';
@@ -45,6 +45,7 @@ export const jsonlService: LanguageService<LinesModel> = {
   graph: (model, options, context) => (model.format === 'agentguard' ? agentguardGraph(model, options, context) : datasetGraph(model, options, context)),
   calledTools,
   codeFixes: datasetCodeFixes,
+  inlayHints: datasetInlayHints,
   refactorings: datasetRefactorings,
   prepareRename: datasetPrepareRename,
   renameRefusal: datasetRenameRefusal,

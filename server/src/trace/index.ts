@@ -6,6 +6,7 @@ import { folding } from './folding';
 import { graph } from './graph';
 import { highlights } from './highlights';
 import { hover } from './hover';
+import { inlayHints } from './inlayHints';
 import { parseTrace, type TraceModel } from './model';
 import { references } from './references';
 import { prepareRename, rename, renameRefusal } from './rename';
@@ -35,6 +36,7 @@ export const traceService = {
   completion,
   graph,
   codeFixes,
+  inlayHints,
   prepareRename,
   renameRefusal,
   rename,
