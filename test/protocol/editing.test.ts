@@ -61,6 +61,12 @@ describe('editing help over stdio: code actions, fix-all, rename, inlay hints', 
     );
   });
 
+  it('puts a lens on each event with calls that reveals it in the preview', async () => {
+    const lenses: any[] = await server.connection.sendRequest('textDocument/codeLens', { textDocument: { uri } });
+    assert.deepEqual(lenses.map((l) => [l.range.start.line, l.command.title, l.command.command, l.command.arguments]),
+      [[1, '1 output · open in preview', 'agentTraces.revealInPreview', [uri, 4]]]);
+  });
+
   it('draws inlay hints for the requested range', async () => {
     const hints: any[] = await server.connection.sendRequest('textDocument/inlayHint', {
       textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 5, character: 1 } },

@@ -1,5 +1,6 @@
 import type { DocumentInput, LanguageService } from '../common/service';
 import { codeFixes, refactorings } from './codeActions';
+import { codeLenses } from './codeLenses';
 import { completion } from './completion';
 import { definition } from './definition';
 import { folding } from './folding';
@@ -36,6 +37,7 @@ export const traceService = {
   completion,
   graph,
   codeFixes,
+  codeLenses,
   inlayHints,
   prepareRename,
   renameRefusal,
