@@ -25,6 +25,8 @@ export interface Problem {
   related?: RelatedInfo[];
   /** Rendered faded (e.g. unused code). */
   unnecessary?: boolean;
+  /** A did-you-mean replacement for the text of the span (the quick fix offers it). */
+  suggestion?: string;
 }
 
 export interface HoverResult {

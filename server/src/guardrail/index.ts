@@ -7,6 +7,7 @@ import { hover } from './hover';
 import { buildModel, type RuleModel } from './model';
 import { references } from './references';
 import { prepareRename, rename } from './rename';
+import { codeFixes } from './codeActions';
 import { symbols } from './symbols';
 import { validate } from './validate';
 
@@ -25,4 +26,5 @@ export const guardrailService: LanguageService<RuleModel> = {
   completion,
   prepareRename,
   rename,
+  codeFixes,
 };
