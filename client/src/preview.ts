@@ -60,6 +60,7 @@ class Previews implements PanelHost {
       }),
       vscode.commands.registerCommand('agentTraces.showPreview', (argument?: unknown) => this.show(argument, false)),
       vscode.commands.registerCommand('agentTraces.showPreviewToSide', (argument?: unknown) => this.show(argument, true)),
+      vscode.commands.registerCommand('agentTraces.revealInPreview', (uri?: unknown, offset?: unknown) => this.revealInPreview(uri, offset)),
       onNotification(this.client, ModelChangedNotification, (params) => this.panels.get(params.uri)?.refreshSoon()),
       vscode.window.onDidChangeTextEditorSelection((event) => {
         const line = event.selections[0]?.active.line;
@@ -72,6 +73,15 @@ class Previews implements PanelHost {
         },
       },
     ];
+  }
+
+  /** A code lens's link: the cursor goes to the event, and the preview beside it shows that event's node. */
+  private revealInPreview(uri: unknown, offset: unknown): void {
+    const editor = vscode.window.activeTextEditor;
+    if (typeof uri !== 'string' || typeof offset !== 'number' || editor?.document.uri.toString() !== uri) return;
+    const position = editor.document.positionAt(offset);
+    editor.selection = new vscode.Selection(position, position);
+    this.show(editor.document.uri, true);
   }
 
   private show(argument: unknown, toSide: boolean): void {

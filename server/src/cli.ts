@@ -16,6 +16,8 @@ Options:
   --max-file-size MB do not read files larger than this (default 100); they are reported as not checked
   --python-path DIR  a folder searched for the Python modules rule files import (repeatable; as the setting
                      agentTraces.guardrails.pythonPaths)
+  --fix              apply every fix that needs no choice (the editor's "fix all") and print what changed;
+                     files are written only when that changed them, never when a syntax error remains
   --json             print the results as JSON instead of lines
   -q, --quiet        print errors only
   -h, --help         show this help
@@ -33,10 +35,11 @@ interface Options {
   pythonPaths: string[];
   json: boolean;
   quiet: boolean;
+  fix: boolean;
 }
 
 function parseArguments(args: string[]): Options | string {
-  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, pythonPaths: [], json: false, quiet: false };
+  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, pythonPaths: [], json: false, quiet: false, fix: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--max-problems') {
@@ -52,6 +55,7 @@ function parseArguments(args: string[]): Options | string {
       if (!folder) return '--python-path takes a folder';
       options.pythonPaths.push(folder);
     } else if (arg === '--json') options.json = true;
+    else if (arg === '--fix') options.fix = true;
     else if (arg === '-q' || arg === '--quiet') options.quiet = true;
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
     else options.patterns.push(arg);
@@ -64,6 +68,10 @@ function printLines(reports: FileReport[], quiet: boolean): void {
   for (const report of reports) {
     const path = escapeForTerminal(report.path);
     if (report.failure) console.log(`${path}: error: ${escapeForTerminal(report.failure)}`);
+    for (const fix of report.fixed ?? []) {
+      console.log(`${path}:${fix.line}:${fix.column} fixed ${escapeForTerminal(fix.code)}: ${escapeForTerminal(fix.title)}`);
+    }
+    if (report.notFixed) console.log(`${path}: ${escapeForTerminal(report.notFixed)}`);
     for (const { line, column, problem } of report.problems) {
       if (quiet && problem.severity !== 'error') continue;
       console.log(`${path}:${line}:${column} ${problem.severity} ${escapeForTerminal(problem.code)} ${escapeForTerminal(problem.message)}`);
@@ -102,7 +110,7 @@ export async function main(args: string[]): Promise<number> {
   const pythonModules = new FolderPythonModules(options.pythonPaths, [cwd], defaultServerSettings.maxPythonFileSize);
   for (const pattern of unmatched) console.error(`agent-traces: nothing to check matches ${escapeForTerminal(pattern)}`);
   const reports: FileReport[] = inputErrors.map((error) => ({ path: error.path, problems: [], failure: error.reason }));
-  const checkOptions = { maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, pythonModules };
+  const checkOptions = { maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, pythonModules, fix: options.fix };
   for (const file of files) reports.push(await checkFile(file, checkOptions, cwd));
   const notChecked = reports.filter((report) => report.failure).length;
 
@@ -113,6 +121,8 @@ export async function main(args: string[]): Promise<number> {
     console.log(escapeJsonForTerminal(JSON.stringify(reports.map((report) => ({
       path: report.path,
       failure: report.failure,
+      fixed: report.fixed,
+      notFixed: report.notFixed,
       problems: report.problems.map(({ line, column, problem }) => ({ line, column, severity: problem.severity, code: problem.code, message: problem.message })),
     })), null, 2)));
   } else {

@@ -1,12 +1,12 @@
 import {
-  CodeLens, CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
+  CodeAction, CodeActionKind, CodeLens, CompletionItem, InlayHint, CompletionItemKind, Diagnostic, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
   DocumentHighlightKind, DocumentSymbol, FoldingRange, Hover, InsertTextFormat, LocationLink, MarkupKind, Range,
-  SymbolKind, TextEdit,
+  SymbolKind, TextEdit, type SnippetTextEdit, type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import type { TraceNotice, TraceViolation } from './rulesOnTraces/evaluateOnTrace';
 import type {
-  CodeLensEntry, CompletionEntry, CompletionKind, FoldingSpan, Highlight, HoverResult, OutlineItem, OutlineKind, Problem, Severity, Span,
-  Target, TextEditSpan,
+  CodeFix, CompletionEntry, InlayLabel, Lens, CompletionKind, FoldingSpan, Highlight, HoverResult, OutlineItem, OutlineKind, Problem, Severity,
+  Span, Target, TextEditSpan,
 } from './common/types';
 
 /** Anything that maps offsets to positions: a TextDocument or a LineIndex. */
@@ -165,8 +165,46 @@ export function toGuardrailNoticeDiagnostic(doc: PositionMapper, notice: TraceNo
 /** The command a code lens runs to reveal its targets (registered by the client). */
 export const revealLocationsCommand = 'agentTraces.revealLocations';
 
-export function toCodeLens(doc: PositionMapper, uri: string, lens: CodeLensEntry): CodeLens {
+/** The code action kind of fix-on-save (`editor.codeActionsOnSave`: `source.fixAll.agentTraces`). */
+export const fixAllKind = `${CodeActionKind.SourceFixAll}.agentTraces`;
+
+/** A document edit; snippet text goes as a snippet edit when the client takes them, else with its markup removed. */
+export function toWorkspaceEdit(
+  doc: PositionMapper & { uri: string; version: number }, edits: TextEditSpan[], snippet: boolean, snippetSupport: boolean,
+): WorkspaceEdit {
+  if (snippet && snippetSupport) {
+    const snippetEdits: SnippetTextEdit[] = edits.map((edit) => ({ range: toRange(doc, edit.span), snippet: { kind: 'snippet', value: edit.newText } }));
+    return { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits: snippetEdits }] };
+  }
+  const plain = snippet ? edits.map((edit) => ({ ...edit, newText: withoutSnippetMarkup(edit.newText) })) : edits;
+  return { changes: { [doc.uri]: plain.map((edit) => toTextEdit(doc, edit)) } };
+}
+
+function withoutSnippetMarkup(text: string): string {
+  return text.replace(/\$\d+|\$\{\d+:?([^}]*)\}|\\([\\$}])/g, (_match, placeholder?: string, escaped?: string) => escaped ?? placeholder ?? '');
+}
+
+export function toCodeAction(
+  doc: PositionMapper & { uri: string; version: number }, fix: CodeFix, diagnostics: Diagnostic[], snippetSupport: boolean,
+): CodeAction {
+  const action: CodeAction = {
+    title: fix.title,
+    kind: fix.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.RefactorRewrite,
+    edit: toWorkspaceEdit(doc, fix.edits, fix.snippet === true, snippetSupport),
+  };
+  if (diagnostics.length > 0) action.diagnostics = diagnostics;
+  if (fix.preferred) action.isPreferred = true;
+  return action;
+}
+
+export function toInlayHint(doc: PositionMapper, label: InlayLabel): InlayHint {
+  return { position: doc.positionAt(label.offset), label: label.label, paddingLeft: true, tooltip: label.tooltip };
+}
+
+/** A lens runs its own command, or reveals its targets (a peek list, or the one target). */
+export function toCodeLens(doc: PositionMapper, uri: string, lens: Lens): CodeLens {
   const range = toRange(doc, lens.span);
+  if (lens.command) return { range, command: { title: lens.title, command: lens.command.id, arguments: lens.command.arguments } };
   const locations = (lens.targets ?? []).map((target) => ({
     uri: target.uri ?? uri,
     range: toRange(target.positions ?? doc, target.span),

@@ -1,5 +1,5 @@
 import {
-  CancellationToken, createConnection, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes, ProposedFeatures,
+  CancellationToken, CodeActionKind, createConnection, ErrorCodes, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes, ProposedFeatures,
   ResponseError, TextDocuments, TextDocumentSyncKind, type Diagnostic, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -12,6 +12,8 @@ import {
   toCodeLens, toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
   toTextEdit,
 } from './convert';
+import { fixAllKind, toInlayHint } from './convert';
+import { codeActions } from './codeActionRequest';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
 import type { GraphData } from '../../shared/protocol';
@@ -49,6 +51,7 @@ let settings: ServerSettings = defaultServerSettings;
 let canPullConfiguration = false;
 let canReportFolderChanges = false;
 let canRefreshCodeLenses = false;
+let snippetEdits = false;
 let workspaceFolders: string[] = [];
 
 function workspaceFolderPaths(): string[] {
@@ -66,6 +69,7 @@ connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = params.capabilities.workspace?.configuration === true;
   canReportFolderChanges = params.capabilities.workspace?.workspaceFolders === true;
   canRefreshCodeLenses = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+  snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
   workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
   return {
     capabilities: {
@@ -77,8 +81,10 @@ connection.onInitialize((params): InitializeResult => {
       documentSymbolProvider: { label: 'Agent Traces' },
       foldingRangeProvider: true,
       renameProvider: { prepareProvider: true },
-      completionProvider: { triggerCharacters: ['"', ':', '.', '(', ' ', '<'] },
+      inlayHintProvider: true,
       codeLensProvider: {},
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, fixAllKind] },
+      completionProvider: { triggerCharacters: ['"', ':', '.', '(', ' ', '<'] },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'agent-traces-language-server', version: serverVersion },
@@ -123,6 +129,8 @@ connection.onDidChangeConfiguration(async (change) => {
   pythonModules = undefined;
   await refreshPolicies();
   for (const document of documents.all()) scheduleValidation(document, 0);
+  // The inlay hint settings may have changed; a client without refresh support answers with an error, ignored.
+  connection.languages.inlayHint.refresh().catch(() => undefined);
 });
 
 connection.onDidChangeWatchedFiles((change) => {
@@ -376,8 +384,11 @@ connection.onCompletion((params, token) =>
 
 connection.onPrepareRename((params, token) =>
   guarded('prepareRename', params.textDocument.uri, token, null, (parsed, document) => {
-    const span = parsed.service.prepareRename?.(parsed.model, offsetOf(document, params.position));
-    return span ? toRange(document, span) : null;
+    const offset = offsetOf(document, params.position);
+    const span = parsed.service.prepareRename?.(parsed.model, offset);
+    if (span) return toRange(document, span);
+    const refusal = parsed.service.renameRefusal?.(parsed.model, offset);
+    return refusal ? new ResponseError(ErrorCodes.InvalidRequest, refusal) : null;
   }),
 );
 
@@ -389,8 +400,21 @@ connection.onRenameRequest((params, token) =>
   }),
 );
 
+connection.onCodeAction((params, token) =>
+  guarded('codeAction', params.textDocument.uri, token, [], (parsed, document) =>
+    codeActions(parsed, document, params, problemsOf(parsed, context()), snippetEdits),
+  ),
+);
+
+connection.languages.inlayHint.on((params, token) =>
+  guarded('inlayHints', params.textDocument.uri, token, [], (parsed, document, budget) => {
+    const span = { start: document.offsetAt(params.range.start), end: document.offsetAt(params.range.end) };
+    return (parsed.service.inlayHints?.(parsed.model, span, context(budget)) ?? []).map((label) => toInlayHint(document, label));
+  }),
+);
+
 connection.onCodeLens((params, token) =>
-  guarded('codeLens', params.textDocument.uri, token, [], (parsed, document, budget) =>
+  guarded('codeLenses', params.textDocument.uri, token, [], (parsed, document, budget) =>
     (parsed.service.codeLenses?.(parsed.model, context(budget)) ?? []).map((lens) => toCodeLens(document, document.uri, lens)),
   ),
 );

@@ -52,6 +52,10 @@ export function readSettings(section: unknown): ServerSettings {
   return {
     maxProblems: positiveNumber(raw.maxProblems, defaultServerSettings.maxProblems, 1),
     unknownKeyHints: typeof raw.trace?.unknownKeyHints === 'boolean' ? raw.trace.unknownKeyHints : defaultServerSettings.unknownKeyHints,
+    inlayHints: {
+      callTargets: typeof raw.inlayHints?.callTargets === 'boolean' ? raw.inlayHints.callTargets : defaultServerSettings.inlayHints.callTargets,
+      callAnswers: typeof raw.inlayHints?.callAnswers === 'boolean' ? raw.inlayHints.callAnswers : defaultServerSettings.inlayHints.callAnswers,
+    },
     preview: {
       maxNodes: positiveNumber(preview.maxNodes, defaultServerSettings.preview.maxNodes, 1),
       maxTextLength: positiveNumber(preview.maxTextLength, defaultServerSettings.preview.maxTextLength, 1),

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { errorCode, readTextFile, walkFiles } from '../diskFiles';
 import type { Problem, PythonModules } from '../common/types';
+import { fixFile } from './fix';
 import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 import { defaultServerSettings } from '../settings';
 import { globBase, globToRegExp, hasGlobMagic } from './glob';
@@ -13,6 +14,10 @@ export interface FileReport {
   problems: { line: number; column: number; problem: Problem }[];
   /** Set when the file could not be checked at all (unreadable, unknown kind). */
   failure?: string;
+  /** With --fix: the fixes written to the file (positions in the text each pass fixed). */
+  fixed?: { line: number; column: number; code: string; title: string }[];
+  /** With --fix: why the file was left as it was although it has problems a fix could repair. */
+  notFixed?: string;
 }
 
 export interface CheckOptions {
@@ -21,6 +26,8 @@ export interface CheckOptions {
   maxBytes: number;
   /** Python module files for the imports of rule files (`--python-path`). */
   pythonModules?: PythonModules;
+  /** Apply every fix that is safe without a choice and write the file when that changed it. */
+  fix?: boolean;
 }
 
 /** A file or folder named or found that could not be checked, and why. */
@@ -80,16 +87,31 @@ export async function checkFile(path: string, options: CheckOptions, cwd: string
   const uri = pathToFileURL(path).toString();
   const settings = { ...defaultServerSettings, maxProblems: options.maxProblems };
   let found: Problem[];
+  let fixes: Pick<FileReport, 'fixed' | 'notFixed'> = {};
   try {
-    found = service.validate(service.parse({ uri, version: 0, text }), { settings, pythonModules: options.pythonModules });
+    let checkedText = text;
+    if (options.fix) {
+      const result = fixFile(service, uri, text, { settings, pythonModules: options.pythonModules });
+      fixes = { fixed: result.fixed, notFixed: result.notFixed };
+      if (result.text !== text) {
+        await fs.writeFile(path, result.text, 'utf8');
+        checkedText = result.text;
+      }
+    }
+    found = service.validate(service.parse({ uri, version: 0, text: checkedText }), { settings, pythonModules: options.pythonModules });
+    if (checkedText !== text) return report(shownPath, checkedText, found, fixes);
   } catch (error) {
     return { path: shownPath, problems: [], failure: `not checked: the checker failed on this file (${(error as Error).message})` };
   }
+  return report(shownPath, text, found, fixes);
+}
+
+function report(path: string, text: string, found: Problem[], fixes: Pick<FileReport, 'fixed' | 'notFixed'>): FileReport {
   const lines = new LineIndex(text);
   const problems = found.map((problem) => {
     const position = lines.positionAt(problem.span.start);
     return { line: position.line + 1, column: position.character + 1, problem };
   });
   problems.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { path: shownPath, problems };
+  return { path, problems, ...fixes };
 }

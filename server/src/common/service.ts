@@ -1,5 +1,6 @@
 import type {
-  CodeLensEntry, CompletionEntry, GuardrailResults, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target, TextEditSpan,
+  CodeFix, CompletionEntry, GuardrailResults, InlayLabel, Lens, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target,
+  TextEditSpan,
   WorkspaceTools,
 } from './types';
 import type { GraphData, LineRange } from '../../../shared/protocol';
@@ -21,6 +22,12 @@ export interface Settings {
   maxProblems: number;
   /** Report keys the trace format does not define (as hints). */
   unknownKeyHints: boolean;
+  inlayHints: {
+    /** After each `tool_call_id`: the tool and event of the call it answers. */
+    callTargets: boolean;
+    /** After each call's `id`: the events of its outputs, or that none answers it. */
+    callAnswers: boolean;
+  };
   preview: {
     /** At most this many graph nodes are sent to the preview; a notice says when more exist. */
     maxNodes: number;
@@ -34,6 +41,7 @@ export interface Settings {
 export const defaultSettings: Settings = {
   maxProblems: 1000,
   unknownKeyHints: true,
+  inlayHints: { callTargets: true, callAnswers: true },
   preview: { maxNodes: 200_000, maxTextLength: 4000, maxLogEntries: 20_000 },
 };
 
@@ -79,9 +87,18 @@ export interface LanguageService<Model> {
   completion(model: Model, offset: number, context: ServiceContext): CompletionEntry[];
   /** The span to rename at offset, or null when nothing there can be renamed. */
   prepareRename?(model: Model, offset: number): Span | null;
+  /** Why the offset cannot be renamed, when the user may expect it can (the editor shows it). */
+  renameRefusal?(model: Model, offset: number): string | undefined;
   rename?(model: Model, offset: number, newName: string): TextEditSpan[] | null;
   graph?(model: Model, options: GraphOptions, context: ServiceContext): GraphData;
+  /** Quick fixes for these problems (the document's, as validate gave them), each tied to the one it repairs. */
+  codeFixes?(model: Model, problems: Problem[]): CodeFix[];
+  /** Rewrites offered at a span whatever the problems (e.g. a trace's arguments as object or string). */
+  refactorings?(model: Model, span: Span): CodeFix[];
+  /** Inlay labels inside a span (the visible range): computed for that span only. */
+  inlayHints?(model: Model, span: Span, context: ServiceContext): InlayLabel[];
+  /** Code lenses of the document (e.g. a trace event's calls and outputs, a rule's results). */
+  codeLenses?(model: Model, context: ServiceContext): Lens[];
   /** How often each tool is called in the document (trace languages), for the workspace's tool index. */
   calledTools?(model: Model): Map<string, number>;
-  codeLenses?(model: Model, context: ServiceContext): CodeLensEntry[];
 }

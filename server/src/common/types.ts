@@ -25,6 +25,8 @@ export interface Problem {
   related?: RelatedInfo[];
   /** Rendered faded (e.g. unused code). */
   unnecessary?: boolean;
+  /** A did-you-mean replacement for the text of the span (the quick fix offers it). */
+  suggestion?: string;
 }
 
 export interface HoverResult {
@@ -124,10 +126,39 @@ export interface PythonModuleFile {
   limit: number;
 }
 
-/** A code lens: a title above `span`; with targets, clicking it reveals them. */
-export interface CodeLensEntry {
+/** `quickfix` repairs a problem; `refactor.rewrite` rewrites valid text another valid way. */
+export type CodeFixKind = 'quickfix' | 'refactor.rewrite';
+
+/** One code action a service offers: edits to the document, tied to the problem it repairs (when it repairs one). */
+export interface CodeFix {
+  title: string;
+  kind: CodeFixKind;
+  /** The problem it repairs (identified by its code and span); absent for refactorings. */
+  problem?: Problem;
+  edits: TextEditSpan[];
+  /** Safe without a choice: applied by "fix all", fix-on-save and `agent-traces check --fix`. */
+  safe: boolean;
+  /** The one to pick first (the lightbulb's default). */
+  preferred?: boolean;
+  /** The edits' new text is in snippet syntax ($0 marks the cursor). */
+  snippet?: boolean;
+}
+
+/** A label drawn in the text after `offset` (an inlay hint), e.g. where a tool output's call is. */
+export interface InlayLabel {
+  offset: number;
+  label: string;
+  tooltip?: string;
+}
+
+/**
+ * A code lens above a span: its title, and what clicking it does: run `command` (with its arguments), or reveal
+ * `targets`.
+ */
+export interface Lens {
   span: Span;
   title: string;
+  command?: { id: string; arguments: unknown[] };
   targets?: Target[];
 }
 

@@ -1,12 +1,12 @@
 import type { ServiceContext } from '../common/service';
-import type { CodeLensEntry } from '../common/types';
+import type { Lens } from '../common/types';
 import type { RuleModel } from './model';
 
 /** Per rule: "N violations in M traces" over the traces the file was evaluated on, or why the rule was not evaluated. */
-export function codeLenses(model: RuleModel, context: ServiceContext): CodeLensEntry[] {
+export function codeLenses(model: RuleModel, context: ServiceContext): Lens[] {
   const results = context.guardrailResults?.forRuleFile(model.uri);
   if (!results) return [];
-  const lenses: CodeLensEntry[] = [];
+  const lenses: Lens[] = [];
   let ruleIndex = 0;
   for (const statement of model.program.statements) {
     if (statement.kind !== 'rule') continue;

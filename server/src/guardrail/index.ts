@@ -8,6 +8,7 @@ import { hover } from './hover';
 import { buildModel, type RuleModel } from './model';
 import { references } from './references';
 import { prepareRename, rename } from './rename';
+import { codeFixes } from './codeActions';
 import { symbols } from './symbols';
 import { validate } from './validate';
 
@@ -27,4 +28,5 @@ export const guardrailService: LanguageService<RuleModel> = {
   prepareRename,
   rename,
   codeLenses,
+  codeFixes,
 };

@@ -325,6 +325,7 @@ class Resolver {
           const hint = suggest(e.member.name, info.fields.map((f) => f.name));
           this.problem(spanOf(e.member), 'warning', 'gr/unknown-attribute',
             `${info.name} has no field '${e.member.name}'.${hint ? ` Did you mean '${hint}'?` : ` Its fields are: ${info.fields.map((f) => f.name).join(', ')}.`}`);
+          if (hint) this.problems[this.problems.length - 1].suggestion = hint;
         }
         pending.push(e.object, scope, inPattern);
         return;

@@ -7,6 +7,9 @@ import { agentguardHover } from '../agentguard/hover';
 import { agentguardReferences } from '../agentguard/references';
 import { agentguardCalledTool } from '../agentguard/tools';
 import { agentguardGraph } from '../agentguard/graph';
+import {
+  datasetCodeFixes, datasetInlayHints, datasetPrepareRename, datasetRefactorings, datasetRename, datasetRenameRefusal,
+} from '../dataset/codeActions';
 import { datasetCompletion } from '../dataset/completion';
 import { datasetDefinition } from '../dataset/definition';
 import { datasetGraph } from '../dataset/graph';
@@ -41,6 +44,12 @@ export const jsonlService: LanguageService<LinesModel> = {
   completion,
   graph: (model, options, context) => (model.format === 'agentguard' ? agentguardGraph(model, options, context) : datasetGraph(model, options, context)),
   calledTools,
+  codeFixes: datasetCodeFixes,
+  inlayHints: datasetInlayHints,
+  refactorings: datasetRefactorings,
+  prepareRename: datasetPrepareRename,
+  renameRefusal: datasetRenameRefusal,
+  rename: datasetRename,
 };
 
 function hover(model: LinesModel, offset: number, context: ServiceContext): HoverResult | null {

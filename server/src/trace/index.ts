@@ -1,12 +1,16 @@
 import type { DocumentInput, LanguageService } from '../common/service';
+import { codeFixes, refactorings } from './codeActions';
+import { codeLenses } from './codeLenses';
 import { completion } from './completion';
 import { definition } from './definition';
 import { folding } from './folding';
 import { graph } from './graph';
 import { highlights } from './highlights';
 import { hover } from './hover';
+import { inlayHints } from './inlayHints';
 import { parseTrace, parseTraceInSlices, type TraceModel } from './model';
 import { references } from './references';
+import { prepareRename, rename, renameRefusal } from './rename';
 import { symbols } from './symbols';
 import { calledTools } from './tools';
 import { validate, validateInSlices } from './validate';
@@ -39,5 +43,12 @@ export const traceService = {
   folding,
   completion,
   graph,
+  codeFixes,
+  codeLenses,
+  inlayHints,
+  prepareRename,
+  renameRefusal,
+  rename,
+  refactorings,
   calledTools: (model) => calledTools(model),
 } satisfies LanguageService<TraceModel>;

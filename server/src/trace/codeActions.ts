@@ -1,0 +1,247 @@
+/**
+ * Quick fixes for a trace's problems, each tied to the problem it repairs (found by its code and span), and the
+ * arguments refactoring (object ⇄ JSON string). Only fixes that need no choice are marked safe: those are what
+ * "fix all", fix-on-save and `agent-traces check --fix` apply.
+ */
+import { closestNames } from '../common/editDistance';
+import type { CodeFix, Problem, Span, TextEditSpan } from '../common/types';
+import {
+  callAt, decodeString, eventAt, field, valueSpan, type Field, type JsonValue, type ToolCall, type TraceEvent,
+  type TraceModel,
+} from './model';
+import { callKeys, chunkKeys, eventKeys, functionKeys, imageKeys, rootObjectKeys, topLevelCallKeys } from './schema';
+
+const knownKeys = new Set([...eventKeys, ...topLevelCallKeys, ...callKeys, ...functionKeys, ...chunkKeys, ...imageKeys, ...rootObjectKeys]);
+
+/** Fixes for the given problems (as validate reported them for this model). */
+export function codeFixes(model: TraceModel, problems: Problem[]): CodeFix[] {
+  const fixes: CodeFix[] = [];
+  for (const problem of problems) {
+    const make = fixMakers[problem.code];
+    if (make) fixes.push(...make(model, problem));
+  }
+  return fixes;
+}
+
+type FixMaker = (model: TraceModel, problem: Problem) => CodeFix[];
+
+const quickfix = (problem: Problem, title: string, edits: TextEditSpan[], safe: boolean, preferred = safe): CodeFix =>
+  ({ title, kind: 'quickfix', problem, edits, safe, preferred });
+
+const fixMakers: Record<string, FixMaker> = {
+  'json/trailing-comma': (_model, problem) => [quickfix(problem, 'Remove the trailing comma', [{ span: problem.span, newText: '' }], true)],
+  'json/comment': (model, problem) => [quickfix(problem, 'Remove the comment', [{ span: wholeLineIfAlone(model.text, problem.span), newText: '' }], true)],
+  'trace/tool-calls-type': wrapCallInList,
+  'trace/arguments-json': repairArgumentsString,
+  'trace/arguments-type': addMissingArguments,
+  'trace/unanswered-call': insertOutput,
+  'trace/unknown-call-id': pointAtPlausibleCall,
+  'trace/duplicate-call-id': freshIdForLaterCall,
+  'trace/missing-role': addRole,
+  'trace/unknown-key': correctKey,
+};
+
+/** A comment alone on its line goes with its line; one after code goes with the spaces before it. */
+function wholeLineIfAlone(text: string, span: Span): Span {
+  let start = span.start;
+  while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+  let end = span.end;
+  while (end < text.length && (text[end] === ' ' || text[end] === '\t')) end++;
+  const lineStart = start === 0 || text[start - 1] === '\n';
+  if (lineStart && text[end] === '\r' && text[end + 1] === '\n') return { start, end: end + 2 };
+  if (lineStart && text[end] === '\n') return { start, end: end + 1 };
+  return { start, end: span.end };
+}
+
+function callOfProblem(model: TraceModel, span: Span): ToolCall | undefined {
+  const event = eventAt(model, span.start);
+  return event ? callAt(event, span.start) : undefined;
+}
+
+function wrapCallInList(model: TraceModel, problem: Problem): CodeFix[] {
+  const event = eventAt(model, problem.span.start);
+  const list = field(event?.fields, 'tool_calls')?.value;
+  if (!list || list.kind !== 'object' || list.start !== problem.span.start || list.unclosed) return [];
+  return [quickfix(problem, 'Wrap the tool call in a list', [
+    { span: { start: list.start, end: list.start }, newText: '[' },
+    { span: { start: list.end, end: list.end }, newText: ']' },
+  ], true)];
+}
+
+/** A JSON string cut short at its end: the closing quote and/or braces that make it one object, when exactly one such ending does. */
+function repairArgumentsString(model: TraceModel, problem: Problem): CodeFix[] {
+  const call = callOfProblem(model, problem.span);
+  const value = call?.argumentsField?.value;
+  if (!value || value.kind !== 'string' || !closedString(model.text, value)) return [];
+  const decoded = decodeString(model.text, value, Infinity);
+  const endings = ['}', '"}', '}}', '"}}', ']}', '"]}'].filter((ending) => encodesObject(decoded + ending));
+  if (endings.length !== 1) return [];
+  const escaped = JSON.stringify(endings[0]).slice(1, -1);
+  return [quickfix(problem, `Close the JSON at the end of the string with ${endings[0]}`, [
+    { span: { start: value.end - 1, end: value.end - 1 }, newText: escaped },
+  ], true)];
+}
+
+function closedString(text: string, value: JsonValue): boolean {
+  return value.end - value.start >= 2 && text.charCodeAt(value.end - 1) === 0x22 && text.charCodeAt(value.end - 2) !== 0x5c;
+}
+
+function encodesObject(json: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
+/** No "arguments" at all: an empty object. */
+function addMissingArguments(model: TraceModel, problem: Problem): CodeFix[] {
+  const call = callOfProblem(model, problem.span);
+  const fn = call?.functionField?.value;
+  if (!call || call.argumentsField || !fn || fn.kind !== 'object' || fn.unclosed) return [];
+  const last = fn.fields?.[fn.fields.length - 1];
+  const at = last?.value ? last.value.end : fn.start + 1;
+  return [quickfix(problem, 'Add "arguments": {}', [{ span: { start: at, end: at }, newText: last ? ', "arguments": {}' : '"arguments": {}' }], true)];
+}
+
+/** A tool output answering the call, right after the call's event, with the cursor in its content. */
+function insertOutput(model: TraceModel, problem: Problem): CodeFix[] {
+  const call = callOfProblem(model, problem.span);
+  const id = call?.idField?.value;
+  if (!call || call.id === undefined || !id || model.eventsValue?.unclosed) return [];
+  const event = call.event.value;
+  const idLiteral = model.text.slice(id.start, id.end).replace(/[\\$}]/g, (c) => `\\${c}`);
+  const output = `{"role": "tool", "tool_call_id": ${idLiteral}, "content": "$0"}`;
+  const indent = lineIndent(model.text, event.start);
+  const separator = indent === undefined ? ', ' : `,\n${indent}`;
+  return [{
+    ...quickfix(problem, `Add a tool output answering "${call.id}"`, [{ span: { start: event.end, end: event.end }, newText: separator + output }], false, true),
+    snippet: true,
+  }];
+}
+
+/** The whitespace before an offset on its line, or undefined when something else precedes it there. */
+function lineIndent(text: string, offset: number): string | undefined {
+  let start = offset;
+  while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+  if (start > 0 && text[start - 1] !== '\n') return undefined;
+  return text.slice(start, offset);
+}
+
+const maxCallChoices = 5;
+
+/** Calls still unanswered before the output, nearest first; those of the tool the output names come first. */
+function pointAtPlausibleCall(model: TraceModel, problem: Problem): CodeFix[] {
+  const output = eventAt(model, problem.span.start);
+  if (!output || output.kind !== 'output') return [];
+  const candidates: ToolCall[] = [];
+  for (let i = output.index - 1; i >= 0; i--) {
+    for (const call of [...model.events[i].calls].reverse()) {
+      if (call.id !== undefined && call.idField?.value && !call.outputs.some((o) => o.index < output.index)) candidates.push(call);
+    }
+  }
+  const named = namedTool(output);
+  const sameTool = named === undefined ? [] : candidates.filter((call) => call.name === named);
+  const ordered = [...sameTool, ...candidates.filter((call) => !sameTool.includes(call))].slice(0, maxCallChoices);
+  return ordered.map((call, i) => {
+    const literal = model.text.slice(call.idField!.value!.start, call.idField!.value!.end);
+    const tool = call.name === undefined ? '' : ` (${call.name})`;
+    return quickfix(problem, `Answer the call "${call.id}"${tool} in event #${call.event.index}`, [{ span: problem.span, newText: literal }], false, i === 0);
+  });
+}
+
+function namedTool(output: TraceEvent): string | undefined {
+  for (const key of ['name', 'tool_name']) {
+    const value = field(output.fields, key)?.value;
+    if (value?.kind === 'string' && value.str !== undefined) return value.str;
+  }
+  return undefined;
+}
+
+/**
+ * The later call gets an id no call uses, and the outputs that answer it follow. Safe when every link was clear
+ * (a warning); when an output's link was ambiguous (an error), which call it meant is a choice.
+ */
+function freshIdForLaterCall(model: TraceModel, problem: Problem): CodeFix[] {
+  const call = callOfProblem(model, problem.span);
+  const id = call?.idField?.value;
+  if (!call || call.id === undefined || !id || id.start !== problem.span.start) return [];
+  const fresh = freshId(model, call);
+  const edits: TextEditSpan[] = [{ span: valueSpan(id), newText: JSON.stringify(fresh) }];
+  for (const output of call.outputs) {
+    const named = field(output.fields, 'tool_call_id')?.value;
+    if (named?.kind === 'string') edits.push({ span: valueSpan(named), newText: JSON.stringify(fresh) });
+  }
+  const answered = call.outputs.length === 1 ? ' and its output' : call.outputs.length > 1 ? ` and its ${call.outputs.length} outputs` : '';
+  return [quickfix(problem, `Give this call the id "${fresh}"${answered}`, edits, problem.severity === 'warning')];
+}
+
+function freshId(model: TraceModel, call: ToolCall): string {
+  const position = model.callsById.get(call.id!)!.indexOf(call) + 1;
+  for (let n = position; ; n++) {
+    const candidate = `${call.id}_${n}`;
+    if (!model.callsById.has(candidate) && !model.outputsByCallId.has(candidate)) return candidate;
+  }
+}
+
+/** A key misspelling "role" becomes it (safe); else the role the event's other keys imply (safe), else a choice. */
+function addRole(model: TraceModel, problem: Problem): CodeFix[] {
+  const event = eventAt(model, problem.span.start);
+  if (!event || event.value.kind !== 'object' || event.value.start !== problem.span.start) return [];
+  if (event.fields.length > 0 && event.fields.every((f) => f.name === 'metadata')) return [];
+  const misspelled = event.fields.filter((f) => !knownKeys.has(f.name) && closestNames(f.name, ['role']).length === 1);
+  if (misspelled.length === 1) return [renameKey(problem, misspelled[0], 'role', true)];
+  const implied = field(event.fields, 'tool_call_id') ? 'tool' : field(event.fields, 'tool_calls') ? 'assistant' : undefined;
+  const roles = implied ? [implied] : ['user', 'assistant', 'system', 'tool'];
+  const at = event.value.start + 1;
+  const rest = event.fields.length > 0 ? ', ' : '';
+  return roles.map((role) => quickfix(problem, `Add "role": "${role}"`, [{ span: { start: at, end: at }, newText: `"role": "${role}"${rest}` }], implied !== undefined, roles.length === 1));
+}
+
+/** Did you mean: an unknown key one or two edits from a key the format defines (never safe: unknown keys are allowed). */
+function correctKey(model: TraceModel, problem: Problem): CodeFix[] {
+  const key = keyAt(model, problem.span);
+  if (!key) return [];
+  return closestNames(key.name, knownKeys).map((name, i) => ({ ...renameKey(problem, key, name, false), preferred: i === 0 }));
+}
+
+function keyAt(model: TraceModel, span: Span): Field | undefined {
+  const event = eventAt(model, span.start);
+  if (!event) return undefined;
+  const search = (fields: Field[] | undefined): Field | undefined => {
+    for (const f of fields ?? []) {
+      if (f.keyStart === span.start) return f;
+      if (f.value && f.value.start <= span.start && span.start < f.value.end) {
+        const inner = search(f.value.fields) ?? f.value.items?.map((item) => search(item.fields)).find((found) => found);
+        if (inner) return inner;
+      }
+    }
+    return undefined;
+  };
+  return search(event.fields);
+}
+
+function renameKey(problem: Problem, key: Field, name: string, safe: boolean): CodeFix {
+  return quickfix(problem, `Change "${key.name}" to "${name}"`, [{ span: { start: key.keyStart, end: key.keyEnd }, newText: JSON.stringify(name) }], safe);
+}
+
+/** Refactorings at a span: "arguments" as an object ⇄ as a JSON string encoding it. */
+export function refactorings(model: TraceModel, span: Span): CodeFix[] {
+  const event = eventAt(model, span.start);
+  const call = event && callAt(event, span.start);
+  const args = call?.argumentsField;
+  const value = args?.value;
+  if (!args || !value || span.start < args.keyStart || span.start > value.end) return [];
+  const source = model.text.slice(value.start, value.end);
+  if (value.kind === 'object' && encodesObject(source)) {
+    const compact = JSON.stringify(JSON.parse(source));
+    return [{ title: 'Convert "arguments" to a JSON string', kind: 'refactor.rewrite', edits: [{ span: valueSpan(value), newText: JSON.stringify(compact) }], safe: false }];
+  }
+  if (value.kind === 'string' && closedString(model.text, value)) {
+    const decoded = decodeString(model.text, value, Infinity);
+    if (!encodesObject(decoded)) return [];
+    return [{ title: 'Convert "arguments" to an object', kind: 'refactor.rewrite', edits: [{ span: valueSpan(value), newText: decoded.trim() }], safe: false }];
+  }
+  return [];
+}

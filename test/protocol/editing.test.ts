@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ServerProcess } from './lspClient';
+
+const uri = 'file:///workspace/fixture.trace.json';
+const call = (id: string) => `{"id": "${id}", "type": "function", "function": {"name": "get_inbox", "arguments": {}}}`;
+const text = [
+  '[',
+  `  {"role": "assistant", "tool_calls": [${call('c1')}]},`,
+  '  {"role": "tool", "tool_call_id": "c1", "content": "a"},',
+  '  {"role": "user", "content": [1,]},',
+  '  {"role": "user", "content": [2,]}',
+  ']',
+].join('\n');
+
+describe('editing help over stdio: code actions, fix-all, rename, inlay hints', () => {
+  const server = new ServerProcess();
+
+  before(async () => {
+    const result = await server.initialize();
+    assert.deepEqual(result.capabilities.codeActionProvider.codeActionKinds, ['quickfix', 'refactor.rewrite', 'source.fixAll.agentTraces']);
+    assert.equal(result.capabilities.inlayHintProvider, true);
+    server.open(uri, 'agent-trace', text);
+    await server.diagnosticsFor(uri, 1);
+  });
+
+  after(async () => {
+    assert.equal(await server.shutdown(), 0);
+  });
+
+  it('offers the fix for the problem at the cursor, and fix all of its kind', async () => {
+    const position = { line: 3, character: 32 };
+    const actions: any[] = await server.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: [] },
+    });
+    assert.deepEqual(actions.map((a) => [a.title, a.kind]), [
+      ['Remove the trailing comma', 'quickfix'],
+      ['Fix all json/trailing-comma problems in the file (2)', 'quickfix'],
+    ]);
+    assert.deepEqual(actions[0].edit.changes[uri], [{ range: { start: position, end: { line: 3, character: 33 } }, newText: '' }]);
+    assert.equal(actions[0].diagnostics[0].code, 'json/trailing-comma');
+    assert.equal(actions[0].isPreferred, true);
+  });
+
+  it('answers source.fixAll.agentTraces with every safe fix (fix on save)', async () => {
+    const actions: any[] = await server.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source.fixAll'] },
+    });
+    assert.deepEqual(actions.map((a) => a.kind), ['source.fixAll.agentTraces']);
+    assert.deepEqual(actions[0].edit.changes[uri].map((e: any) => [e.range.start.line, e.range.start.character, e.newText]), [[3, 32, ''], [4, 32, '']]);
+  });
+
+  it('renames a call id from a tool_call_id, and refuses elsewhere with a reason', async () => {
+    const range: any = await server.connection.sendRequest('textDocument/prepareRename', { textDocument: { uri }, position: { line: 2, character: 38 } });
+    assert.deepEqual(range, { start: { line: 2, character: 36 }, end: { line: 2, character: 38 } });
+    const edit: any = await server.connection.sendRequest('textDocument/rename', { textDocument: { uri }, position: { line: 2, character: 38 }, newName: 'inbox_1' });
+    assert.deepEqual(edit.changes[uri].map((e: any) => [e.range.start.line, e.range.start.character, e.newText]), [[1, 47, 'inbox_1'], [2, 36, 'inbox_1']]);
+    await assert.rejects(
+      server.connection.sendRequest('textDocument/prepareRename', { textDocument: { uri }, position: { line: 3, character: 6 } }),
+      /Only a tool call id can be renamed in a trace/,
+    );
+  });
+
+  it('puts a lens on each event with calls that reveals it in the preview', async () => {
+    const lenses: any[] = await server.connection.sendRequest('textDocument/codeLens', { textDocument: { uri } });
+    assert.deepEqual(lenses.map((l) => [l.range.start.line, l.command.title, l.command.command, l.command.arguments]),
+      [[1, '1 output · open in preview', 'agentTraces.revealInPreview', [uri, 4]]]);
+  });
+
+  it('draws inlay hints for the requested range', async () => {
+    const hints: any[] = await server.connection.sendRequest('textDocument/inlayHint', {
+      textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 5, character: 1 } },
+    });
+    assert.deepEqual(hints.map((h) => [h.position.line, h.position.character, h.label]), [[1, 50, '→ #1'], [2, 39, '← get_inbox #0']]);
+    const later: any[] = await server.connection.sendRequest('textDocument/inlayHint', {
+      textDocument: { uri }, range: { start: { line: 2, character: 0 }, end: { line: 5, character: 1 } },
+    });
+    assert.deepEqual(later.map((h) => h.label), ['← get_inbox #0']);
+  });
+});

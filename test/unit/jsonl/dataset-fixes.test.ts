@@ -1,0 +1,29 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { jsonlService } from '../../../server/src/jsonl';
+import { applyEdits, fixAllEdits } from '../../../server/src/common/codeActions';
+import { context, offsetOf, parse } from './helpers';
+
+const call = (id: string) => `{"id": "${id}", "type": "function", "function": {"name": "f", "arguments": {}}}`;
+const text = [
+  `{"messages": [{"role": "assistant", "tool_calls": [${call('a')}]}, {"role": "tool", "tool_call_id": "a", "content": "x"}]}`,
+  `{"messages": [{"rol": "assistant", "tool_calls": [${call('a')}]}, {"role": "tool", "tool_call_id": "a", "content": "y"}]}`,
+].join('\n');
+
+test('dataset rename stays within the line\'s trace', () => {
+  const model = parse(text);
+  const at = offsetOf(text, '"tool_call_id": "a"', 17, 1);
+  const edits = jsonlService.rename!(model, at, 'b')!;
+  assert.deepEqual(applyEdits(text, edits).split('\n').map((line) => (line.match(/"(id|tool_call_id)": "\w+"/g) ?? []).join(' ')), [
+    '"id": "a" "tool_call_id": "a"',
+    '"id": "b" "tool_call_id": "b"',
+  ]);
+});
+
+test('dataset fix-all: the trace fixes, line by line', () => {
+  const model = parse(text);
+  const problems = jsonlService.validate(model, context);
+  const fixed = applyEdits(text, fixAllEdits(jsonlService, model, problems).edits);
+  assert.equal(fixed.split('\n')[1], `{"messages": [{"role": "assistant", "tool_calls": [${call('a')}]}, {"role": "tool", "tool_call_id": "a", "content": "y"}]}`);
+  assert.equal(fixed.split('\n')[0], text.split('\n')[0]);
+});

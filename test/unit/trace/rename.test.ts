@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lines, model, offsetOf } from './helpers';
+import { prepareRename, rename, renameRefusal } from '../../../server/src/trace/rename';
+import { applyEdits } from '../../../server/src/common/codeActions';
+
+const call = (id: string, name = 'get_inbox') => `{"id": "${id}", "type": "function", "function": {"name": "${name}", "arguments": {}}}`;
+
+const text = lines('[',
+  `  {"role": "assistant", "tool_calls": [${call('a')}]},`,
+  '  {"role": "tool", "tool_call_id": "a", "content": "1"},',
+  `  {"role": "assistant", "tool_calls": [${call('a')}, ${call('b')}]},`,
+  '  {"role": "tool", "tool_call_id": "a", "content": "2"},',
+  '  {"role": "tool", "tool_call_id": "a", "content": "3"},',
+  '  {"role": "tool", "tool_call_id": "nope", "content": "4"}',
+  ']');
+
+test('rename from a tool_call_id: the call and the outputs answering it, not the earlier call reusing the id', () => {
+  const at = offsetOf(text, '"tool_call_id": "a"', 17, 2);
+  const span = prepareRename(model(text), at)!;
+  assert.equal(text.slice(span.start, span.end), 'a');
+  assert.equal(applyEdits(text, rename(model(text), at, 'x"1')!), lines('[',
+    `  {"role": "assistant", "tool_calls": [${call('a')}]},`,
+    '  {"role": "tool", "tool_call_id": "a", "content": "1"},',
+    `  {"role": "assistant", "tool_calls": [${call('x\\"1')}, ${call('b')}]},`,
+    '  {"role": "tool", "tool_call_id": "x\\"1", "content": "2"},',
+    '  {"role": "tool", "tool_call_id": "x\\"1", "content": "3"},',
+    '  {"role": "tool", "tool_call_id": "nope", "content": "4"}',
+    ']'));
+});
+
+test('rename from a call id: the first call with a reused id keeps the later call\'s outputs', () => {
+  const at = offsetOf(text, '"id": "a"', 7);
+  assert.equal(applyEdits(text, rename(model(text), at, 'first')!).split('\n').slice(1, 3).join('\n'), lines(
+    `  {"role": "assistant", "tool_calls": [${call('first')}]},`,
+    '  {"role": "tool", "tool_call_id": "first", "content": "1"},'));
+});
+
+test('prepareRename refuses with a reason on an unknown id and elsewhere in an event', () => {
+  const m = model(text);
+  const unknown = offsetOf(text, '"nope"', 2);
+  assert.equal(prepareRename(m, unknown), null);
+  assert.equal(renameRefusal(m, unknown), 'This tool_call_id names no earlier tool call, so there is nothing to rename with it: change the id itself (a quick fix offers the calls it may answer)');
+  const content = offsetOf(text, '"content": "1"', 2);
+  assert.equal(prepareRename(m, content), null);
+  assert.equal(renameRefusal(m, content), 'Only a tool call id can be renamed in a trace: place the cursor on a call\'s "id" or on a "tool_call_id"');
+  assert.equal(renameRefusal(m, 0), undefined);
+});
