@@ -1,4 +1,4 @@
-import { PyDict, PyError, PyObject, TStr, isStr, pyEquals, str, type Value } from './values';
+import { PyDict, PyError, PyObject, TStr, isStr, pyEquals, str, typeName, type Value } from './values';
 
 /**
  * The trace as the official analyzer reads it (`runtime/input.py`): events parsed into Message, ToolCall,
@@ -452,13 +452,13 @@ function parseTool(raw: Value, where: string): ToolEvent {
 }
 
 /**
- * Every value of type `typeName` found in `data`, as the analyzer's `Selectable.select` walks it: the value itself
+ * Every value of type `wanted` found in `data`, as the analyzer's `Selectable.select` walks it: the value itself
  * when its type matches, otherwise the fields it descends into (not into Function or ToolParameter).
  */
-export function select(typeName: string, data: Value): Value[] {
+export function select(wanted: string, data: Value): Value[] {
   const out: Value[] = [];
   const walk = (v: Value): void => {
-    if (pyTypeName(v) === typeName) {
+    if (typeName(v) === wanted) {
       out.push(v);
       return;
     }
@@ -494,13 +494,3 @@ export function select(typeName: string, data: Value): Value[] {
   return out;
 }
 
-function pyTypeName(v: Value): string {
-  if (v === null) return 'NoneType';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
-  if (isStr(v)) return 'str';
-  if (Array.isArray(v)) return 'list';
-  if (v instanceof PyDict) return 'dict';
-  if (v instanceof PyObject) return v.typeName;
-  return 'object';
-}
