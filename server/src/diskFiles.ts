@@ -33,13 +33,17 @@ export function pathOfUri(uri: string): string | undefined {
   }
 }
 
+/** True when path is folder or lies below it (both already resolved: no links, no `..`). */
+export function isPathInside(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
 /** True when path (already resolved) lies in one of the folders (resolved here). */
 export async function isInsideFolders(path: string, folders: string[]): Promise<boolean> {
   for (const folder of folders) {
     const real = await fs.realpath(folder).catch(() => undefined);
-    if (!real) continue;
-    const rel = relative(real, path);
-    if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return true;
+    if (real && isPathInside(real, path)) return true;
   }
   return false;
 }

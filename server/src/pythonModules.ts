@@ -4,7 +4,8 @@
  * resolved first), at most `limit` bytes, and cached by modification time.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isPathInside } from './diskFiles';
 import { pathToFileURL } from 'node:url';
 import type { PythonModuleFile, PythonModules } from './common/types';
 
@@ -58,7 +59,7 @@ export class FolderPythonModules implements PythonModules {
     } catch {
       return undefined;
     }
-    if (!stat.isFile() || !(real === root.real || real.startsWith(root.real + sep))) return undefined;
+    if (!stat.isFile() || !isPathInside(root.real, real)) return undefined;
     const cached = this.cache.get(real);
     if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.file;
     const file: PythonModuleFile = { uri: pathToFileURL(real).toString(), path: relative(root.base, path) || path, size: stat.size, limit: this.limit };
