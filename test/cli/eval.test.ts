@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,6 +33,18 @@ describe('agent-traces eval', () => {
   });
 
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reports a trace it may not read (a FIFO) as failed instead of waiting on it, and escapes control characters', () => {
+    const sub = mkdtempSync(join(dir, 'hostile-'));
+    execFileSync('mkfifo', [join(sub, 'pipe.trace.json')]);
+    writeFileSync(join(sub, 'esc.gr'), 'raise "a\u001b[2Kb" if:\n    (m: Message)\n    "x" in m.content\n');
+    writeFileSync(join(sub, 'x.trace.json'), '[{"role": "user", "content": "x"}]');
+    const { code, stdout } = run(sub, 'eval', 'esc.gr', 'pipe.trace.json', 'x.trace.json');
+    assert.equal(code, 2);
+    assert.ok(stdout.includes('pipe.trace.json: error guardrails evaluation failed: not a regular file or folder'), stdout);
+    assert.ok(stdout.includes('x.trace.json:1:31 warning guardrails a\\u001b[2Kb'), stdout);
+    assert.ok(!stdout.includes('\u001b'), 'no raw ESC reaches the terminal');
+  });
 
   it('prints each violation at the exact characters, through escapes and code points, and exits 1', () => {
     const result = run(dir, 'eval', 'secret.gr', 'a.trace.json', 'set.jsonl');

@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
@@ -6,6 +5,8 @@ import { guardrailService } from '../guardrail';
 import { evaluateRules, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
 import { traceSpans } from '../guardrail/evaluate/traceSpans';
 import { expandArguments } from './check';
+import { escapeForTerminal, escapeJsonForTerminal } from './escape';
+import { bytesPerMB, readTextFile } from '../diskFiles';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
 
@@ -57,10 +58,8 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
   return { rules: positional[0], patterns: positional.slice(1), parameters, budget, json };
 }
 
-/** Trace text reaches the terminal: control characters (escape sequences included) are shown, not interpreted. */
-function terminalSafe(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
-}
+/** Rule and trace files are read up to this size, as `agent-traces check` reads by default. */
+const maxFileBytes = 100 * bytesPerMB;
 
 interface Position {
   line: number;
@@ -87,13 +86,12 @@ export async function runEval(args: string[]): Promise<number> {
     return 2;
   }
   const cwd = process.cwd();
-  let rulesText: string;
-  try {
-    rulesText = await fs.readFile(options.rules, 'utf8');
-  } catch (error) {
-    console.error(`agent-traces eval: cannot read ${options.rules}: ${(error as Error).message}`);
+  const rulesRead = await readTextFile(options.rules, { maxBytes: maxFileBytes });
+  if (!rulesRead.ok) {
+    console.error(`agent-traces eval: ${escapeForTerminal(options.rules)}: ${rulesRead.reason}`);
     return 2;
   }
+  const rulesText = rulesRead.text;
   const rulesPath = relative(cwd, options.rules) || options.rules;
   const rules = guardrailService.parse({ uri: pathToFileURL(options.rules).toString(), version: 0, text: rulesText });
   const ruleLines = rules.lines;
@@ -102,19 +100,20 @@ export async function runEval(args: string[]): Promise<number> {
     return `${rulesPath}:${p.line + 1}:${p.character + 1}`;
   };
   if (rules.syntaxProblems.length > 0) {
-    for (const p of rules.syntaxProblems) console.error(`${at(p.span.start)} error ${p.code} ${p.message}`);
-    console.error(`agent-traces eval: ${rulesPath} has syntax errors; nothing was evaluated`);
+    for (const p of rules.syntaxProblems) console.error(escapeForTerminal(`${at(p.span.start)} error ${p.code} ${p.message}`));
+    console.error(`agent-traces eval: ${escapeForTerminal(rulesPath)} has syntax errors; nothing was evaluated`);
     return 2;
   }
-  const { files, unmatched } = await expandArguments(options.patterns, cwd);
-  for (const pattern of unmatched) console.error(`agent-traces eval: no trace matches ${pattern}`);
+  const { files, unmatched, errors: inputErrors } = await expandArguments(options.patterns, cwd);
+  for (const pattern of unmatched) console.error(`agent-traces eval: no trace matches ${escapeForTerminal(pattern)}`);
   const traceFiles = files.filter((f) => !f.toLowerCase().endsWith('.gr'));
-  if (traceFiles.length === 0) return 2;
+  if (traceFiles.length === 0 && inputErrors.length === 0) return 2;
 
-  const reports: TraceReport[] = [];
+  // Whatever was named but cannot be read (a FIFO, an unreadable folder) is reported, never silently left out.
+  const reports: TraceReport[] = inputErrors.map((error) => ({ file: error.path, errors: [], error: error.reason, notices: [] }));
   const noticesShown = new Set<string>();
   let violations = 0;
-  let failed = 0;
+  let failed = inputErrors.length;
   const evaluate = (file: string, text: string, start: number, end: number, line?: number): void => {
     const shown = relative(cwd, file) || file;
     const report: TraceReport = { file: shown, errors: [], error: null, notices: [], ...(line !== undefined ? { line } : {}) };
@@ -154,14 +153,13 @@ export async function runEval(args: string[]): Promise<number> {
   };
 
   for (const file of traceFiles) {
-    let text: string;
-    try {
-      text = await fs.readFile(file, 'utf8');
-    } catch (error) {
-      reports.push({ file: relative(cwd, file) || file, errors: [], error: `cannot read: ${(error as Error).message}`, notices: [] });
+    const read = await readTextFile(file, { maxBytes: maxFileBytes });
+    if (!read.ok) {
+      reports.push({ file: relative(cwd, file) || file, errors: [], error: read.reason, notices: [] });
       failed++;
       continue;
     }
+    const text = read.text;
     if (file.toLowerCase().endsWith('.jsonl')) {
       let lineStart = 0;
       let lineNo = 1;
@@ -179,16 +177,16 @@ export async function runEval(args: string[]): Promise<number> {
   }
 
   if (options.json) {
-    console.log(JSON.stringify(reports.map(({ notices, ...r }) => ({ ...r, notices })), null, 2));
+    console.log(escapeJsonForTerminal(JSON.stringify(reports.map(({ notices, ...r }) => ({ ...r, notices })), null, 2)));
   } else {
     for (const r of reports) {
-      for (const e of r.errors) console.log(`${r.file}:${e.range.start.line}:${e.range.start.column} warning guardrails ${terminalSafe(e.message ?? e.key)}`);
+      for (const e of r.errors) console.log(`${escapeForTerminal(r.file)}:${e.range.start.line}:${e.range.start.column} warning guardrails ${escapeForTerminal(e.message ?? e.key)}`);
       for (const n of r.notices) {
         if (noticesShown.has(n)) continue;
         noticesShown.add(n);
-        console.log(terminalSafe(n));
+        console.log(escapeForTerminal(n));
       }
-      if (r.error) console.log(`${r.file}${r.line !== undefined ? `:${r.line}` : ''}: error guardrails evaluation failed: ${terminalSafe(r.error)}`);
+      if (r.error) console.log(`${escapeForTerminal(r.file)}${r.line !== undefined ? `:${r.line}` : ''}: error guardrails evaluation failed: ${escapeForTerminal(r.error)}`);
     }
     const traces = reports.length;
     console.log(`${traces} trace${traces === 1 ? '' : 's'} in ${traceFiles.length} file${traceFiles.length === 1 ? '' : 's'} evaluated: ${violations} violation${violations === 1 ? '' : 's'}, ${failed} failed`);
