@@ -1,4 +1,4 @@
-import { parseJsonValue } from '../trace/readJson';
+import { parseJsonValue } from '../json/readJson';
 import { property } from '../json/queries';
 import { transientStringValue, type JsonNode, type JsonString } from '../json/nodes';
 import { countLines, lineBounds, sourceSpanInString } from '../jsonl/strings';

@@ -13,7 +13,7 @@ const checkEverything: ServiceContext = { settings: { ...defaultSettings, unknow
  * tree is at hand: the line's kind, the trace checks, the annotation addresses. The line then keeps a light tree
  * (containers below the second level are read again only when a feature visits them), so a large dataset costs
  * little memory and its trace models are collected young. Undefined for a broken (or absurdly deep) line: it is
- * read again with every container recorded (trace/readJson.ts), for its partial tree.
+ * read again with every container recorded (json/readJson.ts), for its partial tree.
  */
 export function parseDatasetLine(text: string, number: number, start: number, valueStart: number, end: number): Line | undefined {
   const trace = parseTrace(text, valueStart, end);

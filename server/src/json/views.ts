@@ -1,27 +1,6 @@
 import { sourceString, type Findable, type JsonArray, type JsonNode, type JsonObject, type JsonProperty } from './nodes';
 import { LAZY_DEPTH, lazyContainer } from './validReader';
-
-/**
- * A value as the tolerant reader (the tree builder the trace parser runs over json/scanner.ts) records it: every
- * container it was asked to keep has its fields or items, the others only their span. The trace parser's
- * JsonValue is one.
- */
-export interface ReadValue {
-  kind: 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array' | 'invalid';
-  start: number;
-  end: number;
-  str?: string;
-  escaped?: boolean;
-  fields?: ReadField[];
-  items?: ReadValue[];
-}
-
-export interface ReadField {
-  name: string;
-  keyStart: number;
-  keyEnd: number;
-  value: ReadValue | null;
-}
+import type { Field as ReadField, JsonValue as ReadValue } from './tree';
 
 /**
  * The nodes features visit, over a tree the tolerant reader recorded, each built on first visit. A container it did

@@ -1,4 +1,4 @@
-import { parseJsonValue } from '../trace/readJson';
+import { parseJsonValue } from '../json/readJson';
 import { property } from '../json/queries';
 import { classify, type FileFormat } from './lines';
 

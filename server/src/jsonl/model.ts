@@ -1,7 +1,7 @@
 import { LineIndex } from '../common/lineIndex';
 import { LruCache } from '../common/lru';
 import type { DocumentInput } from '../common/service';
-import { parseJsonValue } from '../trace/readJson';
+import { parseJsonValue } from '../json/readJson';
 import { parseDatasetLine } from '../dataset/parseLine';
 import { classify, type FileFormat, type Line, type LinesModel } from './lines';
 

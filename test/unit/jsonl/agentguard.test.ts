@@ -178,7 +178,7 @@ test('a line that is not an entry in an agentguard log', () => {
   const text = `${entry()}\n[1, 2]\n{"call": "x"`;
   assert.deepEqual(describe(text, problemsOf(text)), [
     'ag/not-entry "[" This line is not an agentguard trace entry: expected an object {"call": {...}, "result": {...}}',
-    'jsonl/syntax "" Unexpected end of file: expected \'}\' (line 3 is not valid JSON; other lines are read on their own)',
+    'jsonl/syntax "" Unexpected end of line: expected \'}\' (line 3 is not valid JSON; other lines are read on their own)',
   ]);
 });
 

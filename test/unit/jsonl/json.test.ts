@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { parseJsonValue } from '../../../server/src/trace/readJson';
+import { parseJsonValue } from '../../../server/src/json/readJson';
 import type { JsonNode } from '../../../server/src/json/nodes';
 
 /** The tree as a plain value (numbers as their source text, so nothing is rounded). */

@@ -1,6 +1,6 @@
 import type { Span } from '../../common/types';
 import { parseAddress, resolveAddress } from '../../dataset/address';
-import { parseJsonValue } from '../../trace/readJson';
+import { parseJsonValue } from '../../json/readJson';
 import type { JsonNode } from '../../json/nodes';
 
 /**
