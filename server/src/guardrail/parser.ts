@@ -475,17 +475,11 @@ class Parser {
     }
     this.advance();
     const headerSpan = { start: this.startOf(keyword), end: this.endOf(colon) };
-    let body: Expr[] = [];
-    const after = this.i;
-    if (this.kindOf(after) === 'newline' || this.kindOf(after) === 'eof' || this.kindOf(after) === 'dedent') {
-      if (this.kindOf(after) === 'newline') this.i++;
-      if (this.kindOf(this.i) === 'indent') {
-        this.i++;
-        body = this.parseBlockLines({ start: this.startOf(ifToken), end: this.endOf(colon) }, "This rule has no conditions, only comments: write them on the lines after 'if:', indented", 'gr/empty-rule');
-      } else {
-        this.report({ start: this.startOf(ifToken), end: this.endOf(colon) }, "This rule has no conditions: write them on the lines after 'if:', indented", 'gr/empty-rule');
-      }
-    } else {
+    let body = this.parseBlockAfterColon({ start: this.startOf(ifToken), end: this.endOf(colon) },
+      "This rule has no conditions, only comments: write them on the lines after 'if:', indented",
+      "This rule has no conditions: write them on the lines after 'if:', indented", 'gr/empty-rule');
+    if (!body) {
+      body = [];
       this.report({ start: this.startOf(colon), end: this.endOf(colon) },
         "A rule's conditions go on the lines after 'if:', indented (a one-line rule body is not allowed)");
       const line = this.parseBodyLineSafely();
@@ -601,6 +595,22 @@ class Parser {
    * The lines of a block after its opener. A block of comments only (comment lines open and close blocks as any
    * line does) is a syntax error upstream, as the grammar needs one condition; reported on the opener.
    */
+  /**
+   * After a block's colon that ends its line: the indented lines below it, reporting `missing` when there are none
+   * (and `onlyComments` when they hold nothing else). Undefined, with nothing read, when more follows the colon.
+   */
+  private parseBlockAfterColon(opener: Span, onlyComments: string, missing: string, code: SyntaxProblem['code'] = 'gr/syntax'): Expr[] | undefined {
+    const after = this.kindOf(this.i);
+    if (after !== 'newline' && after !== 'eof' && after !== 'dedent') return undefined;
+    if (after === 'newline') this.i++;
+    if (this.kindOf(this.i) !== 'indent') {
+      this.report(opener, missing, code);
+      return [];
+    }
+    this.i++;
+    return this.parseBlockLines(opener, onlyComments, code);
+  }
+
   private parseBlockLines(opener: Span, emptyMessage: string, code: SyntaxProblem['code'] = 'gr/syntax'): Expr[] {
     const reported = this.problems.length;
     const lines = this.parseBodyLines();
@@ -699,19 +709,10 @@ class Parser {
       if (head.kind !== 'call' && head.kind !== 'name') {
         this.report({ start: this.startOf(colon), end: this.endOf(colon) }, "Only a quantifier such as 'forall:' or 'count(min=2):' can open a block here");
       }
-      let body: Expr[] = [];
-      const after = this.i;
-      if (this.kindOf(after) === 'newline' || this.kindOf(after) === 'eof' || this.kindOf(after) === 'dedent') {
-        if (this.kindOf(after) === 'newline') this.i++;
-        if (this.kindOf(this.i) === 'indent') {
-          this.i++;
-          body = this.parseBlockLines({ start: this.startOf(colon), end: this.endOf(colon) }, "Expected the quantifier's conditions on the lines after ':': the indented block below holds only comments");
-        } else {
-          this.report({ start: this.startOf(colon), end: this.endOf(colon) }, `Expected the quantifier's conditions on the lines after ':', indented`);
-        }
-      } else {
-        throw this.failAt(after, "A quantifier's conditions go on the lines after ':', indented");
-      }
+      const body = this.parseBlockAfterColon({ start: this.startOf(colon), end: this.endOf(colon) },
+        "Expected the quantifier's conditions on the lines after ':': the indented block below holds only comments",
+        "Expected the quantifier's conditions on the lines after ':', indented");
+      if (!body) throw this.failAt(this.i, "A quantifier's conditions go on the lines after ':', indented");
       return { kind: 'quantifier', negated, head, body, start: expr.start, end: Math.max(this.lastEnd, this.endOf(colon)) };
     }
     this.expectLineEnd();

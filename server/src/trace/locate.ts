@@ -41,34 +41,25 @@ function descend(location: Location, object: JsonValue, offset: number, event: T
     location.on = 'value';
     const v = f.value;
     if (!v) return location;
-    if (v.fields && v.shape) {
-      if (v.shape === 'call' && event) location.call = event.calls.find((c) => c.value === v);
-      object = v;
-      location.shape = v.shape;
-      location.object = v;
-      location.field = undefined;
-      location.on = undefined;
-      continue;
-    }
-    if (v.items) {
+    let inner: JsonValue | undefined = v.fields && v.shape ? v : undefined;
+    if (!inner && v.items) {
       const index = indexOfSpanAt(v.items, offset);
       if (index < 0) return location;
       const item = v.items[index];
       location.item = item;
       location.itemIndex = index;
-      if (item.fields && item.shape) {
-        if (item.shape === 'call' && event) location.call = event.calls.find((c) => c.value === item);
-        object = item;
-        location.shape = item.shape;
-        location.object = item;
-        location.field = undefined;
-        location.on = undefined;
-        location.item = undefined;
-        location.itemIndex = undefined;
-        continue;
-      }
+      if (item.fields && item.shape) inner = item;
     }
-    return location;
+    if (!inner) return location;
+    const entered = inner;
+    if (entered.shape === 'call' && event) location.call = event.calls.find((c) => c.value === entered);
+    object = entered;
+    location.shape = entered.shape!;
+    location.object = entered;
+    location.field = undefined;
+    location.on = undefined;
+    location.item = undefined;
+    location.itemIndex = undefined;
   }
 }
 
