@@ -93,3 +93,34 @@ describe('editing help over stdio: code actions, fix-all, rename, inlay hints', 
     assert.deepEqual(later.map((h) => h.label), ['← get_inbox #0']);
   });
 });
+
+describe('code lenses of a dataset over stdio, capped by agentTraces.codeLens.maxEvents', () => {
+  const server = new ServerProcess({ codeLens: { maxEvents: 1 } });
+  const dataset = 'file:///workspace/evals.trace.jsonl';
+  const lines = [
+    '{"metadata": {"name": "evals"}}',
+    `[{"role": "assistant", "tool_calls": [${call('a')}]}, {"role": "tool", "tool_call_id": "a", "content": "x"}]`,
+    `{"messages": [{"role": "user", "content": "b"}, {"role": "assistant", "tool_calls": [${call('b')}]}]}`,
+  ];
+
+  before(async () => {
+    await server.initialize();
+    await server.configured;
+    server.open(dataset, 'agent-trace-jsonl', lines.join('\n'));
+    await server.diagnosticsFor(dataset, 1);
+  });
+
+  after(async () => {
+    assert.equal(await server.shutdown(), 0);
+  });
+
+  it('puts a lens on the events with calls of each trace line, up to the setting, and says where they stop', async () => {
+    const lenses: any[] = await server.connection.sendRequest('textDocument/codeLens', { textDocument: { uri: dataset } });
+    const notice = 'code lenses stop on line 3: agentTraces.codeLens.maxEvents is 1';
+    assert.deepEqual(lenses.map((l) => [l.range.start.line, l.range.start.character, l.command.title, l.command.arguments]), [
+      [1, 1, notice, undefined],
+      [1, 1, '1 output · open in preview', [dataset, lines[0].length + 2]],
+      [2, 0, notice, undefined],
+    ]);
+  });
+});
