@@ -36,7 +36,7 @@ describe('code lenses: "n outputs · open in preview"', () => {
     const { document } = await openFile('datasets', 'support-evals.trace.jsonl');
     const lenses = await eventLenses(document);
     // one lens per trace line with calls: the first two traces (lines 2 and 3); the third has none
-    assert.deepEqual(lenses.map((lens) => [lens.range.start.line, lens.command!.title]), [[1, '1 output · open in preview'], [2, '2 outputs · open in preview']]);
+    assert.deepEqual(lenses.map((lens) => [lens.range.start.line, lens.command!.title]), [[1, '1 output · open in preview'], [2, '1 output · open in preview']]);
     // The second trace, not the first one a preview opens on by itself: its assistant message, event #1.
     const revealed = await click(lenses[1], document.uri);
     assert.deepEqual([revealed.traceIndex, revealed.eventIndex, revealed.kind], [1, 1, 'assistant']);
