@@ -28,7 +28,7 @@ export interface Settings {
     /** After each call's `id`: the events of its outputs, or that none answers it. */
     callAnswers: boolean;
   };
-  /** Code lenses on events with calls: at most this many (a trace's or each dataset line's count); the last says when more exist. */
+  /** Code lenses on events with calls: at most this many per trace file (a dataset: over its lines together); lenses say when more exist. */
   maxCodeLenses: number;
   preview: {
     /** At most this many graph nodes are sent to the preview; a notice says when more exist. */
