@@ -47,3 +47,9 @@ test('gr/unused-import: a rule variable of the same name hides the import, which
 test('gr/unused-import: nothing when every import is used', () => {
   assert.deepEqual(unused('from invariant import Message, PolicyViolation\n\nraise PolicyViolation("x") if:\n    (m: Message)\n'), []);
 });
+
+test('gr/unused-import: none while the file has syntax errors (the line being typed may be the one using the import)', () => {
+  const text = 'from invariant.detectors import pii\n\nraise "x" if:\n    (m: Message)\n    len(pii(m.content) > \n';
+  assert.ok(problems(text).some((p) => p.code === 'gr/syntax'));
+  assert.deepEqual(unused(text), []);
+});
