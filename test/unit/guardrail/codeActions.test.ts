@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { guardrailService } from '../../../server/src/guardrail';
 import { defaultSettings } from '../../../server/src/common/service';
-import { applyEdits } from '../../../server/src/common/codeActions';
+import { applyEdits, codeActionsAt } from '../../../server/src/common/codeActions';
 
 test('gr/unknown-attribute: the field the checker suggests replaces the misspelled one', () => {
   const text = 'raise "x" if:\n    (call: ToolCall)\n    call.functon.name == "f"\n';
@@ -76,5 +76,16 @@ test('gr/unused-import: removing the name and its comma, or the whole line when 
   assert.deepEqual(fixesFor(`from invariant.detectors import pii, secrets\n${use.replace('moderated', 'len')}`, 'gr/unused-import'), [
     ['Remove the unused import line', false, use.replace('moderated', 'len')],
     ['Remove the unused import line', false, use.replace('moderated', 'len')],
+  ]);
+});
+
+test('fix all: one import repairs every use of its name, and counts each', () => {
+  const text = 'raise "x" if:\n    (m: Message)\n    pii(m.content)\n    len(pii(m.content)) > 1\n';
+  const model = guardrailService.parse({ uri: 'file:///r.gr', version: 1, text });
+  const problems = guardrailService.validate(model, { settings: defaultSettings });
+  const at = text.indexOf('pii');
+  const found = codeActionsAt(guardrailService, model, { start: at, end: at }, problems);
+  assert.deepEqual(found.fixAllOfKind.map((f) => [f.title, applyEdits(text, f.edits)]), [
+    ['Fix all gr/unknown-identifier problems in the file (2)', `from invariant.detectors import pii\n\n${text}`],
   ]);
 });
