@@ -113,12 +113,15 @@ export type WebviewToHost =
   | { type: 'ready' }
   | { type: 'reveal'; range: LineRange; selection: LineRange }
   | { type: 'selectTrace'; traceIndex: number }
-  | { type: 'rendered'; nodeCount: number; domNodeCount: number; version: number; firstPaintMs: number };
+  | { type: 'rendered'; nodeCount: number; domNodeCount: number; version: number; firstPaintMs: number }
+  /** The node a cursor message selected: which event of which trace (datasets: its index among the traces). */
+  | { type: 'revealed'; traceIndex: number; eventIndex: number; kind: GraphNodeKind };
 
 /** Messages the extension host sends to the webview. */
 export type HostToWebview =
   | { type: 'graph'; data: GraphData }
   /** The same as `graph`, as JSON text: a large graph crosses into the webview far faster as one string than as an object tree. */
   | { type: 'graphJson'; json: string }
-  | { type: 'cursor'; line: number }
+  /** The editor's cursor; with `character`, the node holding that position (a dataset line holds every event of its trace). */
+  | { type: 'cursor'; line: number; character?: number }
   | { type: 'notice'; text: string };

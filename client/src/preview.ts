@@ -5,13 +5,15 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ModelChangedNotification, onNotification } from '../../shared/requests';
-import { fileName, PreviewPanel, type PanelHost, type RenderedInfo } from './previewPanel';
+import { fileName, PreviewPanel, type PanelHost, type RenderedInfo, type RevealedInfo } from './previewPanel';
 
-export type { RenderedInfo } from './previewPanel';
+export type { RenderedInfo, RevealedInfo } from './previewPanel';
 
 export interface PreviewApi {
   onDidRender: vscode.Event<RenderedInfo & { uri: string }>;
   lastRendered(uri: string): RenderedInfo | undefined;
+  /** Fires when a preview selects the node for the editor's cursor or a code lens. */
+  onDidReveal: vscode.Event<RevealedInfo & { uri: string }>;
 }
 
 const TRACE_LANGUAGES = new Set(['agent-trace', 'agent-trace-jsonl']);
@@ -20,7 +22,7 @@ const VIEW_TYPE = 'agentTraces.preview';
 export function registerPreview(context: vscode.ExtensionContext, client: LanguageClient): PreviewApi {
   const previews = new Previews(client, vscode.Uri.joinPath(context.extensionUri, 'dist', 'media'));
   context.subscriptions.push(...previews.register());
-  return { onDidRender: previews.onDidRender, lastRendered: (uri) => previews.lastRendered(uri) };
+  return { onDidRender: previews.onDidRender, lastRendered: (uri) => previews.lastRendered(uri), onDidReveal: previews.onDidReveal };
 }
 
 /** The open previews, one per document, and the commands and events that open and update them. */
@@ -29,6 +31,8 @@ class Previews implements PanelHost {
   private readonly renders = new Map<string, RenderedInfo>();
   private readonly renderEmitter = new vscode.EventEmitter<RenderedInfo & { uri: string }>();
   readonly onDidRender = this.renderEmitter.event;
+  private readonly revealEmitter = new vscode.EventEmitter<RevealedInfo & { uri: string }>();
+  readonly onDidReveal = this.revealEmitter.event;
 
   constructor(readonly client: LanguageClient, readonly mediaRoot: vscode.Uri) {}
 
@@ -45,6 +49,10 @@ class Previews implements PanelHost {
     this.renderEmitter.fire({ uri: panel.uri.toString(), ...info });
   }
 
+  revealed(panel: PreviewPanel, info: RevealedInfo): void {
+    this.revealEmitter.fire({ uri: panel.uri.toString(), ...info });
+  }
+
   disposed(panel: PreviewPanel): void {
     if (!this.isOpen(panel)) return;
     this.panels.delete(panel.uri.toString());
@@ -54,6 +62,7 @@ class Previews implements PanelHost {
   register(): vscode.Disposable[] {
     return [
       this.renderEmitter,
+      this.revealEmitter,
       // Previews open when the window reloads come back; the webview saved its document's uri in its state.
       vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
         deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
@@ -63,8 +72,8 @@ class Previews implements PanelHost {
       vscode.commands.registerCommand('agentTraces.revealInPreview', (uri?: unknown, offset?: unknown) => this.revealInPreview(uri, offset)),
       onNotification(this.client, ModelChangedNotification, (params) => this.panels.get(params.uri)?.refreshSoon()),
       vscode.window.onDidChangeTextEditorSelection((event) => {
-        const line = event.selections[0]?.active.line;
-        if (line !== undefined) this.panels.get(event.textEditor.document.uri.toString())?.cursorMoved(line);
+        const active = event.selections[0]?.active;
+        if (active) this.panels.get(event.textEditor.document.uri.toString())?.cursorMoved(active.line, active.character);
       }),
       {
         dispose: () => {
@@ -81,20 +90,20 @@ class Previews implements PanelHost {
     if (typeof uri !== 'string' || typeof offset !== 'number' || editor?.document.uri.toString() !== uri) return;
     const position = editor.document.positionAt(offset);
     editor.selection = new vscode.Selection(position, position);
-    this.show(editor.document.uri, true);
+    this.show(editor.document.uri, true)?.reveal(position.line, position.character);
   }
 
-  private show(argument: unknown, toSide: boolean): void {
+  private show(argument: unknown, toSide: boolean): PreviewPanel | undefined {
     const uri = targetUri(argument);
     if (!uri) {
       void vscode.window.showInformationMessage('Open an agent trace file (.trace.json or .trace.jsonl) to preview it.');
-      return;
+      return undefined;
     }
     const viewColumn = toSide ? vscode.ViewColumn.Beside : (vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.Active);
     const existing = this.panels.get(uri.toString());
     if (existing) {
       existing.panel.reveal(viewColumn, toSide);
-      return;
+      return existing;
     }
     const panel = vscode.window.createWebviewPanel(
       VIEW_TYPE,
@@ -102,7 +111,7 @@ class Previews implements PanelHost {
       { viewColumn, preserveFocus: toSide },
       { enableScripts: true, localResourceRoots: [this.mediaRoot], retainContextWhenHidden: false },
     );
-    this.attach(panel, uri);
+    return this.attach(panel, uri);
   }
 
   private restore(panel: vscode.WebviewPanel, state: unknown): void {
@@ -116,8 +125,10 @@ class Previews implements PanelHost {
     this.attach(panel, uri);
   }
 
-  private attach(panel: vscode.WebviewPanel, uri: vscode.Uri): void {
-    this.panels.set(uri.toString(), new PreviewPanel(uri, panel, this));
+  private attach(panel: vscode.WebviewPanel, uri: vscode.Uri): PreviewPanel {
+    const preview = new PreviewPanel(uri, panel, this);
+    this.panels.set(uri.toString(), preview);
+    return preview;
   }
 }
 

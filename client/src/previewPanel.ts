@@ -12,6 +12,13 @@ export interface RenderedInfo {
   version: number;
 }
 
+/** The node the preview selected for the editor's cursor or a code lens: which event of which trace. */
+export interface RevealedInfo {
+  traceIndex: number;
+  eventIndex: number;
+  kind: string;
+}
+
 /** What a panel needs from the previews around it. */
 export interface PanelHost {
   client: LanguageClient;
@@ -19,6 +26,7 @@ export interface PanelHost {
   /** The panel still belongs to the previews (not disposed). */
   isOpen(panel: PreviewPanel): boolean;
   rendered(panel: PreviewPanel, info: RenderedInfo): void;
+  revealed(panel: PreviewPanel, info: RevealedInfo): void;
   disposed(panel: PreviewPanel): void;
 }
 
@@ -36,6 +44,9 @@ export class PreviewPanel {
   /** Lines covered by the graph last sent (to notice when the cursor moves to another trace of a dataset). */
   private lines: { first: number; last: number } | undefined;
   private format: GraphData['format'] | undefined;
+  /** The editor's last cursor position, and whether the next graph should select its node (a lens, another trace). */
+  private cursor: { line: number; character: number } | undefined;
+  private revealAfterGraph = false;
   private requestSequence = 0;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private disposables: vscode.Disposable[] = [];
@@ -70,15 +81,23 @@ export class PreviewPanel {
     }, MODEL_CHANGE_DELAY_MS);
   }
 
-  /** The editor's cursor moved to `line`; in a dataset, a line of another trace shows that trace. */
-  cursorMoved(line: number): void {
+  /** The editor's cursor moved; in a dataset, a line of another trace shows that trace, with the cursor's node selected. */
+  cursorMoved(line: number, character: number): void {
+    this.cursor = { line, character };
     if (!this.ready) return;
     if (this.format === 'dataset' && this.lines && (line < this.lines.first || line > this.lines.last)) {
       this.traceIndex = undefined;
+      this.revealAfterGraph = true;
       void this.requestGraph(undefined);
       return;
     }
-    this.post({ type: 'cursor', line });
+    this.post({ type: 'cursor', line, character });
+  }
+
+  /** Selects the node at a position (a code lens's event), now or once the preview has drawn its graph. */
+  reveal(line: number, character: number): void {
+    this.revealAfterGraph = !this.ready;
+    this.cursorMoved(line, character);
   }
 
   private dispose(): void {
@@ -106,6 +125,10 @@ export class PreviewPanel {
       // As JSON text: VS Code clones a posted object twice on its way into the webview, and for a large graph that
       // costs several times what one JSON.parse in the webview does (see bench/preview.bench.ts).
       this.post({ type: 'graphJson', json: JSON.stringify(data) });
+      if (this.revealAfterGraph && this.cursor) {
+        this.revealAfterGraph = false;
+        this.post({ type: 'cursor', ...this.cursor });
+      }
     } catch (error) {
       if (!current()) return;
       const reason = error instanceof Error ? error.message : String(error);
@@ -127,6 +150,11 @@ export class PreviewPanel {
         if (Number.isInteger(message.traceIndex) && message.traceIndex >= 0) {
           this.traceIndex = message.traceIndex;
           void this.requestGraph(message.traceIndex);
+        }
+        break;
+      case 'revealed':
+        if (Number.isInteger(message.traceIndex) && Number.isInteger(message.eventIndex) && typeof message.kind === 'string') {
+          this.host.revealed(this, { traceIndex: message.traceIndex, eventIndex: message.eventIndex, kind: message.kind });
         }
         break;
       case 'rendered':

@@ -115,7 +115,7 @@ class Preview {
         }
         break;
       case 'cursor':
-        if (typeof message.line === 'number') this.revealLine(message.line);
+        if (typeof message.line === 'number') this.revealLine(message.line, typeof message.character === 'number' ? message.character : undefined);
         break;
       case 'notice':
         if (typeof message.text === 'string') this.toolbar.showNotice(message.text);
@@ -447,13 +447,15 @@ class Preview {
     }
   }
 
-  private revealLine(line: number): void {
+  private revealLine(line: number, character?: number): void {
     if (!this.model) return;
-    const id = innermostNodeAt(this.model, line);
+    const id = innermostNodeAt(this.model, line, character);
     if (id < 0) return;
     this.select(id);
     this.scrollIntoView(id, false);
     this.renderWindow(false);
+    const node = this.model.nodes[id];
+    this.post({ type: 'revealed', traceIndex: this.model.data.traceIndex, eventIndex: node.eventIndex, kind: node.kind });
   }
 
   private gotoProblem(direction: 1 | -1): void {

@@ -56,6 +56,7 @@ export function readSettings(section: unknown): ServerSettings {
       callTargets: typeof raw.inlayHints?.callTargets === 'boolean' ? raw.inlayHints.callTargets : defaultServerSettings.inlayHints.callTargets,
       callAnswers: typeof raw.inlayHints?.callAnswers === 'boolean' ? raw.inlayHints.callAnswers : defaultServerSettings.inlayHints.callAnswers,
     },
+    maxCodeLenses: Math.floor(positiveNumber(raw.codeLens?.maxEvents, defaultServerSettings.maxCodeLenses)),
     preview: {
       maxNodes: positiveNumber(preview.maxNodes, defaultServerSettings.preview.maxNodes, 1),
       maxTextLength: positiveNumber(preview.maxTextLength, defaultServerSettings.preview.maxTextLength, 1),

@@ -62,6 +62,25 @@ describe('agent-traces check --fix', () => {
     assert.equal(readFileSync(join(dir, 'broken.trace.json'), 'utf8'), before);
   });
 
+  it('corrects a misspelled role only when one role is that close, and adds the import a rule file lacks', () => {
+    writeFileSync(join(dir, 'roles.trace.json'), '[\n  {"role": "usr", "content": "hi"},\n  {"role": "ustem", "content": "x"}\n]\n');
+    writeFileSync(join(dir, 'rules.gr'), 'from invariant import Message\n\nraise "x" if:\n    (m: Message)\n    len(pii(m.content)) > 0\n    count(min=1):\n        (f: File)\n');
+    const result = run(dir, 'check', '--fix', 'roles.trace.json', 'rules.gr');
+    assert.deepEqual(result.lines, [
+      'roles.trace.json:2:12 fixed trace/unknown-role: Change the role to "user"',
+      'roles.trace.json:3:12 warning trace/unknown-role Unknown role "ustem". Did you mean "user" or "system"? The analyzer reads this event as a message with a role of its own',
+      // in the order of their edits; the second pass (File) counts lines in the text the first pass wrote
+      "rules.gr:6:5 fixed gr/unknown-identifier: Add 'count' to the import from invariant",
+      "rules.gr:5:9 fixed gr/unknown-identifier: Add 'from invariant.detectors import pii'",
+      "rules.gr:8:10 fixed gr/unknown-type: Add 'from invariant.files import File'",
+      '2 files checked: 0 errors, 1 warnings, 0 infos, 0 hints',
+    ]);
+    assert.equal(readFileSync(join(dir, 'roles.trace.json'), 'utf8'), '[\n  {"role": "user", "content": "hi"},\n  {"role": "ustem", "content": "x"}\n]\n');
+    assert.equal(readFileSync(join(dir, 'rules.gr'), 'utf8'),
+      'from invariant import Message, count\nfrom invariant.detectors import pii\nfrom invariant.files import File\n\nraise "x" if:\n    (m: Message)\n    len(pii(m.content)) > 0\n    count(min=1):\n        (f: File)\n');
+    assert.deepEqual(run(dir, 'check', '--fix', 'rules.gr').lines, ['1 file checked: 0 errors, 0 warnings, 0 infos, 0 hints']);
+  });
+
   it('never touches a file with a syntax error no fix repairs', () => {
     const before = readFileSync(join(dir, 'unrepairable.trace.json'), 'utf8');
     const result = run(dir, 'check', '--fix', 'unrepairable.trace.json');

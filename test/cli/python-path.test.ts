@@ -24,7 +24,7 @@ describe('agent-traces check --python-path', () => {
     writeFileSync(join(dir, 'lib', 'helpers', '__init__.py'), 'def is_safe(text):\n    return True\n');
     writeFileSync(join(dir, 'outside', 'secret.py'), 'def leak(): pass\n');
     symlinkSync(join(dir, 'outside', 'secret.py'), join(dir, 'lib', 'secret.py'));
-    writeFileSync(join(dir, 'policy.gr'), 'from helpers import is_safe, nope\nfrom secret import leak\n');
+    writeFileSync(join(dir, 'policy.gr'), 'from helpers import is_safe, nope\nfrom secret import leak\n\nraise "x" if:\n    (m: Message)\n    is_safe(m.content)\n    nope(m)\n    leak(m)\n');
   });
 
   after(() => rmSync(dir, { recursive: true, force: true }));

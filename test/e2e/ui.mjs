@@ -124,6 +124,40 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
     return `${await screenshot('preview')}`;
   });
 
+  await check('inlay hints name each call\'s tool and answers, and the lightbulb offers the fix at a reused call id', async () => {
+    await runCommand(page, 'View: Close All Editor Groups');
+    await page.getByRole('treeitem', { name: new RegExp(`^${fileName.replace(/\./g, '\\.')}`) }).click();
+    await page.locator('.tabs-container .tab', { hasText: fileName }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The Problems panel left open by an earlier step would cover half the editor.
+    if (await page.locator('.markers-panel').isVisible()) await runCommand(page, 'View: Toggle Panel Visibility');
+    // Sticky scroll would pin the enclosing events over the top lines of the screenshot.
+    await runCommand(page, 'Toggle Editor Sticky Scroll');
+    // The second "call_policy_2" (line 54, column 15) reuses the id of the call on line 35.
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill(':54:16');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+    const hints = ['← get_refund_policy #4', '→ #7'];
+    // Monaco draws spaces as no-break spaces.
+    const lines = () => document.querySelector('.editor-instance .monaco-editor .view-lines')?.textContent?.replace(/\u00a0/g, ' ') ?? '';
+    await page.waitForFunction((list) => {
+      const text = document.querySelector('.editor-instance .monaco-editor .view-lines')?.textContent?.replace(/\u00a0/g, ' ') ?? '';
+      return list.every((t) => text.includes(t));
+    }, hints, { timeout: STEP_TIMEOUT_MS })
+      .catch(async () => {
+        const shown = await page.evaluate(lines).catch(() => '');
+        throw new Error(`the editor shows no inlay hints ${JSON.stringify(hints)}: ${JSON.stringify(shown.slice(0, 300))}`);
+      });
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Give this call the id "call_policy_2_2" and its output' }).first();
+    await fix.waitFor({ timeout: STEP_TIMEOUT_MS });
+    const box = await page.locator('.editor-instance').first().boundingBox();
+    const path = join(resultsDir, 'ui-inlay-hints-quick-fix.png');
+    await page.screenshot({ path, clip: box ? { x: box.x, y: box.y, width: Math.min(box.width, 980), height: Math.min(box.height, 560) } : undefined });
+    await page.keyboard.press('Escape');
+    return relative(extensionPath, path);
+  });
+
   await check('a rule file beside a trace underlines its violation and counts it in a code lens', async () => {
     await runCommand(page, 'View: Close All Editor Groups');
     const row = (name) => page.getByRole('treeitem', { name: new RegExp(`^${name.replace(/\./g, '\\.')}`) });

@@ -50,6 +50,21 @@ describe('editing help over stdio: code actions, fix-all, rename, inlay hints', 
     assert.deepEqual(actions[0].edit.changes[uri].map((e: any) => [e.range.start.line, e.range.start.character, e.newText]), [[3, 32, ''], [4, 32, '']]);
   });
 
+  it('fades an unused import in a rule file, removes it, and adds the import a library name lacks', async () => {
+    const rules = 'file:///workspace/rules.gr';
+    server.open(rules, 'guardrail', 'from invariant.detectors import secrets\n\nraise "x" if:\n    (m: Message)\n    len(pii(m.content)) > 0\n');
+    const diagnostics = await server.diagnosticsFor(rules, 1);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.tags, d.range.start.line, d.range.start.character]), [
+      ['gr/unused-import', 4, [1], 0, 32],
+      ['gr/unknown-identifier', 1, undefined, 4, 8],
+    ]);
+    const at = async (line: number, character: number) => (await server.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: rules }, range: { start: { line, character }, end: { line, character } }, context: { diagnostics: [] },
+    }) as any[]).map((a) => [a.title, a.edit.changes[rules].map((e: any) => [e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character, e.newText])]);
+    assert.deepEqual(await at(0, 34), [["Remove the unused import 'secrets'", [[0, 0, 1, 0, '']]]]);
+    assert.deepEqual(await at(4, 9), [["Add 'pii' to the import from invariant.detectors", [[0, 39, 0, 39, ', pii']]]]);
+  });
+
   it('renames a call id from a tool_call_id, and refuses elsewhere with a reason', async () => {
     const range: any = await server.connection.sendRequest('textDocument/prepareRename', { textDocument: { uri }, position: { line: 2, character: 38 } });
     assert.deepEqual(range, { start: { line: 2, character: 36 }, end: { line: 2, character: 38 } });
@@ -76,5 +91,36 @@ describe('editing help over stdio: code actions, fix-all, rename, inlay hints', 
       textDocument: { uri }, range: { start: { line: 2, character: 0 }, end: { line: 5, character: 1 } },
     });
     assert.deepEqual(later.map((h) => h.label), ['← get_inbox #0']);
+  });
+});
+
+describe('code lenses of a dataset over stdio, capped by agentTraces.codeLens.maxEvents', () => {
+  const server = new ServerProcess({ codeLens: { maxEvents: 1 } });
+  const dataset = 'file:///workspace/evals.trace.jsonl';
+  const lines = [
+    '{"metadata": {"name": "evals"}}',
+    `[{"role": "assistant", "tool_calls": [${call('a')}]}, {"role": "tool", "tool_call_id": "a", "content": "x"}]`,
+    `{"messages": [{"role": "user", "content": "b"}, {"role": "assistant", "tool_calls": [${call('b')}]}]}`,
+  ];
+
+  before(async () => {
+    await server.initialize();
+    await server.configured;
+    server.open(dataset, 'agent-trace-jsonl', lines.join('\n'));
+    await server.diagnosticsFor(dataset, 1);
+  });
+
+  after(async () => {
+    assert.equal(await server.shutdown(), 0);
+  });
+
+  it('puts a lens on the events with calls of each trace line, up to the setting, and says where they stop', async () => {
+    const lenses: any[] = await server.connection.sendRequest('textDocument/codeLens', { textDocument: { uri: dataset } });
+    const notice = 'code lenses stop on line 3: agentTraces.codeLens.maxEvents is 1';
+    assert.deepEqual(lenses.map((l) => [l.range.start.line, l.range.start.character, l.command.title, l.command.arguments]), [
+      [1, 1, notice, undefined],
+      [1, 1, '1 output · open in preview', [dataset, lines[0].length + 2]],
+      [2, 0, notice, undefined],
+    ]);
   });
 });

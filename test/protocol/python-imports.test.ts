@@ -11,7 +11,7 @@ const root = mkdtempSync(join(tmpdir(), 'agent-traces-python-'));
 const checkerPath = join(root, 'src', 'custom_checker_project', 'checker.py');
 const checker = 'import re\n\n\ndef is_safe(text: str) -> bool:\n    """Whether the text is safe."""\n    return re.search("hello", text) is None\n';
 const rulesUri = pathToFileURL(join(root, 'policy.gr')).toString();
-const rules = 'from custom_checker_project.checker import is_safe, missing\n\nraise "unsafe" if:\n    (m: Message)\n    not is_safe(m.content)\n';
+const rules = 'from custom_checker_project.checker import is_safe, missing\n\nraise "unsafe" if:\n    (m: Message)\n    not is_safe(m.content)\n    missing(m.content)\n';
 
 describe('imports of Python modules found through agentTraces.guardrails.pythonPaths', () => {
   const server = new ServerProcess({ guardrails: { pythonPaths: ['src'] } });

@@ -65,6 +65,18 @@ describe('preview view model', () => {
     assert.equal(innermostNodeAt(model, 100_000), -1);
   });
 
+  test('with a character, the node holding that position: every event of a dataset trace is on one line', () => {
+    const oneLine = structuredClone(data);
+    const at = (start: number, end: number) => ({ start: { line: 7, character: start }, end: { line: 7, character: end } });
+    [at(0, 9), at(10, 90), at(40, 60), at(62, 80), at(91, 120), at(121, 140), at(141, 160)].forEach((range, id) => (oneLine.nodes[id].range = range));
+    const lineModel = buildViewModel(oneLine);
+    assert.equal(innermostNodeAt(lineModel, 7, 10), 1, 'the message at its opening brace');
+    assert.equal(innermostNodeAt(lineModel, 7, 45), 2, 'the call inside it');
+    assert.equal(innermostNodeAt(lineModel, 7, 95), 4);
+    // a position no node holds falls back to the line
+    assert.equal(innermostNodeAt(lineModel, 7, 500), innermostNodeAt(lineModel, 7));
+  });
+
   test('next and previous problem wrap around and skip hidden nodes', () => {
     const all = () => true;
     assert.equal(adjacentProblem(model, -1, 1, all), 3);

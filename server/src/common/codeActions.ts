@@ -13,20 +13,29 @@ export function problemsIn(problems: Problem[], span: Span): Problem[] {
 
 /**
  * The safe fixes' edits, in document order, leaving out any fix whose edits overlap an earlier chosen one (it is
- * found again, if still needed, by the next pass over the fixed text).
+ * found again, if still needed, by the next pass over the fixed text). A fix whose edits were all chosen already
+ * (one import repairs every use of its name) counts as applied without repeating them.
  */
 export function combineSafeFixes(fixes: CodeFix[]): { edits: TextEditSpan[]; applied: CodeFix[] } {
   const safe = fixes.filter((fix) => fix.safe && fix.edits.length > 0);
   safe.sort((a, b) => firstStart(a) - firstStart(b));
-  const taken: Span[] = [];
+  const taken: TextEditSpan[] = [];
   const applied: CodeFix[] = [];
   for (const fix of safe) {
-    if (fix.edits.some((edit) => taken.some((span) => touches(span, edit.span)))) continue;
-    for (const edit of fix.edits) taken.push(edit.span);
+    if (fix.edits.every((edit) => taken.some((chosen) => sameEdit(chosen, edit)))) {
+      applied.push(fix);
+      continue;
+    }
+    if (fix.edits.some((edit) => taken.some((chosen) => touches(chosen.span, edit.span)))) continue;
+    taken.push(...fix.edits);
     applied.push(fix);
   }
-  const edits = applied.flatMap((fix) => fix.edits).sort((a, b) => a.span.start - b.span.start);
+  const edits = taken.sort((a, b) => a.span.start - b.span.start);
   return { edits, applied };
+}
+
+function sameEdit(a: TextEditSpan, b: TextEditSpan): boolean {
+  return a.span.start === b.span.start && a.span.end === b.span.end && a.newText === b.newText;
 }
 
 // Two insertions at one offset, or an edit ending where another starts, would have no defined order.

@@ -28,6 +28,8 @@ export interface Settings {
     /** After each call's `id`: the events of its outputs, or that none answers it. */
     callAnswers: boolean;
   };
+  /** Code lenses on events with calls: at most this many per trace file (a dataset: over its lines together); lenses say when more exist. */
+  maxCodeLenses: number;
   preview: {
     /** At most this many graph nodes are sent to the preview; a notice says when more exist. */
     maxNodes: number;
@@ -42,6 +44,7 @@ export const defaultSettings: Settings = {
   maxProblems: 1000,
   unknownKeyHints: true,
   inlayHints: { callTargets: true, callAnswers: true },
+  maxCodeLenses: 2000,
   preview: { maxNodes: 200_000, maxTextLength: 4000, maxLogEntries: 20_000 },
 };
 

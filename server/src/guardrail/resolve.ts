@@ -6,6 +6,7 @@ import {
 } from './library';
 import { lookup } from '../common/lookup';
 import { BUILTIN_TYPES, isBuiltinName, Scope, type Occurrence, type Resolution, type RuleSymbol, type ScopeInfo, type SymbolKind } from './scope';
+import { unusedImportProblems, type ImportBinding } from './unusedImports';
 
 // Features and the evaluator import the resolution's types from here, with the resolver.
 export * from './scope';
@@ -54,10 +55,14 @@ class Resolver {
   private readonly stack: Expr[] = [];
   /** Reused by expr. */
   private readonly pending = new PendingExprs();
+  /** Every name an import binds, and those a rule, predicate or constant uses (for `gr/unused-import`). */
+  private readonly imports: ImportBinding[] = [];
+  private readonly usedImports = new Set<RuleSymbol>();
 
   run(program: Program): Resolution {
     for (const statement of program.statements) this.declareGlobal(statement);
     for (const statement of program.statements) this.resolveStatement(statement);
+    for (const problem of unusedImportProblems(program, this.imports, this.usedImports)) this.problems.push(problem);
     for (const symbol of this.index ? this.symbols : []) {
       if (!symbol.inferred) this.symbolType(symbol, this.declScope.get(symbol) ?? this.global);
     }
@@ -98,11 +103,15 @@ class Resolver {
         this.checkModule(statement.module.name, spanOf(statement.module));
         this.occurrence({ span: spanOf(statement.module), module: statement.module.name });
         const bound = statement.alias ?? { name: statement.module.name.split('.')[0], start: statement.module.start, end: statement.module.start + statement.module.name.split('.')[0].length };
+        const written = { start: statement.module.start, end: (statement.alias ?? statement.module).end };
         if (statement.alias) {
-          this.global.names.set(bound.name, this.newSymbol({ name: bound.name, kind: 'import', declSpan: spanOf(bound), statementSpan: statement.span, module: statement.module.name }));
+          const symbol = this.newSymbol({ name: bound.name, kind: 'import', declSpan: spanOf(bound), statementSpan: statement.span, module: statement.module.name });
+          this.global.names.set(bound.name, symbol);
+          this.imports.push({ symbol, span: written });
         } else if (!this.global.names.has(bound.name)) {
           const symbol = this.newSymbol({ name: bound.name, kind: 'import', declSpan: spanOf(bound), statementSpan: statement.span, module: statement.module.name });
           this.global.names.set(bound.name, symbol);
+          this.imports.push({ symbol, span: written });
         }
         break;
       }
@@ -117,6 +126,7 @@ class Resolver {
           if (alias) this.occurrence({ span: spanOf(name), builtin: name.name, module: statement.module.name });
           const symbol = this.newSymbol({ name: bound.name, kind: 'import', declSpan: spanOf(bound), statementSpan: statement.span, module: statement.module.name, importedName: name.name });
           this.global.names.set(bound.name, symbol);
+          this.imports.push({ symbol, span: { start: name.start, end: bound.end } });
         }
         break;
       }
@@ -257,6 +267,7 @@ class Resolver {
     const name = type.name;
     const symbol = scope.lookup(name);
     if (symbol) {
+      if (symbol.kind === 'import') this.usedImports.add(symbol);
       if (this.index) {
         const span = spanOf(type);
         symbol.references.push(span);
@@ -298,6 +309,7 @@ class Resolver {
       case 'name': {
         const symbol = scope.lookup(e.name);
         if (symbol) {
+          if (symbol.kind === 'import') this.usedImports.add(symbol);
           if (this.index) {
             const span = spanOf(e);
             symbol.references.push(span);

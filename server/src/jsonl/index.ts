@@ -10,6 +10,7 @@ import { agentguardGraph } from '../agentguard/graph';
 import {
   datasetCodeFixes, datasetInlayHints, datasetPrepareRename, datasetRefactorings, datasetRename, datasetRenameRefusal,
 } from '../dataset/codeActions';
+import { datasetCodeLenses } from '../dataset/codeLenses';
 import { datasetCompletion } from '../dataset/completion';
 import { datasetDefinition } from '../dataset/definition';
 import { datasetGraph } from '../dataset/graph';
@@ -46,6 +47,7 @@ export const jsonlService: LanguageService<LinesModel> = {
   calledTools,
   codeFixes: datasetCodeFixes,
   inlayHints: datasetInlayHints,
+  codeLenses: datasetCodeLenses,
   refactorings: datasetRefactorings,
   prepareRename: datasetPrepareRename,
   renameRefusal: datasetRenameRefusal,

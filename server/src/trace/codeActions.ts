@@ -9,6 +9,7 @@ import {
   callAt, decodeString, eventAt, field, valueSpan, type Field, type JsonValue, type ToolCall, type TraceEvent,
   type TraceModel,
 } from './model';
+import { roleSuggestions } from './roles';
 import { callKeys, chunkKeys, eventKeys, functionKeys, imageKeys, rootObjectKeys, topLevelCallKeys } from './schema';
 
 const knownKeys = new Set([...eventKeys, ...topLevelCallKeys, ...callKeys, ...functionKeys, ...chunkKeys, ...imageKeys, ...rootObjectKeys]);
@@ -38,6 +39,7 @@ const fixMakers: Record<string, FixMaker> = {
   'trace/unknown-call-id': pointAtPlausibleCall,
   'trace/duplicate-call-id': freshIdForLaterCall,
   'trace/missing-role': addRole,
+  'trace/unknown-role': correctRole,
   'trace/unknown-key': correctKey,
 };
 
@@ -197,6 +199,15 @@ function addRole(model: TraceModel, problem: Problem): CodeFix[] {
   const at = event.value.start + 1;
   const rest = event.fields.length > 0 ? ', ' : '';
   return roles.map((role) => quickfix(problem, `Add "role": "${role}"`, [{ span: { start: at, end: at }, newText: `"role": "${role}"${rest}` }], implied !== undefined, roles.length === 1));
+}
+
+/** Did you mean: a misspelled role becomes the known one (safe only when exactly one is that close). */
+function correctRole(model: TraceModel, problem: Problem): CodeFix[] {
+  const event = eventAt(model, problem.span.start);
+  const value = field(event?.fields, 'role')?.value;
+  if (!event || event.role === undefined || !value || value.start !== problem.span.start) return [];
+  const suggestions = roleSuggestions(event.role);
+  return suggestions.map((role, i) => quickfix(problem, `Change the role to "${role}"`, [{ span: valueSpan(value), newText: JSON.stringify(role) }], suggestions.length === 1, i === 0));
 }
 
 /** Did you mean: an unknown key one or two edits from a key the format defines (never safe: unknown keys are allowed). */

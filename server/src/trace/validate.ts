@@ -11,6 +11,7 @@ import {
   topLevelCallKeys,
 } from './schema';
 import { callLabel, describeKind } from './text';
+import { knownRoles, unknownRole } from './roles';
 import { outputLinkSpan } from './definition';
 
 /** Every problem of a trace, syntax first-class, capped at settings.maxProblems with a notice. */
@@ -146,6 +147,9 @@ function checkEvent(model: TraceModel, event: TraceEvent, add: Add, unknownKeys:
   else if (role.value && role.value.kind !== 'string') {
     add(valueSpan(role.value), 'error', 'trace/role-type',
       `"role" must be a string such as "user", "assistant", "system" or "tool", not ${describeKind(role.value.kind)}`);
+  } else if (role.value && event.role !== undefined && !knownRoles.has(event.role)) {
+    const unknown = unknownRole(event.role);
+    add(valueSpan(role.value), unknown.severity, 'trace/unknown-role', unknown.message);
   }
   const isOutput = event.kind === 'output';
   const content = field(fields, 'content')?.value;

@@ -32,8 +32,10 @@ describe('guardrail rules (.gr)', () => {
       expectedDiagnostic('gr/unknown-type', 'error', rangeInside(document, '(out: ToolOuptut)', 'out: ToolOuptut')),
       expectedDiagnostic('gr/unknown-identifier', 'error', rangeInside(document, 'any(secret(', 'secret')),
       expectedDiagnostic('gr/unknown-attribute', 'warning', rangeInside(document, 'm.tool_call ==', 'tool_call')),
+      // the import the misspelled call meant is therefore unused
+      expectedDiagnostic('gr/unused-import', 'hint', rangeInside(document, 'import secrets', 'secrets')),
     ];
-    const diagnostics = await waitForDiagnostics(document.uri, expected, 'the three seeded problems of broken.gr');
+    const diagnostics = await waitForDiagnostics(document.uri, expected, 'the seeded problems of broken.gr');
     const messages = diagnostics.map((d) => d.message).sort();
     assert.ok(messages.includes('Failed to resolve type ToolOuptut'), `messages: ${messages.join(' | ')}`);
     assert.ok(messages.includes('Failed to resolve identifier secret'), `messages: ${messages.join(' | ')}`);

@@ -16,10 +16,19 @@ export interface RenderEvent extends RenderedInfo {
   uri: string;
 }
 
+/** The node a preview selected for the cursor or a code lens. */
+export interface RevealEvent {
+  uri: string;
+  traceIndex: number;
+  eventIndex: number;
+  kind: string;
+}
+
 export interface AgentTracesApi {
   preview: {
     onDidRender: vscode.Event<RenderEvent>;
     lastRendered(uri: string): RenderedInfo | undefined;
+    onDidReveal: vscode.Event<RevealEvent>;
   };
   serverInfo(): Promise<{ pid: number; version: string }>;
 }

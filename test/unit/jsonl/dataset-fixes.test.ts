@@ -27,3 +27,16 @@ test('dataset fix-all: the trace fixes, line by line', () => {
   assert.equal(fixed.split('\n')[1], `{"messages": [{"role": "assistant", "tool_calls": [${call('a')}]}, {"role": "tool", "tool_call_id": "a", "content": "y"}]}`);
   assert.equal(fixed.split('\n')[0], text.split('\n')[0]);
 });
+
+test('dataset lines get trace/unknown-role and its fix, each line on its own', () => {
+  const dataset = [
+    '{"messages": [{"role": "user", "content": "a"}]}',
+    '{"messages": [{"role": "assitant", "content": "b"}]}',
+    '[{"role": "usr", "content": "c"}]',
+  ].join('\n');
+  const model = parse(dataset);
+  const problems = jsonlService.validate(model, context).filter((p) => p.code === 'trace/unknown-role');
+  assert.deepEqual(problems.map((p) => [p.severity, dataset.slice(p.span.start, p.span.end)]), [['warning', '"assitant"'], ['warning', '"usr"']]);
+  const fixed = applyEdits(dataset, fixAllEdits(jsonlService, model, problems).edits);
+  assert.equal(fixed, dataset.replace('assitant', 'assistant').replace('usr', 'user'));
+});

@@ -118,6 +118,19 @@ test('trace/missing-role: a key misspelling "role" is corrected; a role the keys
     ['Add "role": "user"', 'Add "role": "assistant"', 'Add "role": "system"', 'Add "role": "tool"']);
 });
 
+test('trace/unknown-role: did you mean the known role; safe only when exactly one is that close', () => {
+  assert.deepEqual(fixes('[{"role": "assitant", "content": "hi"}]', 'trace/unknown-role'),
+    ['Change the role to "assistant" [safe] => [{"role": "assistant", "content": "hi"}]']);
+  assert.deepEqual(fixes('[{"role": "TOOL", "tool_call_id": "a", "content": ""}]', 'trace/unknown-role'),
+    ['Change the role to "tool" [safe] => [{"role": "tool", "tool_call_id": "a", "content": ""}]']);
+  // as close to "user" as to "system": a choice
+  assert.deepEqual(fixes('[{"role": "ustem", "content": "hi"}]', 'trace/unknown-role'), [
+    'Change the role to "user" => [{"role": "user", "content": "hi"}]',
+    'Change the role to "system" => [{"role": "system", "content": "hi"}]',
+  ]);
+  assert.deepEqual(fixes('[{"role": "agent", "content": "hi"}]', 'trace/unknown-role'), []);
+});
+
 test('trace/unknown-key: did you mean the defined key', () => {
   assert.deepEqual(fixes('[{"role": "tool", "tool_call_ids": "a", "content": ""}]', 'trace/unknown-key'),
     ['Change "tool_call_ids" to "tool_call_id" => [{"role": "tool", "tool_call_id": "a", "content": ""}]']);
@@ -128,6 +141,13 @@ test('fix all: every safe fix at once, and the result checks clean of them', () 
   const fixedText = fixAll(text);
   assert.equal(fixedText, lines('[', `  {"role": "assistant", "tool_calls": [${call('a', 'f', '"{\\"n\\": 1}"')}]},`, '  {"role": "tool", "tool_call_id": "a", "content": ""}', ']'));
   assert.deepEqual(validate(model(fixedText), context()).filter((p) => p.severity !== 'hint'), []);
+});
+
+test('fix all: a misspelled role is corrected, and the output it lost answers its call again', () => {
+  const text = lines('[', `  {"role": "asistant", "tool_calls": [${call('a')}]},`, '  {"role": "tol", "tool_call_id": "a", "content": ""}', ']');
+  const fixedText = fixAll(text);
+  assert.equal(fixedText, lines('[', `  {"role": "assistant", "tool_calls": [${call('a')}]},`, '  {"role": "tool", "tool_call_id": "a", "content": ""}', ']'));
+  assert.deepEqual(validate(model(fixedText), context()), []);
 });
 
 test('the lightbulb at a problem: its fixes and, with more than one of its kind, fix all of them', () => {

@@ -159,3 +159,23 @@ test('the same checks run on the events of the object form', () => {
     'error trace/unknown-call-id 0:47-0:50 "\\"q\\"": tool_call_id "q" names no tool call in this trace',
   ]);
 });
+
+test('trace/unknown-role: a warning naming the role a typo most likely meant, a hint for a role of its own', () => {
+  const text = lines(
+    '[',
+    '  {"role": "assitant", "content": "a"},',
+    '  {"role": "Tool", "tool_call_id": "x", "content": "b"},',
+    '  {"role": "agent", "content": "c"},',
+    '  {"role": "developer", "content": "d"},',
+    '  {"role": "usr", "content": "e"},',
+    '  {"role": "ustem", "content": "f"}',
+    ']',
+  );
+  assert.deepEqual(problems(text), [
+    'warning trace/unknown-role 1:11-1:21 "\\"assitant\\"": Unknown role "assitant". Did you mean "assistant"? The analyzer reads this event as a message with a role of its own',
+    'warning trace/unknown-role 2:11-2:17 "\\"Tool\\"": Unknown role "Tool". Did you mean "tool"? The analyzer reads this event as a message with a role of its own',
+    'hint trace/unknown-role 3:11-3:18 "\\"agent\\"": The role "agent" is not one the trace format names (user, assistant, system, tool, developer); the analyzer reads this event as a message with a role of its own',
+    'warning trace/unknown-role 5:11-5:16 "\\"usr\\"": Unknown role "usr". Did you mean "user"? The analyzer reads this event as a message with a role of its own',
+    'warning trace/unknown-role 6:11-6:18 "\\"ustem\\"": Unknown role "ustem". Did you mean "user" or "system"? The analyzer reads this event as a message with a role of its own',
+  ]);
+});
