@@ -42,7 +42,7 @@ export const defaultSettings: Settings = {
   maxProblems: 1000,
   unknownKeyHints: true,
   inlayHints: { callTargets: true, callAnswers: true },
-  preview: { maxNodes: 200_000, maxTextLength: 4000, maxLogEntries: 20_000 },
+  preview: { maxNodes: 100_000, maxTextLength: 4000, maxLogEntries: 20_000 },
 };
 
 export interface ServiceContext {
