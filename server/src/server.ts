@@ -364,7 +364,7 @@ connection.onDocumentHighlight((params, token) =>
 
 connection.onDocumentSymbol((params, token) =>
   guarded('symbols', params.textDocument.uri, token, [], (parsed, document, budget) =>
-    parsed.service.symbols(parsed.model, budget).map((item) => toDocumentSymbol(document, item)),
+    parsed.service.symbols(parsed.model, budget, settings).map((item) => toDocumentSymbol(document, item)),
   ),
 );
 
