@@ -96,11 +96,20 @@ export function nestingDepth(value: unknown, limit: number): number {
   return deepest;
 }
 
-export function evaluateRules(
-  model: Pick<RuleModel, 'text' | 'program' | 'syntaxProblems'> & Partial<Pick<RuleModel, 'semanticProblems'>>,
-  trace: unknown,
-  options: EvaluationOptions = {},
-): EvaluationResult {
+type EvaluatedModel = Pick<RuleModel, 'text' | 'program' | 'syntaxProblems'> & Partial<Pick<RuleModel, 'semanticProblems'>>;
+
+export function evaluateRules(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): EvaluationResult {
+  const steps = evaluateRulesStepwise(model, trace, options);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * The same evaluation, pausing after the trace is read and after each rule, so that a caller can spread a long one
+ * over several turns of the event loop (the server does, for big traces) and drop it between two steps.
+ */
+export function* evaluateRulesStepwise(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): Generator<void, EvaluationResult, void> {
   const result: EvaluationResult = { errors: [], notices: [], failure: null, work: 0, cancelled: false };
   if (model.syntaxProblems.length > 0) {
     const p = model.syntaxProblems[0];
@@ -131,6 +140,12 @@ export function evaluateRules(
   const rules = model.program.statements.filter((s): s is RuleStatement => s.kind === 'rule');
   const cache = new Map<string, Value>();
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
+    yield;
+    if (options.isCancelled?.()) {
+      result.cancelled = true;
+      result.errors = [];
+      return result;
+    }
     const rule = rules[ruleIndex];
     const ctx = new EvaluationContext(input, cache, model.text, options.budget ?? DEFAULT_BUDGET, options.isCancelled ?? (() => false));
     const header = rule.headerSpan;
