@@ -238,6 +238,7 @@ function openRuleFiles() {
 async function checkWithRules(document: TextDocument, dataset: boolean) {
   const rules = ruleBindings.rulesFor(document.uri, openRuleFiles());
   if (rules.length === 0) {
+    evaluations.delete(document.uri);
     if (ruleResults.delete(document.uri)) refreshCodeLenses();
     return [];
   }
@@ -251,7 +252,8 @@ async function checkWithRules(document: TextDocument, dataset: boolean) {
   };
   let evaluated: Awaited<ReturnType<typeof guardrailDiagnostics>>;
   try {
-    evaluated = await guardrailDiagnostics(document, dataset, rules, settings.guardrails, budget);
+    const slicing = () => connection.console.info(`[guardrails] ${uri}@${version}: evaluating ${rules.length} rule file${rules.length === 1 ? '' : 's'} in slices, answering other requests in between`);
+    evaluated = await guardrailDiagnostics(document, dataset, rules, settings.guardrails, budget, slicing);
   } catch (error) {
     if (error instanceof BudgetExceeded) connection.console.info(`[guardrails] ${uri}@${version}: evaluation stopped (a newer version, a closed file or changed rules superseded it)`);
     throw error;

@@ -15,8 +15,15 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export async function guardrailDiagnostics(
   document: TextDocument, dataset: boolean, rules: RuleFile[], options: ServerSettings['guardrails'], budget: Budget,
+  /** Called once, when the evaluation turns out long enough to need a second slice. */
+  onSlicing: () => void = () => undefined,
 ): Promise<{ diagnostics: Diagnostic[]; result: RulesOnTraceResult }> {
-  const result = await evaluateRulesOnTraceInSlices(rules, document.getText(), dataset, { workBudget: options.workBudget, budget }, nextTurn, sliceMs);
+  let slices = 0;
+  const pause = () => {
+    if (slices++ === 0) onSlicing();
+    return nextTurn();
+  };
+  const result = await evaluateRulesOnTraceInSlices(rules, document.getText(), dataset, { workBudget: options.workBudget, budget }, pause, sliceMs);
   const ruleLines = new Map(rules.map((rule) => [rule.uri, rule.model.lines]));
   const diagnostics = [
     ...result.notices.map((notice) => toGuardrailNoticeDiagnostic(document, notice, ruleLines.get(notice.ruleUri)!)),

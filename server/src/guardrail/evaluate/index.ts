@@ -126,6 +126,7 @@ export function* evaluateRulesStepwise(model: EvaluatedModel, trace: unknown, op
     result.failure = new EvaluationFailure(`The trace nests values more than ${MAX_TRACE_DEPTH} levels deep; guardrails are evaluated on traces nested up to ${MAX_TRACE_DEPTH} levels`, 'RecursionError', 0, 0, -1);
     return result;
   }
+  yield;
   let input: TraceInput;
   try {
     input = buildInput(trace);
