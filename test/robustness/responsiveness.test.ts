@@ -125,19 +125,19 @@ describe('rules evaluated on a 10 MB trace', () => {
     server.open(ruleFile, 'guardrail', rules);
     await slicing;
     let answeredMeanwhile = 0;
-    let slowest = 0;
+    const latencies: number[] = [];
     while (!done) {
       const started = performance.now();
       const hover = await server.request('textDocument/hover', smallHover);
       assert.match(hover.contents.value, /user/);
       if (!done) answeredMeanwhile++;
-      slowest = Math.max(slowest, performance.now() - started);
+      latencies.push(Math.round(performance.now() - started));
     }
     assert.ok(answeredMeanwhile >= 3, `only ${answeredMeanwhile} hovers were answered while the rules were evaluated`);
     const violations = (await evaluated).filter((d) => d.source === 'guardrails');
     const callLine = text.split('\n').length - 5;
     assert.deepEqual(violations.map((d) => [d.code, d.message, d.range.start.line]), [[`guardrails/rules.gr:${rules.split('\n').indexOf('raise "calls t" if:') + 1}`, 'calls t', callLine]]);
-    t.diagnostic(`${answeredMeanwhile} hovers answered during the evaluation, the slowest in ${Math.round(slowest)} ms`);
+    t.diagnostic(`${answeredMeanwhile} hovers answered during the evaluation, in ms: ${latencies.join(', ')}`);
     server.assertHealthy();
   });
 

@@ -167,6 +167,12 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
         const hint = n.kind === 'budget' ? ' (setting agentTraces.guardrails.workBudget)' : '';
         notice(rule, n.ruleIndex, noticeSpan, `${name}: ${n.message}${hint}`, { start: n.start, end: n.end }, kind);
       }
+      if (evaluation.errors.length > 0 && !spanOf) {
+        // Locating ranges reads the trace's text again: a step of its own.
+        yield;
+        spanOf = traceSpans(text, start, end);
+        yield;
+      }
       for (const error of evaluation.errors) {
         spanOf ??= traceSpans(text, start, end);
         const spans = error.ranges.map(spanOf);

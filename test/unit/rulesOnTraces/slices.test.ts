@@ -38,6 +38,16 @@ describe('rules on a trace, in slices', () => {
     assert.deepEqual(step.value.errors.map((e) => e.message), ['password', 'mail', 'any user', 'any user']);
   });
 
+  it('reading a long trace into the evaluator pauses every 256 events', () => {
+    const events = Array.from({ length: 1000 }, (_, i) => ({ role: 'user', content: `message ${i}` }));
+    const steps = evaluateRulesStepwise(rules('raise "ninth" if:\n    (m: Message)\n    m.content == "message 9"\n').model, events);
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses++;
+    assert.equal(pauses, 1 + 3 + 1, 'after the depth check, after events 255, 511 and 767, before the rule');
+    assert.deepEqual(step.value.errors.map((e) => e.key), ['(0, (9,))']);
+  });
+
   it('sliced at every step (a zero-millisecond slice), a dataset gives what the whole evaluation gives', async () => {
     const files = [rules(threeRules), rules('raise "thanks" if:\n    (m: Message)\n    "thanks" in m.content\n', 'file:///w/rules/other.gr')];
     const pauses = { count: 0 };
@@ -46,8 +56,9 @@ describe('rules on a trace, in slices', () => {
     assert.deepEqual(sliced, whole);
     assert.equal(whole.violations.length, 15);
     // Per trace line: after parsing it; per rule file, before reading it into the evaluator and before each rule
-    // ((1 + 3) + (1 + 1)); after the line. After the metadata line too.
-    assert.equal(pauses.count, 3 * (1 + 6 + 1) + 1);
+    // ((1 + 3) + (1 + 1)); before and after locating the first violation's ranges; after the line. After the metadata
+    // line too.
+    assert.equal(pauses.count, 3 * (1 + 6 + 2 + 1) + 1);
   });
 
   it('a cancelled budget stops the evaluation at the next pause, with BudgetExceeded', async () => {

@@ -5,7 +5,7 @@ import { Cancelled, EvaluationContext, type Binding, type Globals } from './cont
 import { LIBRARY } from './detectors';
 import { assignments, type Model } from './enumerate';
 import { BudgetExceeded, EvaluationFailure, NotEvaluated } from './failure';
-import { EventObject, buildInput, fromParameter, toJson, type TraceInput } from './input';
+import { EventObject, buildInputStepwise, fromParameter, toJson, type TraceInput } from './input';
 import { Interpreter } from './interpreter';
 import { locate } from './ranges';
 import { stringValue } from './strings';
@@ -129,7 +129,7 @@ export function* evaluateRulesStepwise(model: EvaluatedModel, trace: unknown, op
   yield;
   let input: TraceInput;
   try {
-    input = buildInput(trace);
+    input = yield* buildInputStepwise(trace);
   } catch (e) {
     if (e instanceof PyError) {
       result.failure = new EvaluationFailure(`The trace cannot be read as the analyzer reads it: ${e.detail}`, e.pyType, 0, 0, -1);
