@@ -91,8 +91,8 @@ describe('big documents opened in the editor', () => {
     server.open(uri, 'agent-trace', `[{"role": "assistant", "tool_calls": [${calls.join(',\n')}]}]`);
     await server.diagnostics(uri, 1, 10_000);
     const graph = await server.request('agentTraces/graph', { uri });
-    assert.deepEqual([graph.nodes.length, graph.limits.maxNodes, graph.limits.truncatedFrom], [100_000, 100_000, 100_001]);
-    assert.equal(graph.nodes[99_999].title, 't()');
+    assert.deepEqual([graph.nodes.length, graph.limits.maxNodes, graph.limits.truncatedFrom], [50_000, 50_000, 100_001]);
+    assert.equal(graph.nodes[49_999].title, 't()');
     void server.server.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
     server.assertHealthy();
   });
@@ -147,9 +147,9 @@ describe('a 36 MB trace of 500,000 tool calls', () => {
       const hover = await server.request('textDocument/hover', { textDocument: { uri }, position });
       assert.match(hover.contents.value, /c250000/);
       await server.request('textDocument/definition', { textDocument: { uri }, position });
-      // The preview at the default node cap: the first 100,000 calls, and how many there are for the banner.
+      // The preview at the default node cap: the first 50,000 calls, and how many there are for the banner.
       const graph = await server.request('agentTraces/graph', { uri });
-      assert.deepEqual([graph.nodes.length, graph.limits.truncatedFrom], [100_000, 500_000]);
+      assert.deepEqual([graph.nodes.length, graph.limits.truncatedFrom], [50_000, 500_000]);
       const memory = server.assertHealthy();
       t.diagnostic(`peak RSS ${Math.round(memory.peakBytes / 2 ** 20)} MB for a ${Math.round(text.length / 2 ** 20)} MB trace`);
     } finally {

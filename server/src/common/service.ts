@@ -45,7 +45,7 @@ export const defaultSettings: Settings = {
   maxRuleOutlineEntries: 10_000,
   unknownKeyHints: true,
   inlayHints: { callTargets: true, callAnswers: true },
-  preview: { maxNodes: 100_000, maxTextLength: 4000, maxLogEntries: 20_000 },
+  preview: { maxNodes: 50_000, maxTextLength: 4000, maxLogEntries: 20_000 },
 };
 
 export interface ServiceContext {
