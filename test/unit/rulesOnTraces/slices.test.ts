@@ -27,13 +27,13 @@ function cancelledAfter(pauses: { count: number }, limit: number): Budget {
 }
 
 describe('rules on a trace, in slices', () => {
-  it('the stepwise evaluation pauses after checking the trace\'s depth and before each rule, with the same result', () => {
+  it('the stepwise evaluation pauses after checking the trace\'s depth and after each rule, with the same result', () => {
     const model = rules(threeRules).model;
     const steps = evaluateRulesStepwise(model, JSON.parse(trace));
     let pauses = 0;
     let step = steps.next();
     for (; !step.done; step = steps.next()) pauses++;
-    assert.equal(pauses, 1 + 3, 'one pause before reading the trace into the evaluator, one before each of the three rules');
+    assert.equal(pauses, 1 + 3, 'one pause before reading the trace into the evaluator, one after each of the three rules');
     assert.deepEqual(JSON.stringify(step.value), JSON.stringify(evaluateRules(model, JSON.parse(trace))));
     assert.deepEqual(step.value.errors.map((e) => e.message), ['password', 'mail', 'any user', 'any user']);
   });
@@ -44,7 +44,7 @@ describe('rules on a trace, in slices', () => {
     let pauses = 0;
     let step = steps.next();
     for (; !step.done; step = steps.next()) pauses++;
-    assert.equal(pauses, 1 + 3 + 1, 'after the depth check, after events 255, 511 and 767, before the rule');
+    assert.equal(pauses, 1 + 3 + 1, 'after the depth check, before events 255, 511 and 767, after the rule');
     assert.deepEqual(step.value.errors.map((e) => e.key), ['(0, (9,))']);
   });
 
@@ -55,7 +55,7 @@ describe('rules on a trace, in slices', () => {
     const whole = evaluateRulesOnTrace(files, dataset, true, { workBudget: 1_000_000 });
     assert.deepEqual(sliced, whole);
     assert.equal(whole.violations.length, 15);
-    // Per trace line: after parsing it; per rule file, before reading it into the evaluator and before each rule
+    // Per trace line: after parsing it; per rule file, before reading it into the evaluator and after each rule
     // ((1 + 3) + (1 + 1)); before and after locating the first violation's ranges; after the line. After the metadata
     // line too.
     assert.equal(pauses.count, 3 * (1 + 6 + 2 + 1) + 1);

@@ -106,8 +106,9 @@ export function evaluateRules(model: EvaluatedModel, trace: unknown, options: Ev
 }
 
 /**
- * The same evaluation, pausing after the trace is read and after each rule, so that a caller can spread a long one
- * over several turns of the event loop (the server does, for big traces) and drop it between two steps.
+ * The same evaluation, pausing after the trace's depth is checked, every few hundred events while the trace is read
+ * and after each rule, so that a caller can spread a long one over several turns of the event loop (the server does,
+ * for big traces) and drop it between two steps.
  */
 export function* evaluateRulesStepwise(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): Generator<void, EvaluationResult, void> {
   const result: EvaluationResult = { errors: [], notices: [], failure: null, work: 0, cancelled: false };
@@ -141,12 +142,6 @@ export function* evaluateRulesStepwise(model: EvaluatedModel, trace: unknown, op
   const rules = model.program.statements.filter((s): s is RuleStatement => s.kind === 'rule');
   const cache = new Map<string, Value>();
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
-    yield;
-    if (options.isCancelled?.()) {
-      result.cancelled = true;
-      result.errors = [];
-      return result;
-    }
     const rule = rules[ruleIndex];
     const ctx = new EvaluationContext(input, cache, model.text, options.budget ?? DEFAULT_BUDGET, options.isCancelled ?? (() => false));
     const header = rule.headerSpan;
@@ -183,6 +178,12 @@ export function* evaluateRulesStepwise(model: EvaluatedModel, trace: unknown, op
       }
     }
     result.work += ctx.work;
+    yield;
+    if (options.isCancelled?.()) {
+      result.cancelled = true;
+      result.errors = [];
+      return result;
+    }
   }
   return result;
 }
