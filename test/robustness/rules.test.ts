@@ -227,3 +227,22 @@ describe('the request time budget, over stdio', () => {
     assert.match(notices[0].message, /past its time budget \(agentTraces\.requestTimeBudget = 1 ms\); answered with no result$/);
   });
 });
+
+describe('the rule-file outline cap from the settings, over stdio', () => {
+  const target = new Attacked();
+
+  before(() => target.start({ guardrails: { maxOutlineEntries: 2 } }));
+  after(async () => {
+    assert.equal(await target.server.shutdown(), 0);
+  });
+
+  it('agentTraces.guardrails.maxOutlineEntries = 2 lists two entries and says how many more there are', async () => {
+    const uri = 'file:///w/capped.gr';
+    const text = 'from invariant.detectors import secrets\nraise "one" if:\n    (m: Message)\nraise "two" if:\n    (n: Message)\n';
+    target.server.open(uri, 'guardrail', text);
+    await target.diagnostics(uri, 1);
+    const symbols = await target.request<{ name: string; range: unknown }[]>('textDocument/documentSymbol', { textDocument: { uri } }, 'capped outline');
+    assert.deepEqual(symbols.map((symbol) => symbol.name), ['secrets', 'one', '1 more rules and declarations are not listed: the outline lists the first 2']);
+    assert.deepEqual(symbols[2].range, { start: { line: 3, character: 0 }, end: { line: 4, character: 16 } });
+  });
+});
