@@ -85,8 +85,8 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
 
 /**
  * The same evaluation in slices of about `sliceMs`, each followed by `pause()` (a turn of the event loop for other
- * requests), with the budget checked between slices. A slice ends between two rules or two traces of a dataset: one
- * rule's evaluation on one trace runs whole (bounded by the work budget).
+ * requests), with the budget checked between slices. A slice ends at one of the evaluation's steps (see
+ * evaluationSteps): one rule's evaluation on one trace runs whole (bounded by the work budget).
  */
 export async function evaluateRulesOnTraceInSlices(
   rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions, pause: () => Promise<void>, sliceMs: number,
@@ -102,7 +102,10 @@ export async function evaluateRulesOnTraceInSlices(
   }
 }
 
-/** Evaluates, pausing (yield) between rules and between traces; throws BudgetExceeded when the budget is spent. */
+/**
+ * Evaluates, pausing (yield) after parsing a trace, between the evaluator's own steps (see evaluateRulesStepwise),
+ * around locating ranges in the text and between traces; throws BudgetExceeded when the budget is spent.
+ */
 function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions): Generator<void, RulesOnTraceResult, void> {
   const { budget } = options;
   const isCancelled = budget && (() => budget.isCancellationRequested || (budget.deadline !== undefined && Date.now() > budget.deadline));
