@@ -169,12 +169,12 @@ async function validate(uri: string, version: number): Promise<void> {
     if (document.version !== version || documents.get(uri) !== document) return;
     const diagnostics = problems.map((problem) => toDiagnostic(parsed.positions, uri, problem));
     if (parsed.languageId === 'guardrail') recheckTraces(0);
-    else diagnostics.push(...checkWithRulesSafely(document, parsed.languageId === 'agent-trace-jsonl'));
+    else diagnostics.push(...(await checkWithRulesSafely(document, parsed.languageId === 'agent-trace-jsonl')));
     void connection.sendDiagnostics({ uri, version, diagnostics });
     toolIndex.update(uri, parsed.languageId, parsed.model);
     void sendNotification(connection, ModelChangedNotification, { uri, version });
   } catch (error) {
-    if (error instanceof BudgetExceeded) return; // a newer version superseded this one while it was read
+    if (error instanceof BudgetExceeded) return; // a newer version superseded this one while it was read or evaluated
     logFailure('validate', uri, version, error);
   }
 }
@@ -205,15 +205,19 @@ documents.onDidClose((event) => {
 
 // ---- guardrail rules on the open traces (server/src/rulesOnTraces/) ----
 
-/** The trace's own diagnostics are published even when checking it with rules fails. */
-function checkWithRulesSafely(document: TextDocument, dataset: boolean): Diagnostic[] {
+/** The trace's own diagnostics are published even when checking it with rules fails; a stopped evaluation throws. */
+async function checkWithRulesSafely(document: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
   try {
-    return checkWithRules(document, dataset);
+    return await checkWithRules(document, dataset);
   } catch (error) {
+    if (error instanceof BudgetExceeded) throw error;
     logFailure('guardrails', document.uri, document.version, error);
     return [];
   }
 }
+
+/** The evaluation under way per trace: a newer one of the same trace, an edit or a close stops it at its next slice. */
+const evaluations = new Map<string, object>();
 
 /** Rule files shown in the client's editors (see VisibleRulesNotification); undefined: every open one. */
 let visibleRules: Set<string> | undefined;
@@ -231,13 +235,32 @@ function openRuleFiles() {
 }
 
 /** The guardrail diagnostics of a trace document; its results are kept for the rule files' code lenses. */
-function checkWithRules(document: TextDocument, dataset: boolean) {
+async function checkWithRules(document: TextDocument, dataset: boolean) {
   const rules = ruleBindings.rulesFor(document.uri, openRuleFiles());
   if (rules.length === 0) {
+    evaluations.delete(document.uri);
     if (ruleResults.delete(document.uri)) refreshCodeLenses();
     return [];
   }
-  const { diagnostics, result } = guardrailDiagnostics(document, dataset, rules, settings.guardrails);
+  const { uri, version } = document;
+  const run = {};
+  evaluations.set(uri, run);
+  const budget: Budget = {
+    get isCancellationRequested() {
+      return evaluations.get(uri) !== run || documents.get(uri) !== document || document.version !== version;
+    },
+  };
+  let evaluated: Awaited<ReturnType<typeof guardrailDiagnostics>>;
+  try {
+    const slicing = () => connection.console.info(`[guardrails] ${uri}@${version}: evaluating ${rules.length} rule file${rules.length === 1 ? '' : 's'} in slices, answering other requests in between`);
+    evaluated = await guardrailDiagnostics(document, dataset, rules, settings.guardrails, budget, slicing);
+  } catch (error) {
+    if (error instanceof BudgetExceeded) connection.console.info(`[guardrails] ${uri}@${version}: evaluation stopped (a newer version, a closed file or changed rules superseded it)`);
+    throw error;
+  } finally {
+    if (evaluations.get(uri) === run) evaluations.delete(uri);
+  }
+  const { diagnostics, result } = evaluated;
   ruleResults.set(document.uri, result, document);
   refreshCodeLenses();
   return diagnostics;
@@ -364,7 +387,7 @@ connection.onDocumentHighlight((params, token) =>
 
 connection.onDocumentSymbol((params, token) =>
   guarded('symbols', params.textDocument.uri, token, [], (parsed, document, budget) =>
-    parsed.service.symbols(parsed.model, budget).map((item) => toDocumentSymbol(document, item)),
+    parsed.service.symbols(parsed.model, budget, settings).map((item) => toDocumentSymbol(document, item)),
   ),
 );
 

@@ -51,6 +51,7 @@ export function readSettings(section: unknown): ServerSettings {
   const preview = (raw.preview && typeof raw.preview === 'object' ? raw.preview : {}) as Record<string, unknown>;
   return {
     maxProblems: positiveNumber(raw.maxProblems, defaultServerSettings.maxProblems, 1),
+    maxRuleOutlineEntries: Math.floor(positiveNumber(raw.guardrails?.maxOutlineEntries, defaultServerSettings.maxRuleOutlineEntries!, 1)),
     unknownKeyHints: typeof raw.trace?.unknownKeyHints === 'boolean' ? raw.trace.unknownKeyHints : defaultServerSettings.unknownKeyHints,
     inlayHints: {
       callTargets: typeof raw.inlayHints?.callTargets === 'boolean' ? raw.inlayHints.callTargets : defaultServerSettings.inlayHints.callTargets,

@@ -90,6 +90,11 @@ export class AttackedServer {
     return this.within(`a log line matching ${pattern}`, new Promise<string>((resolve) => this.logWaiters.push({ pattern, resolve })), limitMs);
   }
 
+  /** The first log line matching pattern logged after this call, bounded like an answer. */
+  nextLog(pattern: RegExp, limitMs?: number): Promise<string> {
+    return this.within(`a new log line matching ${pattern}`, new Promise<string>((resolve) => this.logWaiters.push({ pattern, resolve })), limitMs);
+  }
+
   logged(): string[] {
     return [...this.logs];
   }

@@ -85,20 +85,16 @@ describe('big documents opened in the editor', () => {
     server.assertHealthy();
   });
 
-  it('an event with more calls than preview.maxNodes draws up to the cap', async () => {
-    const capped = await AttackedServer.start({ settings: { preview: { maxNodes: 5000 } } });
-    try {
-      const uri = 'file:///wide.trace.json';
-      const calls = Array.from({ length: 100_000 }, (_, i) => `{"id": "c${i}", "type": "function", "function": {"name": "t", "arguments": "{}"}}`);
-      capped.open(uri, 'agent-trace', `[{"role": "assistant", "tool_calls": [${calls.join(',\n')}]}]`);
-      await capped.diagnostics(uri, 1, 10_000);
-      const graph = await capped.request('agentTraces/graph', { uri });
-      assert.equal(graph.nodes.length, 5000);
-      assert.equal(graph.limits.truncatedFrom, 100_001);
-      capped.assertHealthy();
-    } finally {
-      await capped.stop();
-    }
+  it('an event with more calls than the default preview.maxNodes draws the calls that fit, and says how many there are', async () => {
+    const uri = 'file:///wide.trace.json';
+    const calls = Array.from({ length: 100_000 }, (_, i) => `{"id": "c${i}", "type": "function", "function": {"name": "t", "arguments": "{}"}}`);
+    server.open(uri, 'agent-trace', `[{"role": "assistant", "tool_calls": [${calls.join(',\n')}]}]`);
+    await server.diagnostics(uri, 1, 10_000);
+    const graph = await server.request('agentTraces/graph', { uri });
+    assert.deepEqual([graph.nodes.length, graph.limits.maxNodes, graph.limits.truncatedFrom], [50_000, 50_000, 100_001]);
+    assert.equal(graph.nodes[49_999].title, 't()');
+    void server.server.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+    server.assertHealthy();
   });
 });
 
@@ -136,7 +132,7 @@ describe('big JSON Lines documents, one server each', () => {
 });
 
 describe('a 36 MB trace of 500,000 tool calls', () => {
-  it('is checked within the memory bound, and hover and definition answer in time', async (t) => {
+  it('is checked within the memory bound, and hover, definition and the preview answer in time', async (t) => {
     const server = await AttackedServer.start();
     try {
       const uri = 'file:///calls.trace.json';
@@ -151,6 +147,9 @@ describe('a 36 MB trace of 500,000 tool calls', () => {
       const hover = await server.request('textDocument/hover', { textDocument: { uri }, position });
       assert.match(hover.contents.value, /c250000/);
       await server.request('textDocument/definition', { textDocument: { uri }, position });
+      // The preview at the default node cap: the first 50,000 calls, and how many there are for the banner.
+      const graph = await server.request('agentTraces/graph', { uri });
+      assert.deepEqual([graph.nodes.length, graph.limits.truncatedFrom], [50_000, 500_000]);
       const memory = server.assertHealthy();
       t.diagnostic(`peak RSS ${Math.round(memory.peakBytes / 2 ** 20)} MB for a ${Math.round(text.length / 2 ** 20)} MB trace`);
     } finally {

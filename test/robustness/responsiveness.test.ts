@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { performance } from 'node:perf_hooks';
+import { after, before, describe, it } from 'node:test';
 import { AttackedServer } from './harness';
 
 const small = 'file:///small.trace.json';
@@ -93,3 +94,82 @@ describe('a 50 MB trace being read and checked', () => {
     }
   });
 });
+
+describe('rules evaluated on a 10 MB trace', () => {
+  const big = 'file:///evaluated.trace.json';
+  const ruleFile = 'file:///rules.gr';
+  // Twenty rules that read every tool output and find nothing (about 50 ms each on this trace), and one that finds the
+  // unanswered call: each is one step of the evaluation, so slices end between them.
+  const scans = Array.from({ length: 20 }, (_, i) => `raise "never ${i}" if:\n    (out: ToolOutput)\n    "absent-${i}" in out.content\n`);
+  const rules = [...scans, 'raise "calls t" if:\n    (call: ToolCall)\n    call is tool:t\n'].join('\n');
+  let server: AttackedServer;
+  let text: string;
+
+  before(async () => {
+    server = await AttackedServer.start();
+    server.open(small, 'agent-trace', smallText);
+    await server.diagnostics(small);
+    text = bigTrace(10);
+    server.open(big, 'agent-trace', text);
+    await server.diagnostics(big, 1, 60_000);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('leaves hovers on a small file answering while the rules are evaluated, then marks the violation', async (t) => {
+    const slicing = server.nextLog(/evaluated\.trace\.json@1: evaluating 1 rule file in slices/, 60_000);
+    const evaluated = server.within('the evaluated trace\'s diagnostics', server.server.nextDiagnostics(big, 60_000), 60_000);
+    let done = false;
+    void evaluated.finally(() => (done = true)).catch(() => undefined);
+    server.open(ruleFile, 'guardrail', rules);
+    await slicing;
+    let answeredMeanwhile = 0;
+    const latencies: number[] = [];
+    while (!done) {
+      const started = performance.now();
+      const hover = await server.request('textDocument/hover', smallHover);
+      assert.match(hover.contents.value, /user/);
+      if (!done) answeredMeanwhile++;
+      latencies.push(Math.round(performance.now() - started));
+    }
+    assert.ok(answeredMeanwhile >= 3, `only ${answeredMeanwhile} hovers were answered while the rules were evaluated`);
+    const violations = (await evaluated).filter((d) => d.source === 'guardrails');
+    const callLine = text.split('\n').length - 5;
+    assert.deepEqual(violations.map((d) => [d.code, d.message, d.range.start.line]), [[`guardrails/rules.gr:${rules.split('\n').indexOf('raise "calls t" if:') + 1}`, 'calls t', callLine]]);
+    t.diagnostic(`${answeredMeanwhile} hovers answered during the evaluation, in ms: ${latencies.join(', ')}`);
+    server.assertHealthy();
+  });
+
+  it('an edit of the trace stops the evaluation under way; the new version is evaluated instead', async () => {
+    const slicing = server.nextLog(/evaluated\.trace\.json@1: evaluating 1 rule file in slices/, 60_000);
+    // A changed rule file evaluates every open trace again.
+    void server.server.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri: ruleFile, version: 2 }, contentChanges: [{ text: `${rules}\nraise "calls t again" if:\n    (call: ToolCall)\n    call is tool:t\n` }],
+    });
+    await slicing;
+    const stopped = server.nextLog(/evaluated\.trace\.json@1: evaluation stopped/, 10_000);
+    const lastCall = text.lastIndexOf('"left"');
+    const edited = server.server.diagnosticsFor(big, 2, 60_000);
+    void server.server.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri: big, version: 2 },
+      contentChanges: [{ range: rangeOf(text, lastCall + 1, lastCall + 5), text: 'last' }],
+    });
+    await stopped;
+    const diagnostics = await server.within('diagnostics of the edited trace', edited, 60_000);
+    const messages = new Set(diagnostics.filter((d) => d.source === 'guardrails').map((d) => d.message));
+    assert.deepEqual([...messages], ['calls t', 'calls t again']);
+    assert.equal(server.logged().filter((line) => /evaluated\.trace\.json@2: evaluation stopped/.test(line)).length, 0);
+    server.assertHealthy();
+  });
+});
+
+/** The LSP range of offsets start..end in text (lines split at \n only, as bigTrace writes them). */
+function rangeOf(text: string, start: number, end: number) {
+  const position = (offset: number) => {
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length - 1;
+    return { line, character: offset - (before.lastIndexOf('\n') + 1) };
+  };
+  return { start: position(start), end: position(end) };
+}

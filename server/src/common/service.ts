@@ -20,6 +20,8 @@ export interface DocumentInput {
 export interface Settings {
   /** At most this many problems are reported per document; a notice says when more were found. */
   maxProblems: number;
+  /** Rule files: top-level outline entries listed before a last entry says how many more there are. */
+  maxRuleOutlineEntries?: number;
   /** Report keys the trace format does not define (as hints). */
   unknownKeyHints: boolean;
   inlayHints: {
@@ -42,10 +44,11 @@ export interface Settings {
 
 export const defaultSettings: Settings = {
   maxProblems: 1000,
+  maxRuleOutlineEntries: 10_000,
   unknownKeyHints: true,
   inlayHints: { callTargets: true, callAnswers: true },
   maxCodeLenses: 2000,
-  preview: { maxNodes: 200_000, maxTextLength: 4000, maxLogEntries: 20_000 },
+  preview: { maxNodes: 50_000, maxTextLength: 4000, maxLogEntries: 20_000 },
 };
 
 export interface ServiceContext {
@@ -85,7 +88,8 @@ export interface LanguageService<Model> {
   definition(model: Model, offset: number, context?: ServiceContext): Target[];
   references(model: Model, offset: number, includeDeclaration: boolean): Target[];
   highlights(model: Model, offset: number): Highlight[];
-  symbols(model: Model, budget?: Budget): OutlineItem[];
+  /** `settings`: the outline caps (rule files: `maxRuleOutlineEntries`); the defaults when absent. */
+  symbols(model: Model, budget?: Budget, settings?: Settings): OutlineItem[];
   folding(model: Model): FoldingSpan[];
   completion(model: Model, offset: number, context: ServiceContext): CompletionEntry[];
   /** The span to rename at offset, or null when nothing there can be renamed. */

@@ -1,5 +1,6 @@
 import type { OutlineItem, Span } from '../common/types';
 import { spend, type Budget } from '../common/budget';
+import { defaultSettings, type Settings } from '../common/service';
 import { displayType } from './library';
 import { symbolTypeName } from './resolve';
 import { spanOf, type Expr, type Statement } from './ast';
@@ -77,15 +78,49 @@ function item(model: RuleModel, scopes: RuleScopes, statement: Statement): Outli
   }
 }
 
-/** Rules (named by their message), predicates, constants and imports, in source order. */
-export function symbols(model: RuleModel, budget?: Budget): OutlineItem[] {
+/**
+ * Rules (named by their message), predicates, constants and imports, in source order: at most `maxEntries` of them
+ * (default 10,000), then one entry saying how many more there are. A longer outline is read by nobody and costs
+ * seconds to convert and send (the editor asks again after every edit).
+ */
+export function symbols(model: RuleModel, budget?: Budget, settings?: Pick<Settings, 'maxRuleOutlineEntries'>): OutlineItem[] {
+  const maxEntries = settings?.maxRuleOutlineEntries ?? defaultSettings.maxRuleOutlineEntries!;
   const scopes: RuleScopes = new Map();
   for (const info of model.resolution.scopes) if (!scopes.has(info.span)) scopes.set(info.span, info.scope);
   const items: OutlineItem[] = [];
+  const { statements } = model.program;
   let steps = 0;
-  for (const statement of model.program.statements) {
+  let next = 0;
+  for (; next < statements.length; next++) {
     steps = spend(budget, steps);
-    for (const entry of item(model, scopes, statement)) items.push(entry);
+    const entries = item(model, scopes, statements[next]);
+    if (items.length + entries.length > maxEntries) break;
+    for (const entry of entries) items.push(entry);
   }
+  if (next < statements.length) items.push(notListed(statements.slice(next), maxEntries));
   return items;
+}
+
+/** The outline's last entry when the cap is hit: how many declarations are left out, spanning them. */
+function notListed(rest: Statement[], maxEntries: number): OutlineItem {
+  let count = 0;
+  for (const statement of rest) count += entryCount(statement);
+  const start = rest[0].span.start;
+  return {
+    name: `${count} more rules and declarations are not listed: the outline lists the first ${maxEntries}`,
+    detail: 'setting agentTraces.guardrails.maxOutlineEntries',
+    kind: 'metadata',
+    span: { start, end: rest[rest.length - 1].span.end },
+    selection: { start, end: start },
+  };
+}
+
+/** How many top-level outline entries a statement makes, without building them. */
+function entryCount(statement: Statement): number {
+  switch (statement.kind) {
+    case 'predicate':
+    case 'constant': return statement.name.name ? 1 : 0;
+    case 'fromImport': return statement.names.length;
+    default: return 1;
+  }
 }

@@ -1,6 +1,7 @@
 import type { Span } from '../common/types';
+import { checkBudget, type Budget } from '../common/budget';
 import type { RuleModel } from '../guardrail/model';
-import { evaluateRules } from '../guardrail/evaluate';
+import { evaluateRulesStepwise, type EvaluationResult } from '../guardrail/evaluate';
 import { traceSpans } from '../guardrail/evaluate/traceSpans';
 
 /**
@@ -60,7 +61,8 @@ export interface RulesOnTraceResult {
 export interface RulesOnTraceOptions {
   /** Rule-body evaluations allowed per rule and trace (agentTraces.guardrails.workBudget). */
   workBudget: number;
-  isCancelled?: () => boolean;
+  /** When the evaluation should stop (a newer version, a closed file): it then throws BudgetExceeded. */
+  budget?: Budget;
 }
 
 export function ruleFileName(uri: string): string {
@@ -75,6 +77,38 @@ export function ruleFileName(uri: string): string {
 
 /** `dataset`: the text is JSON Lines and each line holding a trace (a list, or an object with `messages`) is one. */
 export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions): RulesOnTraceResult {
+  const steps = evaluationSteps(rules, text, dataset, options);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * The same evaluation in slices of about `sliceMs`, each followed by `pause()` (a turn of the event loop for other
+ * requests), with the budget checked between slices. A slice ends at one of the evaluation's steps (see
+ * evaluationSteps): one rule's evaluation on one trace runs whole (bounded by the work budget).
+ */
+export async function evaluateRulesOnTraceInSlices(
+  rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions, pause: () => Promise<void>, sliceMs: number,
+): Promise<RulesOnTraceResult> {
+  const steps = evaluationSteps(rules, text, dataset, options);
+  let sliceEnd = Date.now() + sliceMs;
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    if (Date.now() < sliceEnd) continue;
+    await pause();
+    checkBudget(options.budget);
+    sliceEnd = Date.now() + sliceMs;
+  }
+}
+
+/**
+ * Evaluates, pausing (yield) after parsing a trace, between the evaluator's own steps (see evaluateRulesStepwise),
+ * around locating ranges in the text and between traces; throws BudgetExceeded when the budget is spent.
+ */
+function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions): Generator<void, RulesOnTraceResult, void> {
+  const { budget } = options;
+  const isCancelled = budget && (() => budget.isCancellationRequested || (budget.deadline !== undefined && Date.now() > budget.deadline));
   const result: RulesOnTraceResult = { violations: [], notices: [], outcomes: new Map(), traces: 0 };
   const noticed = new Set<string>();
   const notice = (rule: RuleFile, ruleIndex: number, span: Span, message: string, ruleSpan: Span, kind: TraceNotice['kind']): void => {
@@ -84,7 +118,7 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
     noticed.add(key);
     result.notices.push({ ruleUri: rule.uri, ruleIndex, span, message, ruleSpan, kind });
   };
-  const traceAt = (start: number, end: number, lineNumber?: number): void => {
+  function* traceAt(start: number, end: number, lineNumber?: number): Generator<void, void, void> {
     const firstLineEnd = text.indexOf('\n', start);
     const noticeSpan = { start, end: Math.min(end, firstLineEnd < 0 ? end : firstLineEnd) };
     let value: unknown;
@@ -97,20 +131,24 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
     }
     const trace = traceOf(value);
     if (trace === undefined) return; // a dataset's metadata line, or a value that holds no trace
+    yield;
     const traceNumber = result.traces++;
     let spanOf: ((address: string) => Span) | undefined;
     for (const rule of rules) {
       const name = ruleFileName(rule.uri);
-      let evaluation: ReturnType<typeof evaluateRules>;
+      let evaluation: EvaluationResult;
       try {
-        evaluation = evaluateRules(rule.model, trace, { budget: options.workBudget, isCancelled: options.isCancelled });
+        evaluation = yield* evaluateRulesStepwise(rule.model, trace, { budget: options.workBudget, isCancelled });
       } catch (error) {
         // A fault of the evaluator must cost this rule file its verdict on this trace, never the trace its diagnostics.
         const message = error instanceof Error ? error.message : String(error);
         notice(rule, -1, noticeSpan, `Guardrails from ${name} could not be evaluated${lineNumber === undefined ? '' : ` on line ${lineNumber}`}: the evaluator failed (${message})`, { start: 0, end: 0 }, 'failed');
         continue;
       }
-      if (evaluation.cancelled) return;
+      if (evaluation.cancelled) {
+        checkBudget(budget);
+        return;
+      }
       if (evaluation.failure) {
         const failure = evaluation.failure;
         // A rule file that does not parse or load already shows why on itself: its code lenses say so, not every trace.
@@ -132,6 +170,12 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
         const hint = n.kind === 'budget' ? ' (setting agentTraces.guardrails.workBudget)' : '';
         notice(rule, n.ruleIndex, noticeSpan, `${name}: ${n.message}${hint}`, { start: n.start, end: n.end }, kind);
       }
+      if (evaluation.errors.length > 0 && !spanOf) {
+        // Locating ranges reads the trace's text again: a step of its own.
+        yield;
+        spanOf = traceSpans(text, start, end);
+        yield;
+      }
       for (const error of evaluation.errors) {
         spanOf ??= traceSpans(text, start, end);
         const spans = error.ranges.map(spanOf);
@@ -150,9 +194,9 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
         outcome(result, rule.uri, error.ruleIndex).violations++;
       }
     }
-  };
+  }
   if (!dataset) {
-    traceAt(0, text.length);
+    yield* traceAt(0, text.length);
     return result;
   }
   let lineStart = 0;
@@ -160,8 +204,11 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd < 0) lineEnd = text.length;
     const contentEnd = text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
-    if (text.slice(lineStart, contentEnd).trim() !== '') traceAt(lineStart, contentEnd, lineNumber);
-    if (options.isCancelled?.()) break;
+    if (text.slice(lineStart, contentEnd).trim() !== '') {
+      checkBudget(budget);
+      yield* traceAt(lineStart, contentEnd, lineNumber);
+      yield;
+    }
     lineStart = lineEnd + 1;
   }
   return result;

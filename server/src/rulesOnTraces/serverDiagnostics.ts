@@ -1,12 +1,29 @@
 import type { Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Budget } from '../common/budget';
 import { toGuardrailNoticeDiagnostic, toViolationDiagnostic } from '../convert';
 import type { ServerSettings } from '../settings';
-import { evaluateRulesOnTrace, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
+import { evaluateRulesOnTraceInSlices, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
 
-/** The server's side of rules on a trace: evaluate (the service) and convert to diagnostics (at the LSP boundary). */
-export function guardrailDiagnostics(document: TextDocument, dataset: boolean, rules: RuleFile[], options: ServerSettings['guardrails']): { diagnostics: Diagnostic[]; result: RulesOnTraceResult } {
-  const result = evaluateRulesOnTrace(rules, document.getText(), dataset, { workBudget: options.workBudget });
+/** Milliseconds of evaluation between two turns of the event loop (as big traces are read: see documentModels.ts). */
+const sliceMs = 8;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The server's side of rules on a trace: evaluate (the service) and convert to diagnostics (at the LSP boundary).
+ * A long evaluation runs in slices that let other requests through, and stops (BudgetExceeded) once `budget` says so.
+ */
+export async function guardrailDiagnostics(
+  document: TextDocument, dataset: boolean, rules: RuleFile[], options: ServerSettings['guardrails'], budget: Budget,
+  /** Called once, when the evaluation turns out long enough to need a second slice. */
+  onSlicing: () => void = () => undefined,
+): Promise<{ diagnostics: Diagnostic[]; result: RulesOnTraceResult }> {
+  let slices = 0;
+  const pause = () => {
+    if (slices++ === 0) onSlicing();
+    return nextTurn();
+  };
+  const result = await evaluateRulesOnTraceInSlices(rules, document.getText(), dataset, { workBudget: options.workBudget, budget }, pause, sliceMs);
   const ruleLines = new Map(rules.map((rule) => [rule.uri, rule.model.lines]));
   const diagnostics = [
     ...result.notices.map((notice) => toGuardrailNoticeDiagnostic(document, notice, ruleLines.get(notice.ruleUri)!)),

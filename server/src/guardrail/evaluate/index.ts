@@ -5,7 +5,7 @@ import { Cancelled, EvaluationContext, type Binding, type Globals } from './cont
 import { LIBRARY } from './detectors';
 import { assignments, type Model } from './enumerate';
 import { BudgetExceeded, EvaluationFailure, NotEvaluated } from './failure';
-import { EventObject, buildInput, fromParameter, toJson, type TraceInput } from './input';
+import { EventObject, buildInputStepwise, fromParameter, toJson, type TraceInput } from './input';
 import { Interpreter } from './interpreter';
 import { locate } from './ranges';
 import { stringValue } from './strings';
@@ -96,11 +96,21 @@ export function nestingDepth(value: unknown, limit: number): number {
   return deepest;
 }
 
-export function evaluateRules(
-  model: Pick<RuleModel, 'text' | 'program' | 'syntaxProblems'> & Partial<Pick<RuleModel, 'semanticProblems'>>,
-  trace: unknown,
-  options: EvaluationOptions = {},
-): EvaluationResult {
+type EvaluatedModel = Pick<RuleModel, 'text' | 'program' | 'syntaxProblems'> & Partial<Pick<RuleModel, 'semanticProblems'>>;
+
+export function evaluateRules(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): EvaluationResult {
+  const steps = evaluateRulesStepwise(model, trace, options);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * The same evaluation, pausing after the trace's depth is checked, every few hundred events while the trace is read
+ * and after each rule, so that a caller can spread a long one over several turns of the event loop (the server does,
+ * for big traces) and drop it between two steps.
+ */
+export function* evaluateRulesStepwise(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): Generator<void, EvaluationResult, void> {
   const result: EvaluationResult = { errors: [], notices: [], failure: null, work: 0, cancelled: false };
   if (model.syntaxProblems.length > 0) {
     const p = model.syntaxProblems[0];
@@ -117,9 +127,10 @@ export function evaluateRules(
     result.failure = new EvaluationFailure(`The trace nests values more than ${MAX_TRACE_DEPTH} levels deep; guardrails are evaluated on traces nested up to ${MAX_TRACE_DEPTH} levels`, 'RecursionError', 0, 0, -1);
     return result;
   }
+  yield;
   let input: TraceInput;
   try {
-    input = buildInput(trace);
+    input = yield* buildInputStepwise(trace);
   } catch (e) {
     if (e instanceof PyError) {
       result.failure = new EvaluationFailure(`The trace cannot be read as the analyzer reads it: ${e.detail}`, e.pyType, 0, 0, -1);
@@ -167,6 +178,12 @@ export function evaluateRules(
       }
     }
     result.work += ctx.work;
+    yield;
+    if (options.isCancelled?.()) {
+      result.cancelled = true;
+      result.errors = [];
+      return result;
+    }
   }
   return result;
 }

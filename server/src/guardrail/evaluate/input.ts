@@ -352,16 +352,29 @@ function parseContent(raw: Value | undefined, allowDict: boolean, where: string)
 
 /** Builds the analyzer's input from a trace given as parsed JSON (a list of events). */
 export function buildInput(trace: unknown): TraceInput {
+  const steps = buildInputStepwise(trace);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/** Events read between two pauses of buildInputStepwise. */
+const EVENTS_PER_STEP = 256;
+
+/** The same, pausing every few hundred events (a big trace's input takes about 100 ms to build). */
+export function* buildInputStepwise(trace: unknown): Generator<void, TraceInput, void> {
   if (!Array.isArray(trace)) throw invalid('a trace is a list of events');
   const events: Value[] = [];
   const callsById = new Map<string, ToolCallEvent>();
   let lastCallId: Value = null;
-  trace.forEach((rawJson, i) => {
+  for (let i = 0; i < trace.length; i++) {
+    if (i % EVENTS_PER_STEP === EVENTS_PER_STEP - 1) yield;
+    const rawJson: unknown = trace[i];
     // Strings know their event (tools events expand into several events; their strings are located by a full walk).
     const raw = fromJson(rawJson, isToolsEvent(rawJson) ? -1 : events.length);
     if (!(raw instanceof PyDict)) {
       events.push(raw);
-      return;
+      continue;
     }
     const metadata = get(raw, 'metadata');
     if (metadata instanceof PyDict && metadata.map.has('server')) raw.map.set('server', metadata.map.get('server')!);
@@ -403,7 +416,7 @@ export function buildInput(trace: unknown): TraceInput {
     } else {
       throw new PyError('InvariantInputValidationError', `Input Validation Error: Input should be a list of one of (Message, ToolCall, ToolOutput, Tool). See the documentation for the schema requirements. (${where})`);
     }
-  });
+  }
   const linear: EventObject[] = [];
   events.forEach((event, idx) => {
     if (!(event instanceof EventObject)) throw new PyError('AttributeError', `event ${idx} is not an object`);
