@@ -49,6 +49,13 @@ class SourceString implements JsonString {
 
   constructor(private readonly text: string, readonly start: number, readonly end: number, private readonly escaped: boolean) {}
 
+  /** The same literal at start + delta of text (an edit before it moved it). */
+  moved(text: string, delta: number): JsonString {
+    const node = new SourceString(text, this.start + delta, this.end + delta, this.escaped);
+    node.decoded = this.decoded;
+    return node;
+  }
+
   get value(): string {
     if (this.decoded !== undefined) return this.decoded;
     const value = this.decode();

@@ -48,6 +48,8 @@ export interface LinesModel {
   /** Lines past the line limit (DocumentInput.maxLines), not read; 0 when the whole file was read. */
   omittedLines: number;
   maxLines: number;
+  /** Outline entries listed (DocumentInput.maxOutlineEntries); a last entry counts the rest. */
+  maxOutlineEntries: number;
 }
 
 export function classify(root: JsonNode | undefined): LineKind {
