@@ -23,7 +23,10 @@ export function parseDatasetLine(text: string, number: number, start: number, va
   const whole = nodeOfReadValue(text, trace.root);
   const kind = classify(whole);
   const line: Line = { number, start, end, kind, root: lineNodeOfReadValue(text, trace.root), errors: [] };
-  if (kind === 'raw' || kind === 'annotated') line.traceProblems = collectProblems(trace, checkEverything);
+  if (kind === 'raw' || kind === 'annotated') {
+    line.traceProblems = collectProblems(trace, checkEverything);
+    line.calledTools = trace.calls.map((call) => call.name);
+  }
   if (kind === 'annotated') primeAnnotations(text, line, whole);
   return line;
 }

@@ -49,11 +49,9 @@ class SourceString implements JsonString {
 
   constructor(private readonly text: string, readonly start: number, readonly end: number, private readonly escaped: boolean) {}
 
-  /** The same literal at start + delta of text (an edit before it moved it). */
+  /** The same literal at start + delta of text (an edit before it moved it), decoded again when read. */
   moved(text: string, delta: number): JsonString {
-    const node = new SourceString(text, this.start + delta, this.end + delta, this.escaped);
-    node.decoded = this.decoded;
-    return node;
+    return new SourceString(text, this.start + delta, this.end + delta, this.escaped);
   }
 
   get value(): string {

@@ -22,7 +22,7 @@ export function movedNode(node: JsonNode, text: string, delta: number): JsonNode
         const value = property.value && movedNode(property.value, text, delta);
         if (property.value && !value) return undefined;
         properties.push({
-          key: property.key, keyStart: property.keyStart + delta, keyEnd: property.keyEnd + delta, value,
+          key: detached(property.key), keyStart: property.keyStart + delta, keyEnd: property.keyEnd + delta, value,
           start: property.start + delta, end: property.end + delta,
         });
       }
@@ -38,10 +38,19 @@ export function movedNode(node: JsonNode, text: string, delta: number): JsonNode
       return { type: 'array', start: node.start + delta, end: node.end + delta, items };
     }
     case 'string':
-      return { type: 'string', start: node.start + delta, end: node.end + delta, value: node.value };
+      return { type: 'string', start: node.start + delta, end: node.end + delta, value: detached(node.value) };
     case 'number':
-      return { type: 'number', start: node.start + delta, end: node.end + delta, raw: node.raw };
+      return { type: 'number', start: node.start + delta, end: node.end + delta, raw: detached(node.raw) };
     default:
       return { type: node.type, start: node.start + delta, end: node.end + delta, value: node.value } as JsonNode;
   }
+}
+
+/**
+ * A copy of a string read from an older version of the document that does not keep that text alive. The engine
+ * keeps a substring of 13 or more characters as a view into the string it was cut from (the whole document):
+ * joining builds a new string, and cutting that one views the copy instead.
+ */
+export function detached(value: string): string {
+  return value.length < 13 ? value : (value + ' ').slice(0, -1);
 }

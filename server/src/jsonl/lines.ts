@@ -29,6 +29,8 @@ export interface Line {
    * included), found while the line's one parse was at hand.
    */
   traceProblems?: Problem[];
+  /** For a trace line without syntax errors: the tool name of each of its calls (the workspace's tool index), found with the problems. */
+  calledTools?: (string | undefined)[];
   /** The annotations of an annotated line with their addresses resolved (see annotationsOf), once read. */
   annotations?: LineAnnotations;
 }

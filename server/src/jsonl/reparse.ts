@@ -1,7 +1,7 @@
 import { spend } from '../common/budget';
 import type { DocumentInput } from '../common/service';
 import type { Problem } from '../common/types';
-import { movedNode } from '../json/relocate';
+import { detached, movedNode } from '../json/relocate';
 import type { Line, LinesModel } from './lines';
 import { defaultMaxLines, linesModel, parseLine, parseLines, readLines } from './model';
 import { changedRange } from './changedRange';
@@ -58,13 +58,16 @@ function moved(line: Line, text: string, delta: number, numberDelta: number): Li
   if (!root) return parseLine(text, number, start, end);
   const copy: Line = { number, start, end, kind: line.kind, root, errors: [] };
   if (line.traceProblems) copy.traceProblems = line.traceProblems.map((problem) => movedProblem(problem, delta));
+  if (line.calledTools) copy.calledTools = line.calledTools.map((name) => name && detached(name));
   return copy;
 }
 
+/** Messages quote the trace (ids, names): copied, so they keep no older text alive. */
 function movedProblem(problem: Problem, delta: number): Problem {
-  const copy: Problem = { ...problem, span: { start: problem.span.start + delta, end: problem.span.end + delta } };
+  const copy: Problem = { ...problem, span: { start: problem.span.start + delta, end: problem.span.end + delta }, message: detached(problem.message) };
+  if (problem.suggestion !== undefined) copy.suggestion = detached(problem.suggestion);
   if (problem.related) {
-    copy.related = problem.related.map((info) => ({ ...info, span: { start: info.span.start + delta, end: info.span.end + delta } }));
+    copy.related = problem.related.map((info) => ({ span: { start: info.span.start + delta, end: info.span.end + delta }, message: detached(info.message) }));
   }
   return copy;
 }

@@ -38,6 +38,7 @@ function observed(model: LinesModel, offsets: number[]): unknown {
     lines: model.lines.map((line) => [line.number, line.start, line.end, line.kind, line.errors.map((e) => [e.start, e.end, e.message])]),
     problems: jsonlService.validate(model, context),
     symbols: outline(jsonlService.symbols(model)),
+    tools: [...jsonlService.calledTools!(model)],
     at: offsets.map((offset) => ({
       offset,
       definition: jsonlService.definition(model, offset),
