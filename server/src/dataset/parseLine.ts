@@ -3,6 +3,7 @@ import { parseTrace } from '../trace/model';
 import type { Budget } from '../common/budget';
 import { collectProblems } from '../trace/validate';
 import { primeAnnotations } from './annotations';
+import { annotationProblems } from './validate';
 import { classify, type Line } from '../jsonl/lines';
 import { lineNodeOfReadValue, nodeOfReadValue } from '../json/views';
 
@@ -27,7 +28,10 @@ export function parseDatasetLine(text: string, number: number, start: number, va
     line.traceProblems = collectProblems(trace, checkEverything);
     line.calledTools = trace.calls.map((call) => call.name);
   }
-  if (kind === 'annotated') primeAnnotations(text, line, whole);
+  if (kind === 'annotated') {
+    primeAnnotations(text, line, whole);
+    line.annotationProblems = annotationProblems(text, line.annotations!);
+  }
   return line;
 }
 

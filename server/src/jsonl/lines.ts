@@ -33,6 +33,8 @@ export interface Line {
   calledTools?: (string | undefined)[];
   /** The annotations of an annotated line with their addresses resolved (see annotationsOf), once read. */
   annotations?: LineAnnotations;
+  /** For an annotated line without syntax errors: the problems of its annotations, found when it was parsed. */
+  annotationProblems?: Problem[];
 }
 
 export interface LinesModel {

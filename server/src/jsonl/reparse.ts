@@ -47,7 +47,7 @@ export function parseLinesAfterEdit(previous: LinesModel, doc: DocumentInput): L
 /**
  * A line as read at its new place (`delta` characters and `numberDelta` lines on) in text. Its tree is rebuilt over
  * the new text even when it did not move, so no line keeps an older version's text alive. A broken line (its tree
- * is the tolerant reader's) is read again; annotations are resolved again when first asked for.
+ * is the tolerant reader's) is read again; annotations are resolved again when a feature asks (their problems move).
  */
 function moved(line: Line, text: string, delta: number, numberDelta: number): Line {
   const number = line.number + numberDelta;
@@ -58,6 +58,7 @@ function moved(line: Line, text: string, delta: number, numberDelta: number): Li
   if (!root) return parseLine(text, number, start, end);
   const copy: Line = { number, start, end, kind: line.kind, root, errors: [] };
   if (line.traceProblems) copy.traceProblems = line.traceProblems.map((problem) => movedProblem(problem, delta));
+  if (line.annotationProblems) copy.annotationProblems = line.annotationProblems.map((problem) => movedProblem(problem, delta));
   if (line.calledTools) copy.calledTools = line.calledTools.map((name) => name && detached(name));
   return copy;
 }

@@ -109,7 +109,10 @@ function generatedDataset(next: () => number, traces: number): string {
     else {
       lines.push(JSON.stringify({
         index: i, messages: events,
-        annotations: [{ content: 'asked', address: 'messages.0.content:0-8' }, { content: 'call', address: `messages.1.tool_calls.0.function.name` }],
+        annotations: [
+          { content: 'asked', address: 'messages.0.content:0-8' }, { content: 'call', address: `messages.1.tool_calls.0.function.name` },
+          ...(next() < 0.3 ? [{ content: 'gone', address: 'messages.99.content' }, { content: 'long', address: 'messages.0.content:0-999' }, 'not an object'] : []),
+        ],
       }));
     }
     if (next() < 0.1) lines.push('');

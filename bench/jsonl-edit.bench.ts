@@ -1,0 +1,172 @@
+// JSON Lines edits: how long after a one-character edit in a big dataset the server answers again, as ratios to a
+// full parse of the same text measured in the same run. Two parts, on generated datasets of 10 MB and 50 MB:
+//  - hot loop (in process, CPU ms): the edited version's model from the previous one (parseLinesAfterEdit) against
+//    parse; each with the full check (validate) the server runs after the delay;
+//  - end to end (the bundled server over stdio, wall-clock ms): edit → hover and definition on another line, and
+//    edit → diagnostics less the 200 ms validation delay, against open → diagnostics of the same text.
+// Run: npm run bench -- jsonl-edit   (or node esbuild.mjs && node out/bench/jsonl-edit.bench.js [sizesInMB...])
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+} from 'vscode-languageserver/node';
+import { jsonlService, type LinesModel } from '../server/src/jsonl';
+import { parseLinesAfterEdit } from '../server/src/jsonl/reparse';
+import { defaultSettings, type ServiceContext } from '../server/src/common/service';
+import { generateDataset } from './generateDataset';
+import { cpuTime, median, random } from './measure';
+
+const repoRoot = resolve(__dirname, '..', '..');
+const context: ServiceContext = { settings: defaultSettings };
+const validationDelayMs = 200;
+
+interface Edit {
+  offset: number;
+  insert: string;
+}
+
+/** One-character edits inside a string of a random trace line (an insertion, then its undo). */
+function editsIn(text: string, count: number): Edit[] {
+  const next = random(7);
+  const places = [...text.matchAll(/"content":"/g)].map((match) => match.index! + 11);
+  return Array.from({ length: count }, () => ({ offset: places[Math.floor(next() * places.length)], insert: 'x' }));
+}
+
+function applied(text: string, edit: Edit, undo: boolean): string {
+  return undo ? text.slice(0, edit.offset) + text.slice(edit.offset + 1) : text.slice(0, edit.offset) + edit.insert + text.slice(edit.offset);
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((sorted.length * p) / 100) - 1)];
+}
+
+interface HotFigures {
+  fullParse: number;
+  fullCheck: number;
+  editParse: number[];
+  editCheck: number[];
+}
+
+function hotLoop(text: string, editCount: number): HotFigures {
+  const rounds = 3;
+  const figures: HotFigures = { fullParse: 0, fullCheck: 0, editParse: [], editCheck: [] };
+  const parse = (version: number, source: string) => jsonlService.parse({ uri: 'file:///bench.jsonl', version, text: source });
+  const parses: number[] = [];
+  const checks: number[] = [];
+  let model!: LinesModel;
+  for (let round = 0; round < rounds; round++) parses.push(cpuTime(() => (model = parse(round, text))));
+  for (let round = 0; round < rounds; round++) checks.push(cpuTime(() => jsonlService.validate(parse(round, text), context)));
+  figures.fullParse = median(parses);
+  figures.fullCheck = median(checks);
+  let current = text;
+  let version = 10;
+  for (const edit of editsIn(text, editCount)) {
+    for (const undo of [false, true]) {
+      current = applied(current, edit, undo);
+      const previous = model;
+      figures.editParse.push(cpuTime(() => (model = parseLinesAfterEdit(previous, { uri: 'file:///bench.jsonl', version: ++version, text: current }))));
+      figures.editCheck.push(cpuTime(() => jsonlService.validate(parseLinesAfterEdit(previous, { uri: 'file:///bench.jsonl', version, text: current }), context)));
+    }
+  }
+  return figures;
+}
+
+interface EndToEnd {
+  open: number;
+  hover: number[];
+  definition: number[];
+  diagnostics: number[];
+}
+
+async function endToEnd(text: string, editCount: number): Promise<EndToEnd> {
+  const child = spawn(process.execPath, [resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const connection: ProtocolConnection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const waiters: { version: number; resolve: () => void }[] = [];
+  connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+    for (const waiter of waiters.filter((w) => w.version === params.version)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  });
+  connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: { workspace: { configuration: true } } });
+  await connection.sendNotification('initialized', {});
+  const published = (version: number) => new Promise<void>((resolvePromise) => waiters.push({ version, resolve: resolvePromise }));
+  const uri = 'file:///bench/dataset.jsonl';
+  // A first document warms the server up; the figure is the second open of the same text.
+  const warmUp = published(1);
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: 'file:///bench/warm.jsonl', languageId: 'agent-trace-jsonl', version: 1, text } });
+  await warmUp;
+  await connection.sendNotification('textDocument/didClose', { textDocument: { uri: 'file:///bench/warm.jsonl' } });
+  const opened = published(1);
+  let start = performance.now();
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'agent-trace-jsonl', version: 1, text } });
+  await opened;
+  const figures: EndToEnd = { open: performance.now() - start, hover: [], definition: [], diagnostics: [] };
+
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineOf = (offset: number) => {
+    let line = 0;
+    while (line + 1 < lineStarts.length && lineStarts[line + 1] <= offset) line++;
+    return line;
+  };
+  const ids = [...text.matchAll(/"tool_call_id":"/g)].map((match) => match.index! + 16);
+  const next = random(3);
+  let version = 1;
+  for (const edit of editsIn(text, editCount)) {
+    for (const undo of [false, true]) {
+      version++;
+      const line = lineOf(edit.offset);
+      const position = { line, character: edit.offset - lineStarts[line] };
+      const range = undo ? { start: position, end: { line, character: position.character + 1 } } : { start: position, end: position };
+      let targetOffset = ids[Math.floor(next() * ids.length)];
+      while (lineOf(targetOffset) === line) targetOffset = ids[Math.floor(next() * ids.length)];
+      const targetLine = lineOf(targetOffset);
+      const target = { line: targetLine, character: targetOffset - lineStarts[targetLine] };
+      const diagnostics = published(version);
+      start = performance.now();
+      await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ range, text: undo ? '' : edit.insert }] });
+      await connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: target });
+      figures.hover.push(performance.now() - start);
+      const asked = performance.now();
+      await connection.sendRequest('textDocument/definition', { textDocument: { uri }, position: target });
+      figures.definition.push(performance.now() - asked);
+      await diagnostics;
+      figures.diagnostics.push(performance.now() - start - validationDelayMs);
+    }
+  }
+  await connection.sendRequest('shutdown');
+  await connection.sendNotification('exit');
+  connection.dispose();
+  return figures;
+}
+
+async function main(): Promise<void> {
+  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  for (const megabytes of sizes.length > 0 ? sizes : [10, 50]) {
+    const text = generateDataset(megabytes, megabytes * 100);
+    const editCount = 10;
+    const lines = text.split('\n').length;
+    console.log(`\n--- dataset of ${(text.length / 2 ** 20).toFixed(1)} MB, ${lines} lines; ${editCount * 2} one-character edits (insert, undo) inside a string`);
+    const hot = hotLoop(text, editCount);
+    const ratio = (value: number, base: number) => `${(value / base).toFixed(3)}×`;
+    console.log('hot loop, CPU ms                     full parse   after an edit p50 / p95     ratio p95');
+    console.log(`  parse                              ${hot.fullParse.toFixed(0).padStart(10)}   ${median(hot.editParse).toFixed(1).padStart(10)} / ${percentile(hot.editParse, 95).toFixed(1).padStart(6)}     ${ratio(percentile(hot.editParse, 95), hot.fullParse)}`);
+    console.log(`  parse + diagnostics                ${hot.fullCheck.toFixed(0).padStart(10)}   ${median(hot.editCheck).toFixed(1).padStart(10)} / ${percentile(hot.editCheck, 95).toFixed(1).padStart(6)}     ${ratio(percentile(hot.editCheck, 95), hot.fullCheck)}`);
+    const e2e = await endToEnd(text, editCount);
+    console.log('end to end over stdio, wall ms       open → diagnostics   after an edit p50 / p95   ratio p95 to open');
+    for (const [name, values] of [['edit → hover', e2e.hover], ['edit → definition (after the hover)', e2e.definition], ['edit → diagnostics, less the delay', e2e.diagnostics]] as const) {
+      console.log(`  ${name.padEnd(34)} ${e2e.open.toFixed(0).padStart(18)}   ${median(values).toFixed(1).padStart(10)} / ${percentile(values, 95).toFixed(1).padStart(6)}   ${ratio(percentile(values, 95), e2e.open)}`);
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
