@@ -1,3 +1,4 @@
+import type { Budget } from '../common/budget';
 import type { OutlineItem } from '../common/types';
 import { agentguardSymbols } from '../agentguard/symbols';
 import { datasetSymbols } from '../dataset/symbols';
@@ -7,10 +8,11 @@ import type { Line, LinesModel } from './lines';
 /**
  * Datasets: one entry per trace (its name or index, event count, first user message) with its events below.
  * agentguard logs: one entry per call, `#<line> <tool>` with status and duration; failures and LLM spend marked.
+ * `budget` is checked per line and inside each trace line's parse.
  */
-export function symbols(model: LinesModel): OutlineItem[] {
+export function symbols(model: LinesModel, budget?: Budget): OutlineItem[] {
   const max = model.maxOutlineEntries;
-  const items = model.format === 'agentguard' ? agentguardSymbols(model, max) : datasetSymbols(model, max);
+  const items = model.format === 'agentguard' ? agentguardSymbols(model, max, budget) : datasetSymbols(model, max, budget);
   const left = model.format === 'agentguard'
     ? countFrom(model, items, (line) => line.kind === 'agentguard')
     : countFrom(model, items, (line) => line.kind === 'metadata' || isTraceLine(line));

@@ -105,6 +105,17 @@ describe('JSON Lines parsing under a request budget', () => {
     assert.throws(() => jsonlService.parse({ uri: 'file:///d.jsonl', version: 1, text: '[]\n'.repeat(100_000), maxLines: 10, budget }), BudgetExceeded);
   });
 
+  it('the outline of a dataset or an agentguard log stops as soon as the request is cancelled, and answers in full afterwards', () => {
+    const model = jsonlService.parse({ uri: 'file:///d.jsonl', version: 1, text: dataset(3_000) });
+    const budget = cancelledAfter(3);
+    assert.throws(() => jsonlService.symbols(model, budget), BudgetExceeded);
+    assert.equal(budget.looks, 4);
+    assert.equal(jsonlService.symbols(model).length, 3_000);
+    const log = jsonlService.parse({ uri: 'file:///l.jsonl', version: 1, text: Array.from({ length: 3_000 }, (_, i) => entry(i)).join('\n') });
+    assert.throws(() => jsonlService.symbols(log, cancelledAfter(3)), BudgetExceeded);
+    assert.equal(jsonlService.symbols(log).length, 3_000);
+  });
+
   it('a stopped parse is not kept: the next request reads the whole document, and an edit re-reads from the last whole model', () => {
     const models = new DocumentModels(() => ({ maxLines: 250_000, maxFileSizeMB: 1, folders: [] }));
     const document = TextDocument.create('file:///d.jsonl', 'agent-trace-jsonl', 1, big);
