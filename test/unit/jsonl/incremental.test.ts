@@ -23,7 +23,7 @@ function random(seed: number): () => number {
   };
 }
 
-const full = (text: string, version: number): LinesModel => jsonlService.parse({ uri: 'file:///edited.jsonl', version, text });
+const full = (text: string, version: number, maxLines?: number): LinesModel => jsonlService.parse({ uri: 'file:///edited.jsonl', version, text, maxLines });
 
 function outline(items: OutlineItem[]): unknown[] {
   return items.map((item) => ({
@@ -35,6 +35,7 @@ function outline(items: OutlineItem[]): unknown[] {
 function observed(model: LinesModel, offsets: number[]): unknown {
   return {
     format: model.format,
+    omittedLines: model.omittedLines,
     lines: model.lines.map((line) => [line.number, line.start, line.end, line.kind, line.errors.map((e) => [e.start, e.end, e.message])]),
     problems: jsonlService.validate(model, context),
     symbols: outline(jsonlService.symbols(model)),
@@ -49,7 +50,7 @@ function observed(model: LinesModel, offsets: number[]): unknown {
 }
 
 const snippets = [
-  '\n', '\n\n', '\r\n', '"', '{', '}', '[', ']', ',', ':', 'x', '1', ' ', '\\', '\ufeff',
+  '\n', '\n\n', '\r\n', '\r', '"', '{', '}', '[', ']', ',', ':', 'x', '1', ' ', '\\', '\ufeff',
   '{"metadata": {"name": "inserted"}}\n', '\n{"metadata": {"name": "late"}}',
   '[{"role": "user", "content": "hi"}]\n',
   '{"call": {"call_id": "c9", "tool_name": "t"}, "result": {"call_id": "c9", "tool_name": "t", "status": "success"}}\n',
@@ -61,11 +62,11 @@ const snippets = [
  * added or removed), parsing each version incrementally from the last incremental model, and compares it with a full
  * parse of the same text.
  */
-function checkEdits(name: string, text: string, seed: number, steps: number): void {
+function checkEdits(name: string, text: string, seed: number, steps: number, maxLines?: number): void {
   const next = random(seed);
   const pick = <T>(list: T[]): T => list[Math.floor(next() * list.length)];
   const history: string[] = [];
-  let model = full(text, 0);
+  let model = full(text, 0, maxLines);
   for (let step = 1; step <= steps; step++) {
     const at = Math.floor(next() * (text.length + 1));
     const choice = next();
@@ -87,11 +88,11 @@ function checkEdits(name: string, text: string, seed: number, steps: number): vo
     if (choice >= 0.75 && choice < 0.85 && history.length === 0) history.length = 0;
     else if (!(choice >= 0.75 && choice < 0.85)) history.push(text);
     text = edited;
-    const incremental = parseLinesAfterEdit(model, { uri: 'file:///edited.jsonl', version: step, text });
+    const incremental = parseLinesAfterEdit(model, { uri: 'file:///edited.jsonl', version: step, text, maxLines });
     const change = changedRange(model.text, text);
     const offsets = [0, text.length, ...[0, 1, 2].map(() => Math.floor(next() * (text.length + 1)))];
     if (change) offsets.push(change.start, change.newEnd, Math.max(0, change.start - 1));
-    assert.deepEqual(observed(incremental, offsets), observed(full(text, step), offsets), `${name}: seed ${seed}, step ${step}`);
+    assert.deepEqual(observed(incremental, offsets), observed(full(text, step, maxLines), offsets), `${name}: seed ${seed}, step ${step}`);
     model = incremental;
   }
 }
@@ -133,6 +134,13 @@ function generatedLog(next: () => number, entries: number): string {
 
 test('incremental re-parse equals a full parse after thousands of random edits: generated datasets', () => {
   for (const seed of [1, 2, 3]) checkEdits('dataset', generatedDataset(random(seed), 12), seed, 500);
+});
+
+test('incremental re-parse equals a full parse while edits move a dataset across its line limit', () => {
+  for (let seed = 20; seed < 30; seed++) {
+    const text = generatedDataset(random(seed), 12);
+    checkEdits('dataset at its line limit', text, seed, 30, text.split('\n').length + 2);
+  }
 });
 
 test('incremental re-parse equals a full parse after thousands of random edits: generated agentguard logs', () => {
