@@ -92,6 +92,11 @@ function checkEdits(name: string, text: string, seed: number, steps: number, max
     const change = changedRange(model.text, text);
     const offsets = [0, text.length, ...[0, 1, 2].map(() => Math.floor(next() * (text.length + 1)))];
     if (change) offsets.push(change.start, change.newEnd, Math.max(0, change.start - 1));
+    // Annotation addresses and call ids: definitions and hovers that read other parts of their line.
+    for (const key of ['"address": "', '"tool_call_id": "', '"call_id":"']) {
+      const found = [...text.matchAll(new RegExp(key.replace(/ /g, ' ?'), 'g'))];
+      if (found.length > 0) offsets.push(found[Math.floor(next() * found.length)].index! + key.length);
+    }
     assert.deepEqual(observed(incremental, offsets), observed(full(text, step, maxLines), offsets), `${name}: seed ${seed}, step ${step}`);
     model = incremental;
   }
