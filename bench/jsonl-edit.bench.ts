@@ -99,9 +99,9 @@ interface EndToEnd {
 async function endToEnd(kind: ServerKind, text: string, editCount: number): Promise<EndToEnd> {
   const child = spawn(process.execPath, [kind.script, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const connection: ProtocolConnection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-  const waiters: { version: number; resolve: () => void }[] = [];
+  const waiters: { uri: string; version: number; resolve: () => void }[] = [];
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
-    for (const waiter of waiters.filter((w) => w.version === params.version)) {
+    for (const waiter of waiters.filter((w) => w.uri === params.uri && w.version === params.version)) {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();
     }
@@ -111,10 +111,10 @@ async function endToEnd(kind: ServerKind, text: string, editCount: number): Prom
   connection.listen();
   await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: { workspace: { configuration: true } } });
   await connection.sendNotification('initialized', {});
-  const published = (version: number) => new Promise<void>((resolvePromise) => waiters.push({ version, resolve: resolvePromise }));
   const uri = 'file:///bench/dataset.jsonl';
+  const published = (version: number, of = uri) => new Promise<void>((resolvePromise) => waiters.push({ uri: of, version, resolve: resolvePromise }));
   // A first document warms the server up; the figure is the second open of the same text.
-  const warmUp = published(1);
+  const warmUp = published(1, 'file:///bench/warm.jsonl');
   await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: 'file:///bench/warm.jsonl', languageId: 'agent-trace-jsonl', version: 1, text } });
   await warmUp;
   await connection.sendNotification('textDocument/didClose', { textDocument: { uri: 'file:///bench/warm.jsonl' } });
