@@ -33,9 +33,14 @@ export function parseLinesAfterEdit(previous: LinesModel, doc: DocumentInput): L
     steps = spend(doc.budget, steps);
     lines.push(moved(old[i], text, 0, 0));
   }
-  const next = readLines(text, old[first].start, stop, first, Number.POSITIVE_INFINITY, doc.budget, lines);
-  if (next !== stop) throw new Error(`JSON Lines re-read stopped at ${next}, not at ${stop}`);
-  if (lines.length + old.length - after > maxLines) return parseLines(doc);
+  // Up to the line limit, counting the lines kept after the edit: a paste of millions of lines is not read.
+  const limit = maxLines - (old.length - after);
+  const next = readLines(text, old[first].start, stop, first, limit, doc.budget, lines);
+  if (next !== stop) {
+    // Over the limit: read again whole, which counts the lines past it instead of reading them.
+    if (lines.length >= limit) return parseLines(doc);
+    throw new Error(`JSON Lines re-read stopped at ${next}, not at ${stop}`);
+  }
   const numberDelta = lines.length - after;
   for (let i = after; i < old.length; i++) {
     steps = spend(doc.budget, steps);

@@ -116,6 +116,17 @@ describe('JSON Lines parsing under a request budget', () => {
     assert.equal(jsonlService.symbols(log).length, 3_000);
   });
 
+  it('an edit that pastes lines past the line limit does not read them: they are counted, as in a full read', () => {
+    const text = dataset(5);
+    const previous = jsonlService.parse({ uri: 'file:///d.jsonl', version: 1, text, maxLines: 8 });
+    const pasted = `${text.slice(0, 10)}${'[]\n'.repeat(100_000)}${text.slice(10)}`;
+    const budget = cancelledAfter(Number.POSITIVE_INFINITY);
+    const after = jsonlService.parseAfterEdit!(previous, { uri: 'file:///d.jsonl', version: 2, text: pasted, maxLines: 8, budget });
+    // Each line read looks at the budget at least once (its trace parse does); counting looks once per 256 lines.
+    assert.ok(budget.looks < 1_000, `${budget.looks} looks`);
+    assert.deepEqual([after.lines.length, after.omittedLines], [8, 100_000 + 5 - 8]);
+  });
+
   it('a stopped parse is not kept: the next request reads the whole document, and an edit re-reads from the last whole model', () => {
     const models = new DocumentModels(() => ({ maxLines: 250_000, maxFileSizeMB: 1, folders: [] }));
     const document = TextDocument.create('file:///d.jsonl', 'agent-trace-jsonl', 1, big);
