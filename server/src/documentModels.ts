@@ -1,5 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { LanguageService, ServiceContext, Settings } from './common/service';
+import type { DocumentInput, LanguageService, ServiceContext, Settings } from './common/service';
 import type { Problem } from './common/types';
 import { BudgetExceeded, checkBudget, type Budget } from './common/budget';
 import { LineIndex } from './common/lineIndex';
@@ -15,8 +15,8 @@ export interface ParsedDocument {
   service: LanguageService<unknown>;
   model: unknown;
   positions: PositionMapper & { offsetAt(position: { line: number; character: number }): number };
-  /** The line limit the model was read with (a new limit reads the document again). */
-  maxLines: number;
+  /** The limits the model was read with (new limits read the document again). */
+  limits: ParseLimits;
   /** The problems last found in this version, and the settings they were found with. */
   problems?: { settings: Settings; list: Problem[] };
   /** Read in slices (a big document): its check runs in slices too. */
@@ -44,7 +44,7 @@ export async function problemsInSlices(parsed: ParsedDocument, context: ServiceC
 interface Reading {
   version: number;
   languageId: string;
-  maxLines: number;
+  limits: ParseLimits;
   /** A newer version or a close made this reading useless: it stops at its next token. */
   superseded: boolean;
   done: Promise<ParsedDocument>;
@@ -63,6 +63,9 @@ export function problemsOf(parsed: ParsedDocument, context: ServiceContext, refr
 
 export interface ModelLimits {
   maxLines: number;
+  /** JSON Lines outline entries and per-line trace models kept (DocumentInput); defaults when absent. */
+  maxOutlineEntries?: number;
+  cachedLineModels?: number;
   maxFileSizeMB: number;
   /** Workspace folder paths: files read from disk must lie inside one of them. */
   folders: string[];
@@ -86,15 +89,16 @@ export class DocumentModels {
 
   /** `budget`: a request's cancellation and time budget, checked while parsing (the parse then throws BudgetExceeded). */
   get(document: TextDocument, budget?: Budget): ParsedDocument | undefined {
-    const { maxLines } = this.limits();
+    const limits = parseLimits(this.limits());
     const languageId = this.languageOf(document);
     const cached = this.open.get(document.uri);
-    if (cached && cached.version === document.version && cached.languageId === languageId && cached.maxLines === maxLines) {
-      return cached;
-    }
+    const sameInput = cached && cached.languageId === languageId && sameLimits(cached.limits, limits);
+    if (sameInput && cached.version === document.version) return cached;
     const service = languageId && serviceFor(languageId);
     if (!languageId || !service) return undefined;
-    const parsed = this.parse(document.uri, document.version, languageId, service, document.getText(), document, budget);
+    // An edit of a document whose language re-reads only what changed: from the previous version's model.
+    const previous = sameInput && cached.service === service && !cached.inSlices ? cached.model : undefined;
+    const parsed = this.parse(document.uri, document.version, languageId, service, document.getText(), document, budget, previous);
     this.open.set(document.uri, parsed);
     return parsed;
   }
@@ -105,16 +109,16 @@ export class DocumentModels {
    * reading itself serves them all, so one request's cancellation does not stop it).
    */
   async getInSlices(document: TextDocument, budget?: Budget): Promise<ParsedDocument | undefined> {
-    const { maxLines } = this.limits();
+    const limits = parseLimits(this.limits());
     const languageId = this.languageOf(document);
     const service = languageId && serviceFor(languageId);
     const cached = this.open.get(document.uri);
-    const current = cached && cached.version === document.version && cached.languageId === languageId && cached.maxLines === maxLines;
+    const current = cached && cached.version === document.version && cached.languageId === languageId && sameLimits(cached.limits, limits);
     if (current || !languageId || !service?.parseInSlices || document.getText().length < sliceFromLength) return this.get(document, budget);
     let reading = this.reading.get(document.uri);
-    if (!reading || reading.version !== document.version || reading.languageId !== languageId || reading.maxLines !== maxLines) {
+    if (!reading || reading.version !== document.version || reading.languageId !== languageId || !sameLimits(reading.limits, limits)) {
       if (reading) reading.superseded = true;
-      reading = this.readInSlices(document, languageId, service, maxLines);
+      reading = this.readInSlices(document, languageId, service, limits);
       this.reading.set(document.uri, reading);
     }
     const parsed = await reading.done;
@@ -122,25 +126,25 @@ export class DocumentModels {
     return parsed;
   }
 
-  private readInSlices(document: TextDocument, languageId: LanguageId, service: LanguageService<unknown>, maxLines: number): Reading {
+  private readInSlices(document: TextDocument, languageId: LanguageId, service: LanguageService<unknown>, limits: ParseLimits): Reading {
     const { uri, version } = document;
     const text = document.getText();
-    const reading: Reading = { version, languageId, maxLines, superseded: false, done: undefined! };
+    const reading: Reading = { version, languageId, limits, superseded: false, done: undefined! };
     const stale: Budget = { get isCancellationRequested() { return reading.superseded; } };
     reading.done = (async () => {
       try {
-        const model = await service.parseInSlices!({ uri, version, text, maxLines, budget: stale }, nextTurn, sliceMs);
+        const model = await service.parseInSlices!({ uri, version, text, ...limits, budget: stale }, nextTurn, sliceMs);
         await nextTurn();
         // Positions from line starts found with indexOf: the editor's document computes its own line offsets a
         // character at a time, which held a 50 MB trace's check up by about half a second. LineIndex breaks lines
         // at \n only; a text with any \r (possibly a lone one, a line break to the editor) keeps the document's.
         const positions = text.includes('\r') ? document : new LineIndex(text);
-        const parsed: ParsedDocument = { uri, version, languageId, service, model, positions, maxLines, inSlices: true };
+        const parsed: ParsedDocument = { uri, version, languageId, service, model, positions, limits, inSlices: true };
         if (!reading.superseded) this.open.set(uri, parsed);
         return parsed;
       } catch (error) {
         if (error instanceof BudgetExceeded) throw error;
-        const parsed = this.failed(uri, version, languageId, document, maxLines, error);
+        const parsed = this.failed(uri, version, languageId, document, limits, error);
         if (!reading.superseded) this.open.set(uri, parsed);
         return parsed;
       } finally {
@@ -175,11 +179,12 @@ export class DocumentModels {
   async readFromDisk(uri: string): Promise<ParsedDocument | undefined> {
     const path = pathOfUri(uri);
     if (!path) throw new Error('only files on disk can be previewed without opening them');
-    const { maxFileSizeMB, folders, maxLines } = this.limits();
+    const { maxFileSizeMB, folders } = this.limits();
+    const limits = parseLimits(this.limits());
     const read = await readTextFile(path, { maxBytes: maxFileSizeMB * bytesPerMB, folders, setting: 'agentTraces.files.maxSizeMB' });
     if (!read.ok) throw new Error(read.reason);
     // Same text, same model (a watcher-free cache: comparing the text costs far less than parsing it).
-    if (this.fromDisk?.uri === uri && this.fromDisk.text === read.text && this.fromDisk.parsed.maxLines === maxLines) return this.fromDisk.parsed;
+    if (this.fromDisk?.uri === uri && this.fromDisk.text === read.text && sameLimits(this.fromDisk.parsed.limits, limits)) return this.fromDisk.parsed;
     const languageId = languageForFile(read.path, read.text);
     const service = languageId && serviceFor(languageId);
     if (!languageId || !service) return undefined;
@@ -192,23 +197,36 @@ export class DocumentModels {
 
   private parse(
     uri: string, version: number, languageId: string, service: LanguageService<unknown>, text: string,
-    positions: ParsedDocument['positions'], budget?: Budget,
+    positions: ParsedDocument['positions'], budget?: Budget, previous?: unknown,
   ): ParsedDocument {
-    const { maxLines } = this.limits();
+    const limits = parseLimits(this.limits());
+    const input = { uri, version, text, ...limits, budget };
     try {
-      const model = service.parse({ uri, version, text, maxLines, budget });
-      return { uri, version, languageId, service, model, positions, maxLines };
+      const model = previous !== undefined && service.parseAfterEdit ? service.parseAfterEdit(previous, input) : service.parse(input);
+      return { uri, version, languageId, service, model, positions, limits };
     } catch (error) {
-      if (error instanceof BudgetExceeded) throw error; // the request stopped, not the parse: the next one tries again
-      return this.failed(uri, version, languageId, positions, maxLines, error);
+      // The request stopped, not the parse: nothing half-read is kept, and the next request tries again.
+      if (error instanceof BudgetExceeded) throw error;
+      return this.failed(uri, version, languageId, positions, limits, error);
     }
   }
 
   private failed(
-    uri: string, version: number, languageId: string, positions: ParsedDocument['positions'], maxLines: number, error: unknown,
+    uri: string, version: number, languageId: string, positions: ParsedDocument['positions'], limits: ParseLimits, error: unknown,
   ): ParsedDocument {
     this.log(`[parse] ${uri}@${version}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     const model: FailedParse = { error: error instanceof Error ? error.message : String(error) };
-    return { uri, version, languageId, service: failedParseService as LanguageService<unknown>, model, positions, maxLines };
+    return { uri, version, languageId, service: failedParseService as LanguageService<unknown>, model, positions, limits };
   }
+}
+
+/** What a document is parsed with besides its text: a change of any reads the document again. */
+type ParseLimits = Required<Pick<DocumentInput, 'maxLines'>> & Pick<DocumentInput, 'maxOutlineEntries' | 'cachedLineModels'>;
+
+function parseLimits(limits: ModelLimits): ParseLimits {
+  return { maxLines: limits.maxLines, maxOutlineEntries: limits.maxOutlineEntries, cachedLineModels: limits.cachedLineModels };
+}
+
+function sameLimits(a: ParseLimits, b: ParseLimits): boolean {
+  return a.maxLines === b.maxLines && a.maxOutlineEntries === b.maxOutlineEntries && a.cachedLineModels === b.cachedLineModels;
 }

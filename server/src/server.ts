@@ -33,7 +33,10 @@ import { TraceResults } from './rulesOnTraces/results';
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 const models = new DocumentModels(
-  () => ({ maxLines: settings.jsonlMaxLines, maxFileSizeMB: settings.maxFileSizeMB, folders: workspaceFolderPaths() }),
+  () => ({
+    maxLines: settings.jsonlMaxLines, maxOutlineEntries: settings.jsonlMaxOutlineEntries, cachedLineModels: settings.jsonlCachedLineModels,
+    maxFileSizeMB: settings.maxFileSizeMB, folders: workspaceFolderPaths(),
+  }),
   (message) => connection.console.error(message),
 );
 const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(message), () => ({

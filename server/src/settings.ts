@@ -13,6 +13,10 @@ export interface ServerSettings extends Settings {
   indexMaxTotalSizeMB: number;
   /** JSON Lines documents are read up to this many lines; a notice says how many were left out. */
   jsonlMaxLines: number;
+  /** Entries of a JSON Lines outline; a last entry says how many more are not listed. */
+  jsonlMaxOutlineEntries: number;
+  /** Per-line trace models of a JSON Lines document kept (the most recently used). */
+  jsonlCachedLineModels: number;
   /** Folders searched for the Python modules rule files import (relative to each workspace folder). */
   pythonPaths: string[];
   /** Bytes: larger Python module files are not read. */
@@ -35,6 +39,8 @@ export const defaultServerSettings: ServerSettings = {
   indexMaxFileSizeMB: 10,
   indexMaxTotalSizeMB: 200,
   jsonlMaxLines: 250_000,
+  jsonlMaxOutlineEntries: 10_000,
+  jsonlCachedLineModels: 64,
   pythonPaths: [],
   maxPythonFileSize: 1_000_000,
   guardrails: { policies: [], severity: 'warning', workBudget: 1_000_000 },
@@ -70,6 +76,8 @@ export function readSettings(section: unknown): ServerSettings {
     indexMaxFileSizeMB: positiveNumber(raw.workspace?.maxFileSizeMB, defaultServerSettings.indexMaxFileSizeMB),
     indexMaxTotalSizeMB: positiveNumber(raw.workspace?.maxTotalSizeMB, defaultServerSettings.indexMaxTotalSizeMB),
     jsonlMaxLines: positiveNumber(raw.jsonl?.maxLines, defaultServerSettings.jsonlMaxLines, 1),
+    jsonlMaxOutlineEntries: Math.floor(positiveNumber(raw.jsonl?.maxOutlineEntries, defaultServerSettings.jsonlMaxOutlineEntries, 1)),
+    jsonlCachedLineModels: Math.floor(positiveNumber(raw.jsonl?.cachedLineModels, defaultServerSettings.jsonlCachedLineModels, 1)),
     pythonPaths: Array.isArray(raw.guardrails?.pythonPaths)
       ? raw.guardrails.pythonPaths.filter((entry: unknown): entry is string => typeof entry === 'string' && entry.trim() !== '')
       : [],

@@ -1,3 +1,4 @@
+import { spend, type Budget } from '../common/budget';
 import type { OutlineItem } from '../common/types';
 import type { Line, LinesModel } from '../jsonl/lines';
 import { clip } from '../jsonl/strings';
@@ -5,10 +6,12 @@ import { formatDuration } from '../../../shared/format';
 import { entryFacts, llmSummary } from './facts';
 
 /** One entry per call, `#<line> <tool>` with status and duration; failures and LLM spend marked. At most max. */
-export function agentguardSymbols(model: LinesModel, maxOutlineEntries: number): OutlineItem[] {
+export function agentguardSymbols(model: LinesModel, maxOutlineEntries: number, budget?: Budget): OutlineItem[] {
   const items: OutlineItem[] = [];
+  let steps = 0;
   for (const line of model.contentLines) {
     if (items.length === maxOutlineEntries) break;
+    steps = spend(budget, steps);
     if (line.kind !== 'agentguard') continue;
     items.push(entrySymbol(line));
   }

@@ -15,6 +15,10 @@ export interface DocumentInput {
   budget?: Budget;
   /** JSON Lines: lines after this many are not read (the model says how many were left out). */
   maxLines?: number;
+  /** JSON Lines: outline entries listed before a last entry says how many more there are. */
+  maxOutlineEntries?: number;
+  /** JSON Lines: per-line trace models kept (the most recently used); others are parsed again when needed. */
+  cachedLineModels?: number;
 }
 
 export interface Settings {
@@ -77,6 +81,11 @@ export interface GraphOptions {
  */
 export interface LanguageService<Model> {
   parse(doc: DocumentInput): Model;
+  /**
+   * The model of a newer version of the same document, reusing what the edit left unchanged of `previous` (parsed
+   * with the same limits); it must equal what parse gives for that text. Left out by languages that re-read it all.
+   */
+  parseAfterEdit?(previous: Model, doc: DocumentInput): Model;
   validate(model: Model, context: ServiceContext): Problem[];
   /**
    * The same parse and check, in slices of about `sliceMs` that each end with `pause()`, for languages whose

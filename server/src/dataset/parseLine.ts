@@ -1,7 +1,9 @@
 import { defaultSettings, type ServiceContext } from '../common/service';
 import { parseTrace } from '../trace/model';
+import type { Budget } from '../common/budget';
 import { collectProblems } from '../trace/validate';
 import { primeAnnotations } from './annotations';
+import { annotationProblems } from './validate';
 import { classify, type Line } from '../jsonl/lines';
 import { lineNodeOfReadValue, nodeOfReadValue } from '../json/views';
 
@@ -15,15 +17,21 @@ const checkEverything: ServiceContext = { settings: { ...defaultSettings, unknow
  * little memory and its trace models are collected young. Undefined for a broken (or absurdly deep) line: it is
  * read again with every container recorded (json/readJson.ts), for its partial tree.
  */
-export function parseDatasetLine(text: string, number: number, start: number, valueStart: number, end: number): Line | undefined {
-  const trace = parseTrace(text, valueStart, end);
+export function parseDatasetLine(text: string, number: number, start: number, valueStart: number, end: number, budget?: Budget): Line | undefined {
+  const trace = parseTrace(text, valueStart, end, budget);
   // The valid-JSON reader reads nesting recursively: it reports what is too deep for it to read.
   if (trace.syntaxErrors.length > 0 || !trace.root || trace.depth > maxTraceDepth) return undefined;
   const whole = nodeOfReadValue(text, trace.root);
   const kind = classify(whole);
   const line: Line = { number, start, end, kind, root: lineNodeOfReadValue(text, trace.root), errors: [] };
-  if (kind === 'raw' || kind === 'annotated') line.traceProblems = collectProblems(trace, checkEverything);
-  if (kind === 'annotated') primeAnnotations(text, line, whole);
+  if (kind === 'raw' || kind === 'annotated') {
+    line.traceProblems = collectProblems(trace, checkEverything);
+    line.calledTools = trace.calls.map((call) => call.name);
+  }
+  if (kind === 'annotated') {
+    primeAnnotations(text, line, whole);
+    line.annotationProblems = annotationProblems(text, line.annotations!);
+  }
   return line;
 }
 

@@ -1,3 +1,4 @@
+import type { Budget } from '../common/budget';
 import type { ServiceContext } from '../common/service';
 import type { Problem } from '../common/types';
 import { traceService } from '../trace';
@@ -25,12 +26,12 @@ export function isTraceLine(line: Line): boolean {
 /**
  * The trace model of a dataset line, parsed on first use and kept with the document's model. Not kept from the
  * document's parse: a model for every line of a large dataset costs more (in memory and collection time) than
- * parsing again the few lines a request touches.
+ * parsing again the few lines a request touches. `budget` stops the parse (BudgetExceeded; nothing is kept).
  */
-export function traceModelOf(model: LinesModel, line: Line): TraceModel {
+export function traceModelOf(model: LinesModel, line: Line, budget?: Budget): TraceModel {
   let trace = model.traceModels.get(line.number) as TraceModel | undefined;
   if (!trace) {
-    trace = parseTrace(model.text, line.start, line.end);
+    trace = parseTrace(model.text, line.start, line.end, budget);
     model.traceModels.set(line.number, trace);
   }
   return trace;

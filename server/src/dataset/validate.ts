@@ -1,6 +1,7 @@
 import type { Problem, Span } from '../common/types';
 import { addressPartSpan } from './address';
 import { annotationsOf } from './annotations';
+import type { LineAnnotations } from './annotationTypes';
 import { property } from '../json/queries';
 import type { JsonNode } from '../json/nodes';
 import type { Line, LinesModel } from '../jsonl/lines';
@@ -124,26 +125,35 @@ function mixedKinds(line: Line, first: Line): Problem {
 }
 
 function checkAnnotations(model: LinesModel, line: Line, report: (problem: Problem) => boolean): boolean {
-  const annotations = annotationsOf(model, line);
+  for (const problem of line.annotationProblems ?? annotationProblems(model.text, annotationsOf(model, line))) if (!report(problem)) return false;
+  return true;
+}
+
+/**
+ * The problems of an annotated line's annotations (they depend on that line alone): found when the line is parsed
+ * and kept with it, so a check after an edit elsewhere does not resolve every line's addresses again.
+ */
+export function annotationProblems(text: string, annotations: LineAnnotations): Problem[] {
   if (annotations.notAList) {
-    return report({
+    return [{
       span: spanOf(annotations.notAList), severity: 'error', code: 'jsonl/annotation-invalid',
       message: 'Failed to parse annotation: "annotations" must be a list of {"content", "address"} objects.',
-    });
+    }];
   }
+  const problems: Problem[] = [];
   for (const annotation of annotations.items) {
     if (annotation.invalid) {
       const target = annotation.node.type === 'object' ? { start: annotation.node.start, end: annotation.node.start + 1 } : spanOf(annotation.node);
-      if (!report({ span: target, severity: 'error', code: 'jsonl/annotation-invalid', message: annotation.invalid })) return false;
+      problems.push({ span: target, severity: 'error', code: 'jsonl/annotation-invalid', message: annotation.invalid });
       continue;
     }
     const resolution = annotation.resolution;
     if (resolution && !resolution.ok && annotation.address) {
-      const part = addressPartSpan(model.text, annotation.address, resolution.start, resolution.end);
-      if (!report({ span: part, severity: 'error', code: resolution.code, message: resolution.message })) return false;
+      const part = addressPartSpan(text, annotation.address, resolution.start, resolution.end);
+      problems.push({ span: part, severity: 'error', code: resolution.code, message: resolution.message });
     }
   }
-  return true;
+  return problems;
 }
 
 /** Where a line-level problem is shown: the first key of an object, the bracket of a list, a scalar whole. */

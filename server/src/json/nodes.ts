@@ -49,6 +49,11 @@ class SourceString implements JsonString {
 
   constructor(private readonly text: string, readonly start: number, readonly end: number, private readonly escaped: boolean) {}
 
+  /** The same literal at start + delta of text (an edit before it moved it), decoded again when read. */
+  moved(text: string, delta: number): JsonString {
+    return new SourceString(text, this.start + delta, this.end + delta, this.escaped);
+  }
+
   get value(): string {
     if (this.decoded !== undefined) return this.decoded;
     const value = this.decode();

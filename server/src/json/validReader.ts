@@ -36,6 +36,11 @@ class LazyObject implements JsonObject, Findable {
 
   constructor(private readonly text: string, readonly start: number, readonly end: number, private readonly ends: ContainerEnds) {}
 
+  /** The same container at start + delta of text (an edit before it moved it), built again when visited. */
+  moved(text: string, delta: number): JsonObject {
+    return new LazyObject(text, this.start + delta, this.end + delta, new Map());
+  }
+
   /** One property, without building the others (an address or a fact usually needs one path only). */
   find(key: string): JsonProperty | undefined {
     if (this.built) return this.built.find((p) => p.key === key);
@@ -60,6 +65,11 @@ class LazyArray implements JsonArray {
   private built: JsonNode[] | undefined;
 
   constructor(private readonly text: string, readonly start: number, readonly end: number, private readonly ends: ContainerEnds) {}
+
+  /** The same container at start + delta of text (an edit before it moved it), built again when visited. */
+  moved(text: string, delta: number): JsonArray {
+    return new LazyArray(text, this.start + delta, this.end + delta, new Map());
+  }
 
   get items(): JsonNode[] {
     if (!this.built) this.built = (new StrictParser(this.text, this.start, this.end, true, true, this.ends).parseDocument() as JsonArray).items;

@@ -62,13 +62,24 @@ class LazyItems implements JsonArray {
   private spans: number[] | undefined;
   private built: JsonNode[] | undefined;
 
-  constructor(private readonly text: string, readonly start: number, readonly end: number, items: ReadValue[]) {
-    const spans = new Array<number>(items.length * 2);
-    for (let i = 0; i < items.length; i++) {
-      spans[2 * i] = items[i].start;
-      spans[2 * i + 1] = items[i].end;
+  constructor(private readonly text: string, readonly start: number, readonly end: number, items: ReadValue[] | number[]) {
+    if (typeof items[0] === 'number' || items.length === 0) {
+      this.spans = items as number[];
+      return;
+    }
+    const values = items as ReadValue[];
+    const spans = new Array<number>(values.length * 2);
+    for (let i = 0; i < values.length; i++) {
+      spans[2 * i] = values[i].start;
+      spans[2 * i + 1] = values[i].end;
     }
     this.spans = spans;
+  }
+
+  /** The same list at start + delta of text (an edit before it moved it); its items are built again when visited. */
+  moved(text: string, delta: number): JsonArray {
+    const spans = this.spans ?? this.built!.flatMap((item) => [item.start, item.end]);
+    return new LazyItems(text, this.start + delta, this.end + delta, spans.map((offset) => offset + delta));
   }
 
   get items(): JsonNode[] {

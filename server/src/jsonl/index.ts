@@ -22,6 +22,7 @@ import { folding } from './folding';
 import { lineAt, type LinesModel } from './lines';
 import { placeAt } from './locate';
 import { parseLines } from './model';
+import { parseLinesAfterEdit } from './reparse';
 import { symbols } from './symbols';
 import { validate } from './validate';
 
@@ -35,6 +36,7 @@ export { detectJsonLinesFormat } from './detect';
  */
 export const jsonlService: LanguageService<LinesModel> = {
   parse: parseLines,
+  parseAfterEdit: parseLinesAfterEdit,
   validate,
   hover,
   definition,

@@ -29,8 +29,12 @@ export interface Line {
    * included), found while the line's one parse was at hand.
    */
   traceProblems?: Problem[];
+  /** For a trace line without syntax errors: the tool name of each of its calls (the workspace's tool index), found with the problems. */
+  calledTools?: (string | undefined)[];
   /** The annotations of an annotated line with their addresses resolved (see annotationsOf), once read. */
   annotations?: LineAnnotations;
+  /** For an annotated line without syntax errors: the problems of its annotations, found when it was parsed. */
+  annotationProblems?: Problem[];
 }
 
 export interface LinesModel {
@@ -48,6 +52,8 @@ export interface LinesModel {
   /** Lines past the line limit (DocumentInput.maxLines), not read; 0 when the whole file was read. */
   omittedLines: number;
   maxLines: number;
+  /** Outline entries listed (DocumentInput.maxOutlineEntries); a last entry counts the rest. */
+  maxOutlineEntries: number;
 }
 
 export function classify(root: JsonNode | undefined): LineKind {

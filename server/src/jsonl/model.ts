@@ -1,37 +1,39 @@
 import { LineIndex } from '../common/lineIndex';
 import { LruCache } from '../common/lru';
 import type { DocumentInput } from '../common/service';
+import { spend, type Budget } from '../common/budget';
 import { parseJsonValue } from '../json/readJson';
 import { parseDatasetLine } from '../dataset/parseLine';
 import { classify, type FileFormat, type Line, type LinesModel } from './lines';
 
 /** Enough for every line a request touches, and for an outline's walk not to keep a model per line. */
-const keptTraceModels = 64;
+export const defaultCachedLineModels = 64;
 export const defaultMaxLines = 250_000;
+/** More entries than this make an outline nobody reads, and cost seconds to send (the editor asks on every edit). */
+export const defaultMaxOutlineEntries = 10_000;
 
+/** `doc.budget` is checked between lines and inside each trace line: a spent budget throws BudgetExceeded. */
 export function parseLines(doc: DocumentInput): LinesModel {
   const text = doc.text;
-  const lines: Line[] = [];
-  const contentLines: Line[] = [];
-  let start = 0;
-  let number = 0;
   const maxLines = doc.maxLines ?? defaultMaxLines;
-  while (start <= text.length && number < maxLines) {
-    let newline = text.indexOf('\n', start);
-    if (newline === -1) newline = text.length;
-    let end = newline;
-    if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
-    const line = parseLine(text, number, start, end);
-    lines.push(line);
-    if (line.kind !== 'blank') contentLines.push(line);
-    start = newline + 1;
-    number++;
-  }
+  const lines: Line[] = [];
+  const next = readLines(text, 0, text.length + 1, 0, maxLines, doc.budget, lines);
   // Counted, not read: a line past the limit costs no memory.
   let omittedLines = 0;
-  if (start <= text.length) {
-    for (let i = start - 1; i !== -1; i = text.indexOf('\n', i + 1)) omittedLines++;
+  if (next <= text.length) {
+    let steps = 0;
+    for (let i = next - 1; i !== -1; i = text.indexOf('\n', i + 1)) {
+      steps = spend(doc.budget, steps);
+      omittedLines++;
+    }
   }
+  return linesModel(doc, lines, omittedLines);
+}
+
+/** The model over lines already read (all of them, or up to the line limit). */
+export function linesModel(doc: DocumentInput, lines: Line[], omittedLines: number): LinesModel {
+  const text = doc.text;
+  const contentLines = lines.filter((line) => line.kind !== 'blank');
   // Diagnostics need no line index (the server converts offsets with its own): it is built when a feature asks.
   let lineIndex: LineIndex | undefined;
   return {
@@ -44,18 +46,41 @@ export function parseLines(doc: DocumentInput): LinesModel {
     get lineIndex() {
       return (lineIndex ??= new LineIndex(text));
     },
-    traceModels: new LruCache(keptTraceModels),
+    traceModels: new LruCache(doc.cachedLineModels ?? defaultCachedLineModels),
     omittedLines,
-    maxLines,
+    maxLines: doc.maxLines ?? defaultMaxLines,
+    maxOutlineEntries: doc.maxOutlineEntries ?? defaultMaxOutlineEntries,
   };
 }
 
-function parseLine(text: string, number: number, start: number, end: number): Line {
+/**
+ * Reads the lines starting at `start` (a line start) before `stop` (a line start, or text.length + 1 for the end of
+ * the text), numbering them from `number`, at most until line number `maxLines`; appends them to `into` and returns
+ * where reading stopped.
+ */
+export function readLines(
+  text: string, start: number, stop: number, number: number, maxLines: number, budget: Budget | undefined, into: Line[],
+): number {
+  let steps = 0;
+  while (start < stop && number < maxLines) {
+    steps = spend(budget, steps);
+    let newline = text.indexOf('\n', start);
+    if (newline === -1) newline = text.length;
+    let end = newline;
+    if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
+    into.push(parseLine(text, number, start, end, budget));
+    start = newline + 1;
+    number++;
+  }
+  return start;
+}
+
+export function parseLine(text: string, number: number, start: number, end: number, budget?: Budget): Line {
   if (isBlank(text, start, end)) return { number, start, end, kind: 'blank', errors: [] };
   // A byte order mark may open the file.
   const valueStart = number === 0 && text.charCodeAt(start) === 0xfeff ? start + 1 : start;
   if (!opensWithCallKey(text, valueStart, end)) {
-    const line = parseDatasetLine(text, number, start, valueStart, end);
+    const line = parseDatasetLine(text, number, start, valueStart, end, budget);
     if (line) return line;
   }
   const { root, errors } = parseJsonValue(text, valueStart, end);
