@@ -1,3 +1,4 @@
+import type { Budget } from '../common/budget';
 import { readValidJson } from './validReader';
 import { nodeOfReadValue } from './views';
 import type { ParsedValue } from './nodes';
@@ -14,9 +15,9 @@ const valuePlan: ReadingPlan<'value'> = {
  * Any JSON value (a JSON Lines line, a string holding JSON) read into the nodes features visit. Valid text takes
  * the fast reader, which builds containers on first visit; broken text is read by the tolerant tree builder that
  * reads trace files, so a broken line gets the same messages (in a line's words), at the same places, and a partial
- * tree.
+ * tree. `budget` stops the tolerant reading of a long broken line between tokens.
  */
-export function parseJsonValue(text: string, start: number, end: number): ParsedValue {
+export function parseJsonValue(text: string, start: number, end: number, budget?: Budget): ParsedValue {
   try {
     const root = readValidJson(text, start, end);
     if (root) return { root, errors: [] };
@@ -25,7 +26,7 @@ export function parseJsonValue(text: string, start: number, end: number): Parsed
     // Nesting deep enough to exhaust the stack: say so instead of crashing the server.
     return { errors: [{ start, end: Math.min(end, start + 1), message: 'Values are nested too deeply to be read' }] };
   }
-  const read = buildTree(text, start, end, valuePlan);
+  const read = buildTree(text, start, end, valuePlan, budget);
   // What is still open at the line's end repeats an earlier finding (a string cut there, a missing value): the first
   // error alone says it.
   const errors = read.errors

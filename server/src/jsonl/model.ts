@@ -83,7 +83,7 @@ export function parseLine(text: string, number: number, start: number, end: numb
     const line = parseDatasetLine(text, number, start, valueStart, end, budget);
     if (line) return line;
   }
-  const { root, errors } = parseJsonValue(text, valueStart, end);
+  const { root, errors } = parseJsonValue(text, valueStart, end, budget);
   let kind = classify(root);
   // A broken line keeps a kind only when its partial value clearly shows one.
   if (errors.length > 0 && kind === 'other') kind = 'invalid';
