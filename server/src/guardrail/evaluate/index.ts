@@ -7,7 +7,7 @@ import { assignments, type Model } from './enumerate';
 import { BudgetExceeded, EvaluationFailure, NotEvaluated } from './failure';
 import { EventObject, buildInput, fromParameter, toJson, type TraceInput } from './input';
 import { Interpreter } from './interpreter';
-import { locate } from './ranges';
+import { locate, locateRepresentatives, type Mark } from './ranges';
 import { stringValue } from './strings';
 import { PyDict, PyError, PyFunction, PyObject, Unknown, isStr, pyRepr, pyStr, str, type Value } from './values';
 
@@ -26,11 +26,45 @@ export interface GuardrailError {
   kwargs: Record<string, unknown>;
   /** `(rule index, (trace index of each bound variable, by variable name))`, as the analyzer writes it. */
   key: string;
-  /** Official addresses: `messages.<i>.<key>…[:start-end]` (code-point offsets). */
-  ranges: string[];
+  /**
+   * Official addresses: `messages.<i>.<key>…[:start-end]` (code-point offsets). Spelled out on first read: an error
+   * may carry one range per character of a long text, and most readers need only `placeRanges`.
+   */
+  readonly ranges: string[];
+  /** The same ranges with each run of single-character ranges given by its first character: where to place the error. */
+  placeRanges(): string[];
   /** The rule's `raise … if:` header in the rule file (UTF-16 offsets). */
   raiseStart: number;
   raiseEnd: number;
+}
+
+/** An error whose ranges are located in the trace only when read. */
+class RuleError implements GuardrailError {
+  private located: string[] | undefined;
+  constructor(
+    readonly ruleIndex: number,
+    readonly message: string | null,
+    readonly args: unknown[],
+    readonly kwargs: Record<string, unknown>,
+    readonly key: string,
+    readonly raiseStart: number,
+    readonly raiseEnd: number,
+    private readonly marks: Mark[],
+    private readonly input: TraceInput,
+  ) {}
+
+  get ranges(): string[] {
+    return (this.located ??= locate(this.marks, this.input));
+  }
+
+  placeRanges(): string[] {
+    return this.located && !this.marks.some((m) => m.each) ? this.located : locateRepresentatives(this.marks, this.input);
+  }
+
+  toJSON(): unknown {
+    const { ruleIndex, message, args, kwargs, key, ranges, raiseStart, raiseEnd } = this;
+    return { ruleIndex, message, args, kwargs, key, ranges, raiseStart, raiseEnd };
+  }
 }
 
 export interface EvaluationNotice {
@@ -194,16 +228,8 @@ function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, 
     if (pendingStart !== undefined && ![...m.assignment.values()].some((v) => v instanceof EventObject && v.traceIdx >= pendingStart)) continue;
     ctx.line = null;
     const { args, kwargs } = raiseArguments(raise!, m, globals, ctx);
-    errors.push({
-      ruleIndex,
-      message: typeof args[0] === 'string' ? args[0] : null,
-      args,
-      kwargs,
-      key: `(${ruleIndex}, ${keyOf(m.assignment)})`,
-      ranges: locate(m.ranges, input),
-      raiseStart: rule.headerSpan.start,
-      raiseEnd: rule.headerSpan.end,
-    });
+    errors.push(new RuleError(ruleIndex, typeof args[0] === 'string' ? args[0] : null, args, kwargs, `(${ruleIndex}, ${keyOf(m.assignment)})`,
+      rule.headerSpan.start, rule.headerSpan.end, m.ranges, input));
   }
   return errors;
 }

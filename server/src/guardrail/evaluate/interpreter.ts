@@ -31,8 +31,9 @@ export class Interpreter {
     readonly partial = true,
   ) {}
 
-  mark(obj: Value, start?: number, end?: number): void {
-    for (let i: Interpreter | null = this; i; i = i.parent) i.ranges.push({ obj: obj as object, start, end });
+  mark(obj: Value, start?: number, end?: number, each?: boolean): void {
+    const mark: Mark = each ? { obj: obj as object, start, end, each } : { obj: obj as object, start, end };
+    for (let i: Interpreter | null = this; i; i = i.parent) i.ranges.push(mark);
   }
 
   /** A rule or quantifier body: lines AND-ed, stopping at the first False. True, False, Unknown, or null (not boolean). */
@@ -222,7 +223,7 @@ export class Interpreter {
         const hit = this.ctx.cache.get(key);
         if (hit !== undefined && hit !== null) return hit;
       }
-      const value = callee.call(args, kwargs, { mark: (o, s, en) => this.mark(o as Value, s, en) });
+      const value = callee.call(args, kwargs, { mark: (o, s, en, each) => this.mark(o as Value, s, en, each) });
       if (key !== null) this.ctx.cache.set(key, value);
       return value;
     }

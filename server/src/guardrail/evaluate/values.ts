@@ -52,7 +52,8 @@ export class PyFunction {
 
 /** What a builtin may need from the evaluation that calls it. */
 export interface CallContext {
-  mark(obj: object, start?: number, end?: number): void;
+  /** `each`: every character of [start, end) is a range of its own. */
+  mark(obj: object, start?: number, end?: number, each?: boolean): void;
 }
 
 export type Value =
