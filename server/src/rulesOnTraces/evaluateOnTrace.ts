@@ -1,7 +1,7 @@
 import type { Span } from '../common/types';
 import type { RuleModel } from '../guardrail/model';
 import { evaluateRules } from '../guardrail/evaluate';
-import { traceSpans } from '../guardrail/evaluate/traceSpans';
+import { errorPlacer, firstLineOf, noTraceMessage, tracesInText, type TraceText } from './tracesInText';
 
 /**
  * Runs rule files on one trace document (a `.trace.json`, or each trace line of a dataset) and places every
@@ -84,33 +84,37 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
     noticed.add(key);
     result.notices.push({ ruleUri: rule.uri, ruleIndex, span, message, ruleSpan, kind });
   };
-  const traceAt = (start: number, end: number, lineNumber?: number): void => {
-    const firstLineEnd = text.indexOf('\n', start);
-    const noticeSpan = { start, end: Math.min(end, firstLineEnd < 0 ? end : firstLineEnd) };
-    let value: unknown;
-    try {
-      value = JSON.parse(text.slice(start, end));
-    } catch {
-      const where = lineNumber === undefined ? 'the trace' : `line ${lineNumber}`;
+  for (const found of tracesInText(text, dataset)) {
+    if (evaluateTrace(found) === 'cancelled' || options.isCancelled?.()) break;
+  }
+  return result;
+
+  function evaluateTrace(found: TraceText): 'cancelled' | undefined {
+    const lineNumber = found.line;
+    const noticeSpan = firstLineOf(text, found);
+    const where = lineNumber === undefined ? 'the trace' : `line ${lineNumber}`;
+    if (found.problem?.kind === 'not-json') {
       for (const rule of rules) notice(rule, -1, noticeSpan, `Guardrails from ${ruleFileName(rule.uri)} not evaluated on ${where}: it is not valid JSON (fix the syntax errors first)`, { start: 0, end: 0 }, 'not-json');
       return;
     }
-    const trace = traceOf(value);
-    if (trace === undefined) return; // a dataset's metadata line, or a value that holds no trace
+    if (found.problem?.kind === 'no-trace') {
+      for (const rule of rules) notice(rule, -1, noticeSpan, `Guardrails from ${ruleFileName(rule.uri)} not evaluated on ${where}: ${noTraceMessage}`, { start: 0, end: 0 }, 'failed');
+      return;
+    }
     const traceNumber = result.traces++;
-    let spanOf: ((address: string) => Span) | undefined;
+    const place = errorPlacer(text, found);
     for (const rule of rules) {
       const name = ruleFileName(rule.uri);
       let evaluation: ReturnType<typeof evaluateRules>;
       try {
-        evaluation = evaluateRules(rule.model, trace, { budget: options.workBudget, isCancelled: options.isCancelled });
+        evaluation = evaluateRules(rule.model, found.trace, { budget: options.workBudget, isCancelled: options.isCancelled });
       } catch (error) {
         // A fault of the evaluator must cost this rule file its verdict on this trace, never the trace its diagnostics.
         const message = error instanceof Error ? error.message : String(error);
         notice(rule, -1, noticeSpan, `Guardrails from ${name} could not be evaluated${lineNumber === undefined ? '' : ` on line ${lineNumber}`}: the evaluator failed (${message})`, { start: 0, end: 0 }, 'failed');
         continue;
       }
-      if (evaluation.cancelled) return;
+      if (evaluation.cancelled) return 'cancelled';
       if (evaluation.failure) {
         const failure = evaluation.failure;
         // A rule file that does not parse or load already shows why on itself: its code lenses say so, not every trace.
@@ -133,16 +137,13 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
         notice(rule, n.ruleIndex, noticeSpan, `${name}: ${n.message}${hint}`, { start: n.start, end: n.end }, kind);
       }
       for (const error of evaluation.errors) {
-        spanOf ??= traceSpans(text, start, end);
-        const spans = error.ranges.map(spanOf);
-        // The most precise range (a substring before a whole event); a violation without ranges marks the trace's start.
-        const span = spans.length > 0 ? spans.reduce((a, b) => (b.end - b.start < a.end - a.start ? b : a)) : noticeSpan;
         const line = rule.model.lines.positionAt(error.raiseStart).line + 1;
         result.violations.push({
           ruleUri: rule.uri,
           ruleIndex: error.ruleIndex,
           trace: traceNumber,
-          span,
+          // A violation without ranges marks the trace's first line.
+          span: place(error, noticeSpan),
           message: error.message ?? String(error.args[0] ?? error.key),
           code: `guardrails/${name}:${line}`,
           raise: { start: error.raiseStart, end: error.raiseEnd },
@@ -150,21 +151,8 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
         outcome(result, rule.uri, error.ruleIndex).violations++;
       }
     }
-  };
-  if (!dataset) {
-    traceAt(0, text.length);
-    return result;
+    return undefined;
   }
-  let lineStart = 0;
-  for (let lineNumber = 1; lineStart <= text.length; lineNumber++) {
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd < 0) lineEnd = text.length;
-    const contentEnd = text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
-    if (text.slice(lineStart, contentEnd).trim() !== '') traceAt(lineStart, contentEnd, lineNumber);
-    if (options.isCancelled?.()) break;
-    lineStart = lineEnd + 1;
-  }
-  return result;
 }
 
 function outcome(result: RulesOnTraceResult, ruleUri: string, ruleIndex: number): RuleOutcome {
@@ -173,11 +161,4 @@ function outcome(result: RulesOnTraceResult, ruleUri: string, ruleIndex: number)
   let found = rules.get(ruleIndex);
   if (!found) rules.set(ruleIndex, (found = { violations: 0 }));
   return found;
-}
-
-/** The trace in a parsed value: a list of events, or the `messages` of an object (a dataset line); else undefined. */
-function traceOf(value: unknown): unknown {
-  if (Array.isArray(value)) return value;
-  if (value && typeof value === 'object' && Array.isArray((value as { messages?: unknown }).messages)) return (value as { messages: unknown }).messages;
-  return undefined;
 }

@@ -84,6 +84,27 @@ describe('rules on a trace document', () => {
     ]);
   });
 
+  it('reads values that hold no trace as agent-traces eval does: a trace file says so, a dataset skips the line, a messages that is no list fails', () => {
+    const file = evaluateRulesOnTrace([rules(passwordRule)], '{"metadata": {"name": "x"}}', false, options);
+    assert.deepEqual([file.traces, file.notices.map((n) => [n.kind, n.span, n.message])], [0, [
+      ['failed', { start: 0, end: 27 }, 'Guardrails from leak.gr not evaluated on the trace: it holds no trace (a list of events, or an object with messages)'],
+    ]]);
+    const text = ['{"metadata": {}}', '{"messages": 5}', '[{"role": "user", "content": "hunter2"}]'].join('\n');
+    const dataset = evaluateRulesOnTrace([rules(passwordRule)], text, true, options);
+    assert.equal(dataset.traces, 2);
+    assert.deepEqual(dataset.notices.map((n) => [n.kind, text.slice(n.span.start, n.span.end), n.message]), [[
+      'failed', '{"messages": 5}',
+      "Guardrails from leak.gr not evaluated on line 2: The trace cannot be read as the analyzer reads it: the trace does not fit the analyzer's input schema: a trace is a list of events",
+    ]]);
+    assert.deepEqual(dataset.violations.map((v) => [v.trace, text.slice(v.span.start, v.span.end)]), [[1, 'hunter2']]);
+  });
+
+  it('places a violation without ranges on the trace\'s first line', () => {
+    const text = '[\n  {"role": "user", "content": "x"}\n]';
+    const result = evaluateRulesOnTrace([rules('raise "always" if:\n    (m: Message)\n')], text, false, options);
+    assert.deepEqual(result.violations.map((v) => v.span), [{ start: 0, end: 1 }]);
+  });
+
   it('reports a failed evaluation with the rule line that raised it', () => {
     const policy = 'raise "p" if:\n    (m: Message)\n    m.content == input.expected\n';
     const result = evaluateRulesOnTrace([rules(policy)], '[{"role": "user", "content": "x"}]', false, options);
