@@ -17,6 +17,20 @@ export type Globals = Map<string, Binding>;
 export interface Domain {
   type: string;
   values: Value | null;
+  /** The candidates `values` holds, selected once. */
+  selected?: Value[];
+}
+
+/** Results of `@cached` functions, shared by all rules of one evaluation: by spelled key, or by the one object called on. */
+export class CallCache {
+  readonly byKey = new Map<string, Value>();
+  private readonly objects = new Map<object, WeakMap<object, Value>>();
+
+  byObject(fn: object): WeakMap<object, Value> {
+    let map = this.objects.get(fn);
+    if (!map) this.objects.set(fn, (map = new WeakMap()));
+    return map;
+  }
 }
 
 /** State shared by one evaluation of one rule. */
@@ -29,7 +43,7 @@ export class EvaluationContext {
   constructor(
     readonly input: TraceInput,
     /** Results of `@cached` functions, shared by all rules of one evaluation. */
-    readonly cache: Map<string, Value>,
+    readonly cache: CallCache,
     readonly source: string,
     readonly budget: number,
     readonly isCancelled: () => boolean,

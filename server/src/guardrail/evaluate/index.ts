@@ -1,7 +1,7 @@
 import type { Expr, Statement } from '../ast';
 import type { RuleModel } from '../model';
 import { BUILTINS, ErrorInfo, PolicyParameters } from './builtins';
-import { Cancelled, EvaluationContext, type Binding, type Globals } from './context';
+import { CallCache, Cancelled, EvaluationContext, type Binding, type Globals } from './context';
 import { LIBRARY } from './detectors';
 import { assignments, type Model } from './enumerate';
 import { BudgetExceeded, EvaluationFailure, NotEvaluated } from './failure';
@@ -163,7 +163,7 @@ export function evaluateRules(
   }
   const globals = buildGlobals(model.program.statements, options.parameters ?? {});
   const rules = model.program.statements.filter((s): s is RuleStatement => s.kind === 'rule');
-  const cache = new Map<string, Value>();
+  const cache = new CallCache();
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
     const rule = rules[ruleIndex];
     const ctx = new EvaluationContext(input, cache, model.text, options.budget ?? DEFAULT_BUDGET, options.isCancelled ?? (() => false));

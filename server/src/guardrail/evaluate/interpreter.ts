@@ -9,7 +9,7 @@ import { evaluateQuantifier } from './quantifiers';
 import type { Mark } from './ranges';
 import { pyFindIter } from './regex';
 import { stringValue } from './strings';
-import { NOP, PyError, PyFunction, PyTuple, PyDict, Unknown, isStr, pyEquals, str, truthy, typeName, type Value } from './values';
+import { NOP, PyError, PyFunction, PyTuple, PyDict, Unknown, isStr, pyEquals, str, truthy, typeName, type CallContext, type Value } from './values';
 
 /**
  * Evaluates rule-body expressions with the analyzer's semantics: a value that depends on an unbound variable is
@@ -207,9 +207,10 @@ export class Interpreter {
   private call(e: Extract<Expr, { kind: 'call' }>): Value {
     const callee = this.eval(e.callee);
     const args = e.args.map((a) => this.eval(a));
-    const kwargs = new Map<string, Value>();
+    const kwargs = e.kwargs.length === 0 ? NO_KWARGS : new Map<string, Value>();
     for (const k of e.kwargs) kwargs.set(k.name.name, this.eval(k.value));
-    if (callee === Unknown || args.some(deepUnknown) || [...kwargs.values()].some(deepUnknown)) return Unknown;
+    if (callee === Unknown || args.some(deepUnknown)) return Unknown;
+    for (const v of kwargs.values()) if (deepUnknown(v)) return Unknown;
     const binding = callee as { kind?: string; statement?: unknown; name?: string };
     if (binding && typeof binding === 'object' && binding.kind === 'predicate') {
       return this.predicate(binding as Extract<import('./context').Binding, { kind: 'predicate' }>, args, kwargs);
@@ -218,16 +219,22 @@ export class Interpreter {
       return new QuantifierValue(binding.name as 'forall' | 'count', kwargs.get('min') ?? args[0] ?? null, kwargs.get('max') ?? args[1] ?? null);
     }
     if (callee instanceof PyFunction) {
-      const key = callee.cached ? cacheKey(callee, args, kwargs) : null;
-      if (key !== null) {
-        const hit = this.ctx.cache.get(key);
-        if (hit !== undefined && hit !== null) return hit;
-      }
-      const value = callee.call(args, kwargs, { mark: (o, s, en, each) => this.mark(o as Value, s, en, each) });
-      if (key !== null) this.ctx.cache.set(key, value);
+      if (!callee.cached) return callee.call(args, kwargs, this.callContext());
+      // A call on one trace object (the common `detector(out)`) is keyed by that object without spelling a key.
+      const byObject = args.length === 1 && kwargs.size === 0 && keyedByIdentity(args[0]) ? this.ctx.cache.byObject(callee) : null;
+      const key = byObject ? null : cacheKey(callee, args, kwargs);
+      const hit = byObject ? byObject.get(args[0] as object) : this.ctx.cache.byKey.get(key!);
+      if (hit !== undefined && hit !== null) return hit;
+      const value = callee.call(args, kwargs, this.callContext());
+      if (byObject) byObject.set(args[0] as object, value);
+      else this.ctx.cache.byKey.set(key!, value);
       return value;
     }
     throw new PyError('TypeError', `'${typeName(callee)}' object is not callable`);
+  }
+
+  private callContext(): CallContext {
+    return { mark: (o, s, en, each) => this.mark(o as Value, s, en, each) };
   }
 
   private predicate(binding: Extract<import('./context').Binding, { kind: 'predicate' }>, args: Value[], kwargs: Map<string, Value>): Value {
@@ -278,6 +285,14 @@ export class QuantifierValue {
 
 const objectIds = new WeakMap<object, number>();
 let nextObjectId = 1;
+
+/** Calls without keyword arguments share this (no builtin changes the map it is given). */
+const NO_KWARGS: Map<string, Value> = new Map();
+
+/** Values the cache knows by identity: objects other than strings, lists and dicts (those are keyed by content). */
+function keyedByIdentity(v: Value): boolean {
+  return v !== null && typeof v === 'object' && !isStr(v) && !Array.isArray(v) && !(v instanceof PyDict);
+}
 
 /** The analyzer's FunctionCache key: strings and numbers by value, lists and dicts by content, other objects by identity. */
 function cacheKey(f: PyFunction, args: Value[], kwargs: Map<string, Value>): string {
