@@ -29,6 +29,7 @@ import { RuleBindings } from './rulesOnTraces/bindings';
 import { guardrailDiagnostics } from './rulesOnTraces/serverDiagnostics';
 import { readPolicyFiles } from './rulesOnTraces/policies';
 import { TraceResults } from './rulesOnTraces/results';
+import { evaluateWorkspaceTraces } from './rulesOnTraces/workspaceTraces';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -97,6 +98,7 @@ connection.onInitialized(async () => {
   }
   await refreshSettings();
   await refreshPolicies();
+  scheduleWorkspaceCount();
   // Documents opened while the settings were on their way were checked with the defaults.
   for (const document of documents.all()) scheduleValidation(document, 0);
   void toolIndex.rebuild(workspaceFolders);
@@ -143,6 +145,7 @@ connection.onDidChangeWatchedFiles((change) => {
       continue;
     }
     if (documents.get(event.uri)) continue;
+    scheduleWorkspaceCount();
     if (event.type === FileChangeType.Deleted) toolIndex.remove(event.uri);
     else void toolIndex.refreshFile(event.uri);
   }
@@ -185,6 +188,7 @@ const openedVersions = new Map<string, number>();
 documents.onDidOpen((event) => {
   openedVersions.set(event.document.uri, event.document.version);
   scheduleValidation(event.document, 0);
+  if (ruleResults.hasWorkspaceFile(event.document.uri)) scheduleWorkspaceCount(); // its slot goes to another file
 });
 documents.onDidChangeContent((event) => {
   if (openedVersions.get(event.document.uri) === event.document.version) return;
@@ -200,6 +204,7 @@ documents.onDidClose((event) => {
   if (ruleResults.delete(event.document.uri)) refreshCodeLenses();
   ruleBindings.forget(event.document.uri);
   if (wasRuleFile) recheckTraces(0);
+  else scheduleWorkspaceCount(); // a closed trace is counted from its file again
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
 
@@ -245,6 +250,30 @@ function checkWithRules(document: TextDocument, dataset: boolean) {
 
 function recheckTraces(delay: number): void {
   for (const document of documents.all()) if (models.get(document)?.languageId !== 'guardrail') scheduleValidation(document, delay);
+  scheduleWorkspaceCount();
+}
+
+/** The rule files' lenses also count the workspace's trace files that are not open (rulesOnTraces/workspaceTraces.ts). */
+let workspaceCount: NodeJS.Timeout | undefined;
+let workspaceGeneration = 0;
+function scheduleWorkspaceCount(): void {
+  clearTimeout(workspaceCount);
+  const generation = ++workspaceGeneration;
+  workspaceCount = setTimeout(() => void countWorkspaceTraces(generation), settings.validationDelay);
+}
+
+async function countWorkspaceTraces(generation: number): Promise<void> {
+  const open = new Set(documents.all().map((document) => document.uri));
+  const limits = { maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: workspaceFolderPaths(), workBudget: settings.guardrails.workBudget };
+  try {
+    const found = await evaluateWorkspaceTraces(ruleBindings.rulesForEveryTrace(openRuleFiles()), open, limits, () => generation !== workspaceGeneration);
+    if (!found || generation !== workspaceGeneration) return;
+    for (const problem of found.problems) connection.console.info(`[guardrails] lens counts left out ${problem}`);
+    ruleResults.setWorkspace(found.entries, found.limitNotice);
+    refreshCodeLenses();
+  } catch (error) {
+    logFailure('guardrails', 'workspace', generation, error);
+  }
 }
 
 let codeLensRefresh: NodeJS.Timeout | undefined;

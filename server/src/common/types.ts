@@ -168,8 +168,10 @@ export interface RuleFileResults {
   rule(ruleIndex: number): { violations: number; traces: number; targets: Target[]; reason?: string };
   /** Why the whole file was not evaluated on some trace (a failure, a trace that is not JSON), if so. */
   fileReason?: string;
-  /** Trace documents the rules were evaluated on. */
+  /** Open trace documents the rules were evaluated on. */
   documents: number;
+  /** Trace files of the workspace, not open, the rules were evaluated on (up to agentTraces.guardrails.maxLensTraces). */
+  workspaceFiles?: number;
   /** Set when some traces were left out (a limit), naming the setting. */
   limitNotice?: string;
 }

@@ -105,6 +105,7 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
     const place = errorPlacer(text, found);
     for (const rule of rules) {
       const name = ruleFileName(rule.uri);
+      if (!result.outcomes.has(rule.uri)) result.outcomes.set(rule.uri, new Map()); // evaluated here, even if clean
       let evaluation: ReturnType<typeof evaluateRules>;
       try {
         evaluation = evaluateRules(rule.model, found.trace, { budget: options.workBudget, isCancelled: options.isCancelled });
