@@ -242,7 +242,7 @@ function checkWithRules(document: TextDocument, dataset: boolean) {
     if (ruleResults.delete(document.uri)) refreshCodeLenses();
     return [];
   }
-  const { diagnostics, result } = guardrailDiagnostics(document, dataset, rules, settings.guardrails);
+  const { diagnostics, result } = guardrailDiagnostics(document, dataset, rules, settings.guardrails, settings.maxProblems);
   ruleResults.set(document.uri, result, document);
   refreshCodeLenses();
   return diagnostics;
@@ -264,7 +264,7 @@ function scheduleWorkspaceCount(): void {
 
 async function countWorkspaceTraces(generation: number): Promise<void> {
   const open = new Set(documents.all().map((document) => document.uri));
-  const limits = { maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: workspaceFolderPaths(), workBudget: settings.guardrails.workBudget };
+  const limits = { maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: workspaceFolderPaths(), workBudget: settings.guardrails.workBudget, maxViolations: settings.maxProblems };
   try {
     const found = await evaluateWorkspaceTraces(ruleBindings.rulesForEveryTrace(openRuleFiles()), open, limits, () => generation !== workspaceGeneration);
     if (!found || generation !== workspaceGeneration) return;

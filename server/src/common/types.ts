@@ -164,8 +164,11 @@ export interface Lens {
 
 /** How each rule of a rule file fared on the traces it was evaluated on (the server keeps these; see rulesOnTraces/). */
 export interface RuleFileResults {
-  /** Per rule index: violations, the traces that have one, where they are, and why it was not evaluated (if so). */
-  rule(ruleIndex: number): { violations: number; traces: number; targets: Target[]; reason?: string };
+  /**
+   * Per rule index: violations, the traces that have one, where they are, why it was not evaluated (if so), and
+   * whether it stopped at the violation limit on some trace (then it has more).
+   */
+  rule(ruleIndex: number): { violations: number; traces: number; targets: Target[]; reason?: string; limited?: boolean };
   /** Why the whole file was not evaluated on some trace (a failure, a trace that is not JSON), if so. */
   fileReason?: string;
   /** Open trace documents the rules were evaluated on. */

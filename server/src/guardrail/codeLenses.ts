@@ -26,14 +26,15 @@ export function codeLenses(model: RuleModel, context: ServiceContext): Lens[] {
     const of = onDisk === 0 ? open : results.documents === 0 ? disk : `${open} and ${disk}`;
     const title = results.documents + onDisk === 0
       ? 'No open trace to check (open a trace, or bind rule files with agentTraces.guardrails.policies)'
-      : `${count(rule.violations, 'violation')} in ${count(rule.traces, 'trace')} (of ${of})${results.limitNotice ? ` · ${results.limitNotice}` : ''}`;
+      : `${count(rule.violations, 'violation', rule.limited)} in ${count(rule.traces, 'trace')} (of ${of})${results.limitNotice ? ` · ${results.limitNotice}` : ''}`;
     lenses.push({ span, title, targets: rule.targets.length > 0 ? rule.targets : undefined });
   }
   return lenses;
 }
 
-function count(n: number, noun: string): string {
-  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+/** `atLeast`: a limit stopped the count (agentTraces.maxProblems per rule and trace): "1,000+ violations". */
+function count(n: number, noun: string, atLeast = false): string {
+  return `${n.toLocaleString('en-US')}${atLeast ? '+' : ''} ${noun}${n === 1 && !atLeast ? '' : 's'}`;
 }
 
 function oneLine(text: string): string {

@@ -38,7 +38,7 @@ export interface TraceNotice {
   /** Where in the rule file it comes from. */
   ruleSpan: Span;
   /** The diagnostic code's last part: `guardrails/<kind>`. */
-  kind: 'not-evaluated' | 'work-budget' | 'failed' | 'not-json';
+  kind: 'not-evaluated' | 'work-budget' | 'violation-limit' | 'failed' | 'not-json';
 }
 
 /** Per rule file and rule: how the rule fared on this document (for the rule file's code lenses). */
@@ -46,6 +46,8 @@ export interface RuleOutcome {
   violations: number;
   /** Why the rule (or the whole file, ruleIndex -1) was not evaluated on this document, if it was not. */
   reason?: string;
+  /** The rule stopped at the violation limit: it has more than `violations`. */
+  limited?: boolean;
 }
 
 export interface RulesOnTraceResult {
@@ -60,6 +62,8 @@ export interface RulesOnTraceResult {
 export interface RulesOnTraceOptions {
   /** Rule-body evaluations allowed per rule and trace (agentTraces.guardrails.workBudget). */
   workBudget: number;
+  /** Violations per rule and trace before the rule stops with a notice (agentTraces.maxProblems); default none. */
+  maxViolations?: number;
   isCancelled?: () => boolean;
 }
 
@@ -79,7 +83,7 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
   const noticed = new Set<string>();
   const notice = (rule: RuleFile, ruleIndex: number, span: Span, message: string, ruleSpan: Span, kind: TraceNotice['kind']): void => {
     const key = `${rule.uri}\u0000${ruleIndex}\u0000${message}`;
-    outcome(result, rule.uri, ruleIndex).reason ??= message;
+    if (kind !== 'violation-limit') outcome(result, rule.uri, ruleIndex).reason ??= message;
     if (noticed.has(key)) return;
     noticed.add(key);
     result.notices.push({ ruleUri: rule.uri, ruleIndex, span, message, ruleSpan, kind });
@@ -108,7 +112,7 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
       if (!result.outcomes.has(rule.uri)) result.outcomes.set(rule.uri, new Map()); // evaluated here, even if clean
       let evaluation: ReturnType<typeof evaluateRules>;
       try {
-        evaluation = evaluateRules(rule.model, found.trace, { budget: options.workBudget, isCancelled: options.isCancelled });
+        evaluation = evaluateRules(rule.model, found.trace, { budget: options.workBudget, maxErrors: options.maxViolations, isCancelled: options.isCancelled });
       } catch (error) {
         // A fault of the evaluator must cost this rule file its verdict on this trace, never the trace its diagnostics.
         const message = error instanceof Error ? error.message : String(error);
@@ -133,6 +137,11 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
         continue;
       }
       for (const n of evaluation.notices) {
+        if (n.kind === 'error-limit') {
+          outcome(result, rule.uri, n.ruleIndex).limited = true;
+          notice(rule, n.ruleIndex, noticeSpan, `${name}: ${n.message} (setting agentTraces.maxProblems)`, { start: n.start, end: n.end }, 'violation-limit');
+          continue;
+        }
         const kind = n.kind === 'budget' ? 'work-budget' : 'not-evaluated';
         const hint = n.kind === 'budget' ? ' (setting agentTraces.guardrails.workBudget)' : '';
         notice(rule, n.ruleIndex, noticeSpan, `${name}: ${n.message}${hint}`, { start: n.start, end: n.end }, kind);

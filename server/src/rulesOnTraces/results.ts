@@ -39,7 +39,7 @@ export class TraceResults implements GuardrailResults {
   }
 
   forRuleFile(uri: string): RuleFileResults | undefined {
-    const perRule = new Map<number, { violations: number; traces: Set<string>; targets: Target[]; reason?: string }>();
+    const perRule = new Map<number, { violations: number; traces: Set<string>; targets: Target[]; reason?: string; limited?: boolean }>();
     const ruleTally = (ruleIndex: number) => {
       let tally = perRule.get(ruleIndex);
       if (!tally) perRule.set(ruleIndex, (tally = { violations: 0, traces: new Set(), targets: [] }));
@@ -55,6 +55,7 @@ export class TraceResults implements GuardrailResults {
       if (this.byTrace.has(traceUri)) documents++;
       else workspaceFiles++;
       for (const [ruleIndex, outcome] of outcomes) {
+        if (outcome.limited) ruleTally(ruleIndex).limited = true;
         if (!outcome.reason) continue;
         if (ruleIndex < 0) fileReason ??= outcome.reason;
         else ruleTally(ruleIndex).reason ??= outcome.reason;
@@ -70,7 +71,7 @@ export class TraceResults implements GuardrailResults {
     return {
       rule: (ruleIndex) => {
         const tally = perRule.get(ruleIndex);
-        return tally ? { violations: tally.violations, traces: tally.traces.size, targets: tally.targets, reason: tally.reason } : { violations: 0, traces: 0, targets: [] };
+        return tally ? { violations: tally.violations, traces: tally.traces.size, targets: tally.targets, reason: tally.reason, limited: tally.limited } : { violations: 0, traces: 0, targets: [] };
       },
       fileReason,
       documents,

@@ -18,6 +18,8 @@ export interface WorkspaceTraceLimits {
   /** Workspace folder paths: the files are looked for below them and must lie inside them. */
   folders: string[];
   workBudget: number;
+  /** Violations per rule and trace (agentTraces.maxProblems), as for open traces. */
+  maxViolations?: number;
 }
 
 export interface WorkspaceTraceEntry {
@@ -85,7 +87,7 @@ export async function evaluateWorkspaceTraces(
       }
       const language = languageForFile(read.path, read.text);
       if (language !== 'agent-trace' && language !== 'agent-trace-jsonl') continue;
-      const result = evaluateRulesOnTrace(rules, read.text, language === 'agent-trace-jsonl', { workBudget: limits.workBudget, isCancelled: isStale });
+      const result = evaluateRulesOnTrace(rules, read.text, language === 'agent-trace-jsonl', { workBudget: limits.workBudget, maxViolations: limits.maxViolations, isCancelled: isStale });
       if (isStale()) return undefined;
       // Only what the lenses read is kept: the counts, and the places of violations with the file's line starts.
       found.entries.set(uri, { result: { ...result, notices: [] }, positions: new LineStarts(read.text) });

@@ -147,6 +147,18 @@ describe('rule file code lenses', () => {
     ]);
   });
 
+  it('stops a rule at agentTraces.maxProblems violations per trace, says so on the trace, and counts "N+" in the lens', () => {
+    const text = JSON.stringify(Array.from({ length: 5 }, () => ({ role: 'user', content: 'hunter2' })));
+    const result = evaluateRulesOnTrace([rule], text, false, { workBudget: 1_000_000, maxViolations: 2 });
+    assert.equal(result.violations.length, 2);
+    assert.deepEqual(result.notices.filter((n) => n.kind === 'violation-limit').map((n) => n.message), [
+      'leak.gr: Rule 2 found more than 2 violations (the limit): it stopped there and reports those (setting agentTraces.maxProblems)',
+    ]);
+    const results = new TraceResults();
+    results.set('file:///w/many.trace.json', result, new LineIndex(text));
+    assert.deepEqual(lenses(results)[1].slice(0, 2), ['raise "password in a message" if:', '2+ violations in 1 trace (of 1 open trace file)']);
+  });
+
   it('says there is nothing to check when no trace is open', () => {
     assert.deepEqual(lenses(new TraceResults()).map((l) => l[1]), [
       'No open trace to check (open a trace, or bind rule files with agentTraces.guardrails.policies)',

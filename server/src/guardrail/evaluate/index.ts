@@ -75,7 +75,7 @@ export interface EvaluationNotice {
   end: number;
   /** The detector that could not run, for rules not evaluated. */
   detector?: string;
-  kind: 'not-evaluated' | 'budget';
+  kind: 'not-evaluated' | 'budget' | 'error-limit';
 }
 
 export interface EvaluationOptions {
@@ -85,6 +85,11 @@ export interface EvaluationOptions {
   pendingStart?: number;
   /** Rule-body evaluations allowed per rule before it stops with a notice. */
   budget?: number;
+  /**
+   * Errors per rule: a rule that finds this many stops there, keeps them and says so (the editor cannot show more
+   * than its problem limit, and a rule over many pairs can find hundreds of thousands). Default: no limit.
+   */
+  maxErrors?: number;
   isCancelled?: () => boolean;
 }
 
@@ -169,8 +174,12 @@ export function evaluateRules(
     const ctx = new EvaluationContext(input, cache, model.text, options.budget ?? DEFAULT_BUDGET, options.isCancelled ?? (() => false));
     const header = rule.headerSpan;
     try {
-      const errors = evaluateRule(rule, ruleIndex, globals, ctx, input, options.pendingStart);
+      const { errors, limited } = evaluateRule(rule, ruleIndex, globals, ctx, input, options.pendingStart, options.maxErrors ?? Infinity);
       for (const e of errors) result.errors.push(e);
+      if (limited) {
+        result.notices.push({ ruleIndex, kind: 'error-limit', start: header.start, end: header.end,
+          message: `Rule ${ruleIndex + 1} found more than ${errors.length.toLocaleString('en-US')} violations (the limit): it stopped there and reports those` });
+      }
     } catch (e) {
       if (e instanceof NotEvaluated) {
         result.notices.push({ ruleIndex, kind: 'not-evaluated', detector: e.detector, start: header.start, end: header.end,
@@ -211,7 +220,7 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, ctx: EvaluationContext, input: TraceInput, pendingStart?: number): GuardrailError[] {
+function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, ctx: EvaluationContext, input: TraceInput, pendingStart: number | undefined, maxErrors: number): { errors: GuardrailError[]; limited: boolean } {
   const raise = rule.message;
   const canEvaluate = (assignment: Map<string, Value>): boolean => {
     if (!raise) return false;
@@ -219,19 +228,22 @@ function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, 
     return new Interpreter(assignment, globals, ctx, null).eval(raise) !== Unknown;
   };
   const models: Model[] = [];
+  let limited = false;
   assignments(rule.body, globals, ctx, null, canEvaluate, (m) => {
-    if (m.result === true) models.push(m);
+    if (m.result !== true) return false;
+    if (pendingStart !== undefined && ![...m.assignment.values()].some((v) => v instanceof EventObject && v.traceIdx >= pendingStart)) return false;
+    if (models.length >= maxErrors) return (limited = true); // one more than the limit: stop, it is not reported
+    models.push(m);
     return false;
   }, true, true);
   const errors: GuardrailError[] = [];
   for (const m of models) {
-    if (pendingStart !== undefined && ![...m.assignment.values()].some((v) => v instanceof EventObject && v.traceIdx >= pendingStart)) continue;
     ctx.line = null;
     const { args, kwargs } = raiseArguments(raise!, m, globals, ctx);
     errors.push(new RuleError(ruleIndex, typeof args[0] === 'string' ? args[0] : null, args, kwargs, `(${ruleIndex}, ${keyOf(m.assignment)})`,
       rule.headerSpan.start, rule.headerSpan.end, m.ranges, input));
   }
-  return errors;
+  return { errors, limited };
 }
 
 function dumpArgument(v: Value): unknown {
