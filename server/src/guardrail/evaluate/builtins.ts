@@ -1,4 +1,4 @@
-import { EventObject, InvariantAttributeError, ToolOutputEvent, fromJson, setMethodFactory } from './input';
+import { EventObject, InvariantAttributeError, ToolOutputEvent, fromJson, setMethodFactory } from './traceObjects';
 import { iterate, length, compare } from './pyops';
 import { pyFindIter, pyMatch } from './regex';
 import { imagesOf, textsOf } from './text';

@@ -1,4 +1,4 @@
-import { MessageEvent, ToolCallEvent, ToolOutputEvent } from './input';
+import { MessageEvent, ToolCallEvent, ToolOutputEvent } from './traceObjects';
 import { BUILTINS } from './builtins';
 import { NotEvaluated } from './failure';
 import { analyzePython } from './pythonCode';

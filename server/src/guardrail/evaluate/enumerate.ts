@@ -1,6 +1,7 @@
 import { walkExpr, type Expr } from '../ast';
 import type { Domain, EvaluationContext, Globals } from './context';
-import { EventObject, select } from './input';
+import { select } from './select';
+import { EventObject } from './traceObjects';
 import { Interpreter } from './interpreter';
 import { Matcher, matcherFor } from './patterns';
 import { stringValue } from './strings';

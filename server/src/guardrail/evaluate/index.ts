@@ -5,7 +5,8 @@ import { CallCache, Cancelled, EvaluationContext, type Binding, type Globals } f
 import { LIBRARY } from './detectors';
 import { assignments, type Model } from './enumerate';
 import { BudgetExceeded, EvaluationFailure, NotEvaluated } from './failure';
-import { EventObject, buildInput, fromParameter, toJson, type TraceInput } from './input';
+import { buildInput, type TraceInput } from './input';
+import { EventObject, fromParameter, toJson } from './traceObjects';
 import { Interpreter } from './interpreter';
 import { locate, locateRepresentatives, type Mark } from './ranges';
 import { stringValue } from './strings';

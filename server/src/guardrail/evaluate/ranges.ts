@@ -1,4 +1,5 @@
-import { Contents, EventObject, FunctionObject, type TraceInput } from './input';
+import type { TraceInput } from './input';
+import { Contents, EventObject, FunctionObject } from './traceObjects';
 import { PyDict, PyTuple, TStr, codePointOffset, type Value } from './values';
 
 /**
