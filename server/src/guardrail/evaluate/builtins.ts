@@ -249,6 +249,10 @@ export const BUILTINS: Record<string, Value> = {
   float: fn('float', ([x]) => Number(str(x) ?? x)),
   bool: fn('bool', ([x]) => truthy(x ?? false)),
   list: fn('list', ([x]) => (x === undefined ? [] : [...iterate(x)])),
-  dict: fn('dict', (_a, kwargs) => new PyDict(kwargs)),
+  dict: fn('dict', (_a, kwargs) => derived(new PyDict(kwargs))),
 };
 
+function derived(d: PyDict): PyDict {
+  d.derived = true;
+  return d;
+}

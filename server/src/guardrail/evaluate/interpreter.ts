@@ -89,6 +89,7 @@ export class Interpreter {
       case 'list': return e.items.map((x) => this.eval(x));
       case 'object': {
         const d = new PyDict();
+        d.derived = true;
         for (const entry of e.entries) d.map.set(entry.key, this.eval(entry.value));
         return d;
       }

@@ -34,7 +34,10 @@ export function fromParameter(v: unknown): Value {
   const plain = (x: Value): Value => {
     if (x instanceof TStr) return x.s;
     if (Array.isArray(x)) return x.map(plain);
-    if (x instanceof PyDict) for (const [k, y] of x.map) x.map.set(k, plain(y));
+    if (x instanceof PyDict) {
+      x.derived = true;
+      for (const [k, y] of x.map) x.map.set(k, plain(y));
+    }
     return x;
   };
   return plain(value);

@@ -17,6 +17,8 @@ export class TStr {
 /** A Python dict: insertion-ordered, string keys (JSON objects, object literals). */
 export class PyDict {
   readonly map: Map<string, Value>;
+  /** Made by the rule (a literal, `dict()`, a parameter), so never found in the trace: a range on it has no place. */
+  derived = false;
   constructor(entries?: Iterable<[string, Value]>) {
     this.map = new Map(entries);
   }
