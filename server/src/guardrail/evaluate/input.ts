@@ -1,7 +1,7 @@
 import { PyDict, PyError, TStr, isStr, str, type Value } from './values';
 import {
   Contents, EventObject, FunctionObject, ImageChunk, MessageEvent, TextChunk, ToolCallEvent, ToolEvent, ToolOutputEvent, ToolParameterObject,
-  fromJson,
+  fromJson, readList,
 } from './traceObjects';
 
 /**
@@ -95,7 +95,7 @@ function parseContent(raw: Value | undefined, allowDict: boolean, where: string)
 /** Builds the analyzer's input from a trace given as parsed JSON (a list of events). */
 export function buildInput(trace: unknown): TraceInput {
   if (!Array.isArray(trace)) throw invalid('a trace is a list of events');
-  const events: Value[] = [];
+  const events: Value[] = readList([]);
   const callsById = new Map<string, ToolCallEvent>();
   let lastCallId: Value = null;
   trace.forEach((rawJson, i) => {
@@ -114,7 +114,7 @@ export function buildInput(trace: unknown): TraceInput {
         const rawCalls = get(raw, 'tool_calls');
         let calls: ToolCallEvent[] | null = [];
         if (rawCalls === null) calls = null;
-        else if (Array.isArray(rawCalls)) calls = rawCalls.map((c, j) => parseCall(c, `${where}.tool_calls.${j}`, events.length));
+        else if (Array.isArray(rawCalls)) calls = readList(rawCalls.map((c, j) => parseCall(c, `${where}.tool_calls.${j}`, events.length)));
         else if (rawCalls !== undefined) throw invalid(`${where}.tool_calls must be a list`);
         const message = new MessageEvent(role, parseContent(get(raw, 'content'), false, `${where}.content`), calls);
         copyEventFields(message, raw);
@@ -170,7 +170,7 @@ function isToolsEvent(raw: unknown): boolean {
 function parseTool(raw: Value, where: string): ToolEvent {
   if (!(raw instanceof PyDict)) throw invalid(`${where}.tools entries must be objects`);
   const schema = get(raw, 'inputSchema');
-  const params: ToolParameterObject[] = [];
+  const params: ToolParameterObject[] = readList([]);
   if (schema instanceof PyDict) {
     const properties = get(schema, 'properties');
     const required = get(schema, 'required');

@@ -1,5 +1,5 @@
 import type { TraceInput } from './input';
-import { Contents, EventObject, FunctionObject } from './traceObjects';
+import { Contents, EventObject, FunctionObject, readLists } from './traceObjects';
 import { PyDict, PyTuple, TStr, codePointOffset, type Value } from './values';
 
 /**
@@ -148,8 +148,8 @@ export class Locator {
   locate(marks: Mark[]): Found[] {
     if (marks.length === 0) return [];
     const owners = new Set<number>();
-    // A dict the rule made is nowhere in the trace (and looking for it would index the whole trace).
-    marks = marks.filter((m) => !(m.obj instanceof PyDict && m.obj.derived));
+    // A dict or list the rule made is nowhere in the trace (and looking for it would index the whole trace).
+    marks = marks.filter((m) => !(m.obj instanceof PyDict ? m.obj.derived : Array.isArray(m.obj) && !readLists.has(m.obj)));
     for (const m of marks) {
       const owner = sharedKey(m.obj) !== null ? -1 : m.obj instanceof TStr ? m.obj.owner : m.obj instanceof EventObject ? m.obj.traceIdx : -1;
       if (owner < 0 || owner >= this.input.events.length) return this.locateEverywhere(marks);

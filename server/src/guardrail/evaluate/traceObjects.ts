@@ -12,6 +12,17 @@ export class InvariantAttributeError extends PyError {
   }
 }
 
+/**
+ * Lists read from JSON or made by reading the trace: any other list (a literal, a comprehension, a builtin's result)
+ * is nowhere in the trace, so a range on it is not looked for there.
+ */
+export const readLists = new WeakSet<object>();
+
+export function readList<T extends Value[]>(list: T): T {
+  readLists.add(list);
+  return list;
+}
+
 /** Converts parsed JSON to run-time values: each string becomes its own TStr (identity for ranges). */
 export function fromJson(v: unknown, owner = -1): Value {
   if (typeof v === 'string') {
@@ -19,7 +30,7 @@ export function fromJson(v: unknown, owner = -1): Value {
     t.owner = owner;
     return t;
   }
-  if (Array.isArray(v)) return v.map((x) => fromJson(x, owner));
+  if (Array.isArray(v)) return readList(v.map((x) => fromJson(x, owner)));
   if (v !== null && typeof v === 'object') {
     const d = new PyDict();
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) d.map.set(k, fromJson(x, owner));
