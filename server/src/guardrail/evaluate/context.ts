@@ -21,10 +21,18 @@ export interface Domain {
   selected?: Value[];
 }
 
-/** Results of `@cached` functions, shared by all rules of one evaluation: by spelled key, or by the one object called on. */
+/** Results of `@cached` functions, shared by all rules of one evaluation: by spelled key, or by the one object or text called on. */
 export class CallCache {
   readonly byKey = new Map<string, Value>();
   private readonly objects = new Map<object, WeakMap<object, Value>>();
+  private readonly texts = new Map<object, Map<string, Value>>();
+
+  /** Calls on one string, keyed by its text (strings are keyed by value, as the analyzer's FunctionCache does). */
+  byText(fn: object): Map<string, Value> {
+    let map = this.texts.get(fn);
+    if (!map) this.texts.set(fn, (map = new Map()));
+    return map;
+  }
 
   byObject(fn: object): WeakMap<object, Value> {
     let map = this.objects.get(fn);

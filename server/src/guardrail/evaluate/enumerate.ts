@@ -103,7 +103,7 @@ export function assignments(
         for (const v of assignment.values()) ranges.push({ obj: v as object });
         return onModel({ result, assignment, ranges });
       }
-      if (interpreter.domains.size > 0) {
+      if (interpreter.domains && interpreter.domains.size > 0) {
         // A variable without candidates gives no assignment when this expansion's turn comes: do not queue it.
         for (const d of interpreter.domains.values()) if (candidatesOf(d, ctx).length === 0) return false;
         const next = new Map<string, Domain>();
@@ -244,5 +244,6 @@ function candidatesOf(domain: Domain, ctx: EvaluationContext): Value[] {
     if (!all) ctx.input.selected.set(domain.type, (all = select(domain.type, ctx.input.events)));
     return all;
   }
+  if (Array.isArray(domain.values) && domain.values.length === 0) return [];
   return (domain.selected ??= select(domain.type, domain.values));
 }

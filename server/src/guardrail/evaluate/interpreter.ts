@@ -20,7 +20,8 @@ import { NOP, PyError, PyFunction, PyTuple, PyDict, Unknown, isStr, pyEquals, st
  */
 export class Interpreter {
   readonly ranges: Mark[] = [];
-  readonly domains = new Map<string, Domain>();
+  /** The free variables this evaluation declared (made on the first one: most evaluations declare none). */
+  domains: Map<string, Domain> | null = null;
 
   constructor(
     /** The variable store; a list comprehension swaps it for a copy, as the analyzer does. */
@@ -118,7 +119,7 @@ export class Interpreter {
 
   /** Registers a free variable's domain unless it is bound already. */
   declare(name: string, domain: Domain): void {
-    if (!this.store.has(name) && !this.globals.has(name)) this.domains.set(name, domain);
+    if (!this.store.has(name) && !this.globals.has(name)) (this.domains ??= new Map()).set(name, domain);
   }
 
   identifier(name: string): Value {
@@ -221,13 +222,18 @@ export class Interpreter {
     }
     if (callee instanceof PyFunction) {
       if (!callee.cached) return callee.call(args, kwargs, this.callContext());
-      // A call on one trace object (the common `detector(out)`) is keyed by that object without spelling a key.
-      const byObject = args.length === 1 && kwargs.size === 0 && keyedByIdentity(args[0]) ? this.ctx.cache.byObject(callee) : null;
-      const key = byObject ? null : cacheKey(callee, args, kwargs);
-      const hit = byObject ? byObject.get(args[0] as object) : this.ctx.cache.byKey.get(key!);
+      // A call on one trace object or one string (the common `detector(out)`, `detector(text)`) is looked up by that
+      // object or text without spelling a key.
+      const single = args.length === 1 && kwargs.size === 0 ? args[0] : undefined;
+      const byObject = single !== undefined && keyedByIdentity(single) ? this.ctx.cache.byObject(callee) : null;
+      const text = single !== undefined && isStr(single) ? str(single)! : undefined;
+      const byText = text !== undefined ? this.ctx.cache.byText(callee) : null;
+      const key = byObject || byText ? null : cacheKey(callee, args, kwargs);
+      const hit = byObject ? byObject.get(single as object) : byText ? byText.get(text!) : this.ctx.cache.byKey.get(key!);
       if (hit !== undefined && hit !== null) return hit;
       const value = callee.call(args, kwargs, this.callContext());
-      if (byObject) byObject.set(args[0] as object, value);
+      if (byObject) byObject.set(single as object, value);
+      else if (byText) byText.set(text!, value);
       else this.ctx.cache.byKey.set(key!, value);
       return value;
     }
