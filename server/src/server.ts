@@ -29,6 +29,7 @@ import { RuleBindings } from './rulesOnTraces/bindings';
 import { guardrailDiagnostics } from './rulesOnTraces/serverDiagnostics';
 import { readPolicyFiles } from './rulesOnTraces/policies';
 import { TraceResults } from './rulesOnTraces/results';
+import { evaluateWorkspaceTraces } from './rulesOnTraces/workspaceTraces';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -100,6 +101,7 @@ connection.onInitialized(async () => {
   }
   await refreshSettings();
   await refreshPolicies();
+  scheduleWorkspaceCount();
   // Documents opened while the settings were on their way were checked with the defaults.
   for (const document of documents.all()) scheduleValidation(document, 0);
   void toolIndex.rebuild(workspaceFolders);
@@ -146,6 +148,7 @@ connection.onDidChangeWatchedFiles((change) => {
       continue;
     }
     if (documents.get(event.uri)) continue;
+    scheduleWorkspaceCount();
     if (event.type === FileChangeType.Deleted) toolIndex.remove(event.uri);
     else void toolIndex.refreshFile(event.uri);
   }
@@ -188,6 +191,7 @@ const openedVersions = new Map<string, number>();
 documents.onDidOpen((event) => {
   openedVersions.set(event.document.uri, event.document.version);
   scheduleValidation(event.document, 0);
+  if (ruleResults.hasWorkspaceFile(event.document.uri)) scheduleWorkspaceCount(); // its slot goes to another file
 });
 documents.onDidChangeContent((event) => {
   if (openedVersions.get(event.document.uri) === event.document.version) return;
@@ -203,6 +207,7 @@ documents.onDidClose((event) => {
   if (ruleResults.delete(event.document.uri)) refreshCodeLenses();
   ruleBindings.forget(event.document.uri);
   if (wasRuleFile) recheckTraces(0);
+  else scheduleWorkspaceCount(); // a closed trace is counted from its file again
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
 
@@ -256,7 +261,7 @@ async function checkWithRules(document: TextDocument, dataset: boolean) {
   let evaluated: Awaited<ReturnType<typeof guardrailDiagnostics>>;
   try {
     const slicing = () => connection.console.info(`[guardrails] ${uri}@${version}: evaluating ${rules.length} rule file${rules.length === 1 ? '' : 's'} in slices, answering other requests in between`);
-    evaluated = await guardrailDiagnostics(document, dataset, rules, settings.guardrails, budget, slicing);
+    evaluated = await guardrailDiagnostics(document, dataset, rules, settings.guardrails, settings.maxProblems, budget, slicing);
   } catch (error) {
     if (error instanceof BudgetExceeded) connection.console.info(`[guardrails] ${uri}@${version}: evaluation stopped (a newer version, a closed file or changed rules superseded it)`);
     throw error;
@@ -271,6 +276,30 @@ async function checkWithRules(document: TextDocument, dataset: boolean) {
 
 function recheckTraces(delay: number): void {
   for (const document of documents.all()) if (models.get(document)?.languageId !== 'guardrail') scheduleValidation(document, delay);
+  scheduleWorkspaceCount();
+}
+
+/** The rule files' lenses also count the workspace's trace files that are not open (rulesOnTraces/workspaceTraces.ts). */
+let workspaceCount: NodeJS.Timeout | undefined;
+let workspaceGeneration = 0;
+function scheduleWorkspaceCount(): void {
+  clearTimeout(workspaceCount);
+  const generation = ++workspaceGeneration;
+  workspaceCount = setTimeout(() => void countWorkspaceTraces(generation), settings.validationDelay);
+}
+
+async function countWorkspaceTraces(generation: number): Promise<void> {
+  const open = new Set(documents.all().map((document) => document.uri));
+  const limits = { maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: workspaceFolderPaths(), workBudget: settings.guardrails.workBudget, maxViolations: settings.maxProblems };
+  try {
+    const found = await evaluateWorkspaceTraces(ruleBindings.rulesForEveryTrace(openRuleFiles()), open, limits, () => generation !== workspaceGeneration);
+    if (!found || generation !== workspaceGeneration) return;
+    for (const problem of found.problems) connection.console.info(`[guardrails] lens counts left out ${problem}`);
+    ruleResults.setWorkspace(found.entries, found.limitNotice);
+    refreshCodeLenses();
+  } catch (error) {
+    logFailure('guardrails', 'workspace', generation, error);
+  }
 }
 
 let codeLensRefresh: NodeJS.Timeout | undefined;

@@ -27,6 +27,8 @@ export interface ServerSettings extends Settings {
     severity: 'error' | 'warning' | 'information' | 'hint';
     /** Rule-body evaluations per rule and trace before the rule stops with a notice. */
     workBudget: number;
+    /** Trace files of the workspace (besides the open ones) the rule files' code lenses count violations in. */
+    maxLensTraces: number;
   };
 }
 
@@ -43,7 +45,7 @@ export const defaultServerSettings: ServerSettings = {
   jsonlCachedLineModels: 64,
   pythonPaths: [],
   maxPythonFileSize: 1_000_000,
-  guardrails: { policies: [], severity: 'warning', workBudget: 1_000_000 },
+  guardrails: { policies: [], severity: 'warning', workBudget: 1_000_000, maxLensTraces: 200 },
 };
 
 const severities = ['error', 'warning', 'information', 'hint'] as const;
@@ -88,6 +90,7 @@ export function readSettings(section: unknown): ServerSettings {
         : [],
       severity: severities.includes(raw.guardrails?.severity) ? raw.guardrails.severity : defaultServerSettings.guardrails.severity,
       workBudget: Math.floor(positiveNumber(raw.guardrails?.workBudget, defaultServerSettings.guardrails.workBudget, 1)),
+      maxLensTraces: Math.floor(positiveNumber(raw.guardrails?.maxLensTraces, defaultServerSettings.guardrails.maxLensTraces)),
     },
   };
 }

@@ -102,6 +102,28 @@ describe('agent-traces eval', () => {
     ]);
   });
 
+  it('reads values that hold no trace as the editor does: a trace file is reported, a dataset line skipped, a messages that is no list fails', () => {
+    const sub = mkdtempSync(join(dir, 'values-'));
+    writeFileSync(join(sub, 'meta.trace.json'), '{"metadata": {"name": "x"}}\n');
+    writeFileSync(join(sub, 'odd.jsonl'), '{"metadata": {}}\n{"messages": 5}\n[{"role": "user", "content": "a secret"}]\n');
+    const result = run(sub, 'eval', join('..', 'secret.gr'), 'meta.trace.json', 'odd.jsonl');
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.lines, [
+      'meta.trace.json: error guardrails evaluation failed: not evaluated: it holds no trace (a list of events, or an object with messages)',
+      "odd.jsonl:2: error guardrails evaluation failed: The trace cannot be read as the analyzer reads it: the trace does not fit the analyzer's input schema: a trace is a list of events",
+      'odd.jsonl:3:33 warning guardrails secret word',
+      '3 traces in 2 files evaluated: 1 violation, 2 failed',
+    ]);
+  });
+
+  it('places a violation without ranges on the first line of its trace', () => {
+    const sub = mkdtempSync(join(dir, 'whole-'));
+    writeFileSync(join(sub, 'always.gr'), 'raise "always" if:\n    (m: Message)\n');
+    writeFileSync(join(sub, 't.trace.json'), '[\n  {"role": "user", "content": "x"}\n]\n');
+    const reports = JSON.parse(run(sub, 'eval', 'always.gr', 't.trace.json', '--json').stdout);
+    assert.deepEqual(reports[0].errors.map((e: { range: unknown }) => e.range), [{ start: { line: 1, column: 1 }, end: { line: 1, column: 2 } }]);
+  });
+
   it('exits 2 on usage errors and on a rule file with syntax errors', () => {
     const usage = run(dir, 'eval', 'secret.gr');
     assert.equal(usage.code, 2);

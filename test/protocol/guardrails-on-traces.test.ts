@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver/node';
 import { ServerProcess } from './lspClient';
@@ -128,5 +132,58 @@ describe('guardrail rules on an open dataset over stdio', () => {
     const graph = await server.connection.sendRequest('agentTraces/graph', { uri: datasetUri, traceIndex: 1 }) as { nodes: { eventIndex: number; problems: unknown[] }[] };
     assert.deepEqual(graph.nodes.filter((n) => n.problems.length > 0).map((n) => [n.eventIndex, n.problems]),
       [[1, [{ severity: 'warning', code: 'guardrails/leaks.gr:2', message: 'password in a message', range }]]]);
+  });
+});
+
+describe('a rule file\'s code lens over the workspace\'s trace files', () => {
+  const server = new ServerProcess({ guardrails: { maxLensTraces: 2 } });
+  const folder = mkdtempSync(join(tmpdir(), 'lens-workspace-'));
+  const uri = (name: string) => pathToFileURL(join(folder, name)).toString();
+
+  before(async () => {
+    writeFileSync(join(folder, 'a.trace.json'), '[{"role": "user", "content": "my hunter2"}]');
+    writeFileSync(join(folder, 'b.jsonl'), '{"messages": [{"role": "user", "content": "fine"}]}\n{"messages": [{"role": "user", "content": "hunter2 hunter2"}]}\n');
+    writeFileSync(join(folder, 'c.trace.json'), '[{"role": "user", "content": "hunter2 again"}]');
+    writeFileSync(join(folder, 'notes.json'), '[{"role": "user", "content": "hunter2, but not a trace file"}]');
+    await server.initialize(pathToFileURL(folder).toString());
+    await server.configured;
+  });
+
+  after(async () => {
+    assert.equal(await server.shutdown(), 0);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('counts the violations in trace files that are not open, up to agentTraces.guardrails.maxLensTraces, and says when it stopped', async () => {
+    const ruleFile = uri('leaks.gr');
+    const refreshed = server.nextLensRefresh();
+    server.open(ruleFile, 'guardrail', ruleText('hunter2'));
+    const lensTitles = async () => (await server.connection.sendRequest('textDocument/codeLens', { textDocument: { uri: ruleFile } }) as any[]).map((lens) => lens.command?.title);
+    await refreshed;
+    let titles = await lensTitles();
+    while (!titles.some((title) => /workspace/.test(title))) {
+      await server.nextLensRefresh();
+      titles = await lensTitles();
+    }
+    assert.deepEqual(titles, ['2 violations in 2 traces (of 2 trace files in the workspace) · more than 2 trace files in the workspace: the first 2 counted (agentTraces.guardrails.maxLensTraces)']);
+    const lenses = await server.connection.sendRequest('textDocument/codeLens', { textDocument: { uri: ruleFile } }) as any[];
+    assert.deepEqual(lenses[0].command.arguments[2].map((target: { uri: string; range: unknown }) => [target.uri, target.range]), [
+      [uri('a.trace.json'), { start: { line: 0, character: 33 }, end: { line: 0, character: 40 } }],
+      [uri('b.jsonl'), { start: { line: 1, character: 43 }, end: { line: 1, character: 50 } }],
+    ]);
+  });
+
+  it('counts an open trace from its document, and the rest from disk', async () => {
+    const refreshed = server.nextLensRefresh();
+    server.open(uri('a.trace.json'), 'agent-trace', '[{"role": "user", "content": "no secret now"}]');
+    await refreshed;
+    let titles: string[] = [];
+    const ruleFile = uri('leaks.gr');
+    for (;;) {
+      titles = (await server.connection.sendRequest('textDocument/codeLens', { textDocument: { uri: ruleFile } }) as any[]).map((lens) => lens.command?.title);
+      if (titles.some((title) => title.includes('and 2 more trace files'))) break; // once the workspace was counted again
+      await server.nextLensRefresh();
+    }
+    assert.deepEqual(titles, ['2 violations in 2 traces (of 1 open trace file and 2 more trace files in the workspace)']);
   });
 });

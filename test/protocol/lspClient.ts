@@ -38,7 +38,23 @@ export class ServerProcess {
       return params.items.map(() => this.configuration);
     });
     this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.onRequest('workspace/codeLens/refresh', () => {
+      this.lensRefreshes++;
+      for (const waiter of this.lensWaiters.splice(0)) waiter();
+      return null;
+    });
     this.connection.listen();
+  }
+
+  private lensRefreshes = 0;
+  private readonly lensWaiters: (() => void)[] = [];
+
+  /** Resolves when the server next asks the editor to refresh its code lenses (no sleeping, a timeout instead). */
+  nextLensRefresh(timeoutMs = 10_000): Promise<void> {
+    return new Promise((resolvePromise, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no code lens refresh within ${timeoutMs} ms; stderr: ${this.stderr}`)), timeoutMs);
+      this.lensWaiters.push(() => (clearTimeout(timer), resolvePromise()));
+    });
   }
 
   get pid(): number {
@@ -54,7 +70,7 @@ export class ServerProcess {
     const result = await this.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: folders[0] ?? null,
-      capabilities: { workspace: { configuration: true }, textDocument: { definition: { linkSupport: true } } },
+      capabilities: { workspace: { configuration: true, codeLens: { refreshSupport: true } }, textDocument: { definition: { linkSupport: true } } },
       workspaceFolders: folders.length > 0 ? folders.map((uri) => ({ uri, name: uri })) : null,
     });
     await this.connection.sendNotification('initialized', {});

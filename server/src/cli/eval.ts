@@ -3,10 +3,10 @@ import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
 import { evaluateRules, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
-import { traceSpans } from '../guardrail/evaluate/traceSpans';
 import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { bytesPerMB, readTextFile } from '../diskFiles';
+import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText } from '../rulesOnTraces/tracesInText';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
 
@@ -74,11 +74,6 @@ interface TraceReport {
   notices: string[];
 }
 
-function traceOf(value: unknown): unknown {
-  if (value && typeof value === 'object' && !Array.isArray(value) && 'messages' in value) return (value as { messages: unknown }).messages;
-  return value;
-}
-
 export async function runEval(args: string[]): Promise<number> {
   const options = parseEvalArguments(args);
   if (typeof options === 'string') {
@@ -114,65 +109,41 @@ export async function runEval(args: string[]): Promise<number> {
   const noticesShown = new Set<string>();
   let violations = 0;
   let failed = inputErrors.length;
-  const evaluate = (file: string, text: string, start: number, end: number, line?: number): void => {
-    const shown = relative(cwd, file) || file;
-    const report: TraceReport = { file: shown, errors: [], error: null, notices: [], ...(line !== undefined ? { line } : {}) };
-    reports.push(report);
-    let value: unknown;
-    try {
-      value = JSON.parse(text.slice(start, end));
-    } catch (error) {
-      report.error = `not valid JSON: ${(error as Error).message}`;
-      failed++;
-      return;
-    }
-    if (line !== undefined && !Array.isArray(value) && !(value && typeof value === 'object' && 'messages' in value)) {
-      // A dataset's metadata line (or any line that is not a trace) is not evaluated.
-      reports.pop();
-      return;
-    }
-    const result: EvaluationResult = evaluateRules(rules, traceOf(value), { parameters: options.parameters, budget: options.budget });
-    const lines = new LineIndex(text);
-    const position = (offset: number): Position => {
-      const p = lines.positionAt(offset);
-      return { line: p.line + 1, column: p.character + 1 };
-    };
-    const spanOf = traceSpans(text, start, end);
-    for (const e of result.errors) {
-      const spans = e.ranges.map(spanOf);
-      // The error's place: its most precise range (a substring before a whole object), else the trace itself.
-      const best = spans.length > 0 ? spans.reduce((a, b) => (b.end - b.start < a.end - a.start ? b : a)) : { start, end: start };
-      report.errors.push({ message: e.message, args: e.args, kwargs: e.kwargs, key: e.key, ranges: e.ranges, range: { start: position(best.start), end: position(best.end) } });
-    }
-    violations += result.errors.length;
-    for (const n of result.notices) report.notices.push(noticeText(n, at));
-    if (result.failure) {
-      failed++;
-      report.error = `${result.failure.start || result.failure.end ? at(result.failure.start) + ': ' : ''}${result.failure.message}`;
-    }
-  };
-
   for (const file of traceFiles) {
+    const shown = relative(cwd, file) || file;
     const read = await readTextFile(file, { maxBytes: maxFileBytes });
     if (!read.ok) {
-      reports.push({ file: relative(cwd, file) || file, errors: [], error: read.reason, notices: [] });
+      reports.push({ file: shown, errors: [], error: read.reason, notices: [] });
       failed++;
       continue;
     }
     const text = read.text;
-    if (file.toLowerCase().endsWith('.jsonl')) {
-      let lineStart = 0;
-      let lineNo = 1;
-      while (lineStart <= text.length) {
-        let lineEnd = text.indexOf('\n', lineStart);
-        if (lineEnd < 0) lineEnd = text.length;
-        const content = text.slice(lineStart, lineEnd).trim();
-        if (content !== '') evaluate(file, text, lineStart, text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd, lineNo);
-        lineStart = lineEnd + 1;
-        lineNo++;
+    let lines: LineIndex | undefined;
+    const position = (offset: number): Position => {
+      const p = (lines ??= new LineIndex(text)).positionAt(offset);
+      return { line: p.line + 1, column: p.character + 1 };
+    };
+    for (const found of tracesInText(text, file.toLowerCase().endsWith('.jsonl'))) {
+      const report: TraceReport = { file: shown, errors: [], error: null, notices: [], ...(found.line !== undefined ? { line: found.line } : {}) };
+      reports.push(report);
+      if (found.problem) {
+        report.error = found.problem.kind === 'not-json' ? `not valid JSON: ${found.problem.detail}` : `not evaluated: ${noTraceMessage}`;
+        failed++;
+        continue;
       }
-    } else {
-      evaluate(file, text, 0, text.length);
+      const result: EvaluationResult = evaluateRules(rules, found.trace, { parameters: options.parameters, budget: options.budget });
+      const placer = new ErrorPlacer(text, found);
+      const firstLine = firstLineOf(text, found);
+      for (const e of result.errors) {
+        const best = placer.place(e, firstLine);
+        report.errors.push({ message: e.message, args: e.args, kwargs: e.kwargs, key: e.key, ranges: e.ranges, range: { start: position(best.start), end: position(best.end) } });
+      }
+      violations += result.errors.length;
+      for (const n of result.notices) report.notices.push(noticeText(n, at));
+      if (result.failure) {
+        failed++;
+        report.error = `${result.failure.start || result.failure.end ? at(result.failure.start) + ': ' : ''}${result.failure.message}`;
+      }
     }
   }
 

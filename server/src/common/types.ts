@@ -164,12 +164,17 @@ export interface Lens {
 
 /** How each rule of a rule file fared on the traces it was evaluated on (the server keeps these; see rulesOnTraces/). */
 export interface RuleFileResults {
-  /** Per rule index: violations, the traces that have one, where they are, and why it was not evaluated (if so). */
-  rule(ruleIndex: number): { violations: number; traces: number; targets: Target[]; reason?: string };
+  /**
+   * Per rule index: violations, the traces that have one, where they are, why it was not evaluated (if so), and
+   * whether it stopped at the violation limit on some trace (then it has more).
+   */
+  rule(ruleIndex: number): { violations: number; traces: number; targets: Target[]; reason?: string; limited?: boolean };
   /** Why the whole file was not evaluated on some trace (a failure, a trace that is not JSON), if so. */
   fileReason?: string;
-  /** Trace documents the rules were evaluated on. */
+  /** Open trace documents the rules were evaluated on. */
   documents: number;
+  /** Trace files of the workspace, not open, the rules were evaluated on (up to agentTraces.guardrails.maxLensTraces). */
+  workspaceFiles?: number;
   /** Set when some traces were left out (a limit), naming the setting. */
   limitNotice?: string;
 }

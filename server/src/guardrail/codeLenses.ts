@@ -2,7 +2,10 @@ import type { ServiceContext } from '../common/service';
 import type { Lens } from '../common/types';
 import type { RuleModel } from './model';
 
-/** Per rule: "N violations in M traces" over the traces the file was evaluated on, or why the rule was not evaluated. */
+/**
+ * Per rule: "N violations in M traces" over the traces the file was evaluated on (the open ones and, up to a limit
+ * the lens names when hit, the workspace's other trace files), or why the rule was not evaluated.
+ */
 export function codeLenses(model: RuleModel, context: ServiceContext): Lens[] {
   const results = context.guardrailResults?.forRuleFile(model.uri);
   if (!results) return [];
@@ -17,17 +20,21 @@ export function codeLenses(model: RuleModel, context: ServiceContext): Lens[] {
       lenses.push({ span, title: `Not evaluated: ${oneLine(reason)}` });
       continue;
     }
-    const documents = `${results.documents} open trace file${results.documents === 1 ? '' : 's'}`;
-    const title = results.documents === 0
+    const onDisk = results.workspaceFiles ?? 0;
+    const open = `${results.documents} open trace file${results.documents === 1 ? '' : 's'}`;
+    const disk = `${onDisk} ${results.documents === 0 ? '' : 'more '}trace file${onDisk === 1 ? '' : 's'} in the workspace`;
+    const of = onDisk === 0 ? open : results.documents === 0 ? disk : `${open} and ${disk}`;
+    const title = results.documents + onDisk === 0
       ? 'No open trace to check (open a trace, or bind rule files with agentTraces.guardrails.policies)'
-      : `${count(rule.violations, 'violation')} in ${count(rule.traces, 'trace')} (of ${documents})${results.limitNotice ? ` · ${results.limitNotice}` : ''}`;
+      : `${count(rule.violations, 'violation', rule.limited)} in ${count(rule.traces, 'trace')} (of ${of})${results.limitNotice ? ` · ${results.limitNotice}` : ''}`;
     lenses.push({ span, title, targets: rule.targets.length > 0 ? rule.targets : undefined });
   }
   return lenses;
 }
 
-function count(n: number, noun: string): string {
-  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+/** `atLeast`: a limit stopped the count (agentTraces.maxProblems per rule and trace): "1,000+ violations". */
+function count(n: number, noun: string, atLeast = false): string {
+  return `${n.toLocaleString('en-US')}${atLeast ? '+' : ''} ${noun}${n === 1 && !atLeast ? '' : 's'}`;
 }
 
 function oneLine(text: string): string {

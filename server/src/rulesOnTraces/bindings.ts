@@ -27,6 +27,11 @@ export class RuleBindings {
     this.chosen.delete(traceUri);
   }
 
+  /** The rule files that apply to any trace: the policies and the open rule files (for the workspace's lens counts). */
+  rulesForEveryTrace(openRules: RuleFile[]): RuleFile[] {
+    return this.rulesFor('', openRules);
+  }
+
   rulesFor(traceUri: string, openRules: RuleFile[]): RuleFile[] {
     const byUri = new Map<string, RuleFile>();
     for (const rule of [...this.policies, ...(this.chosen.get(traceUri) ?? []), ...openRules]) byUri.set(rule.uri, rule);

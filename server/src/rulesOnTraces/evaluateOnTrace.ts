@@ -2,7 +2,7 @@ import type { Span } from '../common/types';
 import { checkBudget, type Budget } from '../common/budget';
 import type { RuleModel } from '../guardrail/model';
 import { evaluateRulesStepwise, type EvaluationResult } from '../guardrail/evaluate';
-import { traceSpans } from '../guardrail/evaluate/traceSpans';
+import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText, type TraceText } from './tracesInText';
 
 /**
  * Runs rule files on one trace document (a `.trace.json`, or each trace line of a dataset) and places every
@@ -39,7 +39,7 @@ export interface TraceNotice {
   /** Where in the rule file it comes from. */
   ruleSpan: Span;
   /** The diagnostic code's last part: `guardrails/<kind>`. */
-  kind: 'not-evaluated' | 'work-budget' | 'failed' | 'not-json';
+  kind: 'not-evaluated' | 'work-budget' | 'violation-limit' | 'failed' | 'not-json';
 }
 
 /** Per rule file and rule: how the rule fared on this document (for the rule file's code lenses). */
@@ -47,6 +47,8 @@ export interface RuleOutcome {
   violations: number;
   /** Why the rule (or the whole file, ruleIndex -1) was not evaluated on this document, if it was not. */
   reason?: string;
+  /** The rule stopped at the violation limit: it has more than `violations`. */
+  limited?: boolean;
 }
 
 export interface RulesOnTraceResult {
@@ -61,8 +63,12 @@ export interface RulesOnTraceResult {
 export interface RulesOnTraceOptions {
   /** Rule-body evaluations allowed per rule and trace (agentTraces.guardrails.workBudget). */
   workBudget: number;
+  /** Violations per rule and trace before the rule stops with a notice (agentTraces.maxProblems); default none. */
+  maxViolations?: number;
   /** When the evaluation should stop (a newer version, a closed file): it then throws BudgetExceeded. */
   budget?: Budget;
+  /** Also stops it (a newer count of the workspace): the result then holds what was found so far. */
+  isCancelled?: () => boolean;
 }
 
 export function ruleFileName(uri: string): string {
@@ -108,37 +114,45 @@ export async function evaluateRulesOnTraceInSlices(
  */
 function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions): Generator<void, RulesOnTraceResult, void> {
   const { budget } = options;
-  const isCancelled = budget && (() => budget.isCancellationRequested || (budget.deadline !== undefined && Date.now() > budget.deadline));
+  const budgetSpent = () => budget !== undefined && (budget.isCancellationRequested || (budget.deadline !== undefined && Date.now() > budget.deadline));
+  const isCancelled = () => budgetSpent() || (options.isCancelled?.() ?? false);
   const result: RulesOnTraceResult = { violations: [], notices: [], outcomes: new Map(), traces: 0 };
   const noticed = new Set<string>();
   const notice = (rule: RuleFile, ruleIndex: number, span: Span, message: string, ruleSpan: Span, kind: TraceNotice['kind']): void => {
     const key = `${rule.uri}\u0000${ruleIndex}\u0000${message}`;
-    outcome(result, rule.uri, ruleIndex).reason ??= message;
+    if (kind !== 'violation-limit') outcome(result, rule.uri, ruleIndex).reason ??= message;
     if (noticed.has(key)) return;
     noticed.add(key);
     result.notices.push({ ruleUri: rule.uri, ruleIndex, span, message, ruleSpan, kind });
   };
-  function* traceAt(start: number, end: number, lineNumber?: number): Generator<void, void, void> {
-    const firstLineEnd = text.indexOf('\n', start);
-    const noticeSpan = { start, end: Math.min(end, firstLineEnd < 0 ? end : firstLineEnd) };
-    let value: unknown;
-    try {
-      value = JSON.parse(text.slice(start, end));
-    } catch {
-      const where = lineNumber === undefined ? 'the trace' : `line ${lineNumber}`;
+  for (const found of tracesInText(text, dataset)) {
+    checkBudget(budget);
+    if ((yield* evaluateTrace(found)) === 'cancelled' || options.isCancelled?.()) break;
+    yield;
+  }
+  return result;
+
+  function* evaluateTrace(found: TraceText): Generator<void, 'cancelled' | undefined, void> {
+    const lineNumber = found.line;
+    const noticeSpan = firstLineOf(text, found);
+    const where = lineNumber === undefined ? 'the trace' : `line ${lineNumber}`;
+    if (found.problem?.kind === 'not-json') {
       for (const rule of rules) notice(rule, -1, noticeSpan, `Guardrails from ${ruleFileName(rule.uri)} not evaluated on ${where}: it is not valid JSON (fix the syntax errors first)`, { start: 0, end: 0 }, 'not-json');
       return;
     }
-    const trace = traceOf(value);
-    if (trace === undefined) return; // a dataset's metadata line, or a value that holds no trace
+    if (found.problem?.kind === 'no-trace') {
+      for (const rule of rules) notice(rule, -1, noticeSpan, `Guardrails from ${ruleFileName(rule.uri)} not evaluated on ${where}: ${noTraceMessage}`, { start: 0, end: 0 }, 'failed');
+      return;
+    }
     yield;
     const traceNumber = result.traces++;
-    let spanOf: ((address: string) => Span) | undefined;
+    const placer = new ErrorPlacer(text, found);
     for (const rule of rules) {
       const name = ruleFileName(rule.uri);
+      if (!result.outcomes.has(rule.uri)) result.outcomes.set(rule.uri, new Map()); // evaluated here, even if clean
       let evaluation: EvaluationResult;
       try {
-        evaluation = yield* evaluateRulesStepwise(rule.model, trace, { budget: options.workBudget, isCancelled });
+        evaluation = yield* evaluateRulesStepwise(rule.model, found.trace, { budget: options.workBudget, maxErrors: options.maxViolations, isCancelled });
       } catch (error) {
         // A fault of the evaluator must cost this rule file its verdict on this trace, never the trace its diagnostics.
         const message = error instanceof Error ? error.message : String(error);
@@ -147,7 +161,7 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
       }
       if (evaluation.cancelled) {
         checkBudget(budget);
-        return;
+        return 'cancelled';
       }
       if (evaluation.failure) {
         const failure = evaluation.failure;
@@ -166,27 +180,29 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
         continue;
       }
       for (const n of evaluation.notices) {
+        if (n.kind === 'error-limit') {
+          outcome(result, rule.uri, n.ruleIndex).limited = true;
+          notice(rule, n.ruleIndex, noticeSpan, `${name}: ${n.message} (setting agentTraces.maxProblems)`, { start: n.start, end: n.end }, 'violation-limit');
+          continue;
+        }
         const kind = n.kind === 'budget' ? 'work-budget' : 'not-evaluated';
         const hint = n.kind === 'budget' ? ' (setting agentTraces.guardrails.workBudget)' : '';
         notice(rule, n.ruleIndex, noticeSpan, `${name}: ${n.message}${hint}`, { start: n.start, end: n.end }, kind);
       }
-      if (evaluation.errors.length > 0 && !spanOf) {
+      if (evaluation.errors.length > 0 && !placer.addressesRead) {
         // Locating ranges reads the trace's text again: a step of its own.
         yield;
-        spanOf = traceSpans(text, start, end);
+        placer.readAddresses();
         yield;
       }
       for (const error of evaluation.errors) {
-        spanOf ??= traceSpans(text, start, end);
-        const spans = error.ranges.map(spanOf);
-        // The most precise range (a substring before a whole event); a violation without ranges marks the trace's start.
-        const span = spans.length > 0 ? spans.reduce((a, b) => (b.end - b.start < a.end - a.start ? b : a)) : noticeSpan;
         const line = rule.model.lines.positionAt(error.raiseStart).line + 1;
         result.violations.push({
           ruleUri: rule.uri,
           ruleIndex: error.ruleIndex,
           trace: traceNumber,
-          span,
+          // A violation without ranges marks the trace's first line.
+          span: placer.place(error, noticeSpan),
           message: error.message ?? String(error.args[0] ?? error.key),
           code: `guardrails/${name}:${line}`,
           raise: { start: error.raiseStart, end: error.raiseEnd },
@@ -194,24 +210,8 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
         outcome(result, rule.uri, error.ruleIndex).violations++;
       }
     }
+    return undefined;
   }
-  if (!dataset) {
-    yield* traceAt(0, text.length);
-    return result;
-  }
-  let lineStart = 0;
-  for (let lineNumber = 1; lineStart <= text.length; lineNumber++) {
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd < 0) lineEnd = text.length;
-    const contentEnd = text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
-    if (text.slice(lineStart, contentEnd).trim() !== '') {
-      checkBudget(budget);
-      yield* traceAt(lineStart, contentEnd, lineNumber);
-      yield;
-    }
-    lineStart = lineEnd + 1;
-  }
-  return result;
 }
 
 function outcome(result: RulesOnTraceResult, ruleUri: string, ruleIndex: number): RuleOutcome {
@@ -220,11 +220,4 @@ function outcome(result: RulesOnTraceResult, ruleUri: string, ruleIndex: number)
   let found = rules.get(ruleIndex);
   if (!found) rules.set(ruleIndex, (found = { violations: 0 }));
   return found;
-}
-
-/** The trace in a parsed value: a list of events, or the `messages` of an object (a dataset line); else undefined. */
-function traceOf(value: unknown): unknown {
-  if (Array.isArray(value)) return value;
-  if (value && typeof value === 'object' && Array.isArray((value as { messages?: unknown }).messages)) return (value as { messages: unknown }).messages;
-  return undefined;
 }

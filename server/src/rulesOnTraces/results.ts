@@ -12,8 +12,19 @@ interface TraceEntry {
 /** The latest evaluation of rule files on each trace document, summed up per rule for the rule files' code lenses. */
 export class TraceResults implements GuardrailResults {
   private readonly byTrace = new Map<string, TraceEntry>();
-  /** Set by the server when it left trace documents out (its limit), naming the setting. */
+  /** The workspace's trace files that are not open (see workspaceTraces.ts); an open document's entry wins. */
+  private workspace = new Map<string, TraceEntry>();
+  /** Set when trace files were left out (the workspace limit), naming the setting. */
   limitNotice: string | undefined;
+
+  hasWorkspaceFile(traceUri: string): boolean {
+    return this.workspace.has(traceUri);
+  }
+
+  setWorkspace(entries: Map<string, TraceEntry>, limitNotice: string | undefined): void {
+    this.workspace = entries;
+    this.limitNotice = limitNotice;
+  }
 
   set(traceUri: string, result: RulesOnTraceResult, positions: TraceEntry['positions']): void {
     this.byTrace.set(traceUri, { result, positions });
@@ -28,19 +39,23 @@ export class TraceResults implements GuardrailResults {
   }
 
   forRuleFile(uri: string): RuleFileResults | undefined {
-    const perRule = new Map<number, { violations: number; traces: Set<string>; targets: Target[]; reason?: string }>();
+    const perRule = new Map<number, { violations: number; traces: Set<string>; targets: Target[]; reason?: string; limited?: boolean }>();
     const ruleTally = (ruleIndex: number) => {
       let tally = perRule.get(ruleIndex);
       if (!tally) perRule.set(ruleIndex, (tally = { violations: 0, traces: new Set(), targets: [] }));
       return tally;
     };
     let documents = 0;
+    let workspaceFiles = 0;
     let fileReason: string | undefined;
-    for (const [traceUri, { result, positions }] of this.byTrace) {
+    const entries = [...this.byTrace, ...[...this.workspace].filter(([traceUri]) => !this.byTrace.has(traceUri))];
+    for (const [traceUri, { result, positions }] of entries) {
       const outcomes = result.outcomes.get(uri);
       if (!outcomes) continue;
-      documents++;
+      if (this.byTrace.has(traceUri)) documents++;
+      else workspaceFiles++;
       for (const [ruleIndex, outcome] of outcomes) {
+        if (outcome.limited) ruleTally(ruleIndex).limited = true;
         if (!outcome.reason) continue;
         if (ruleIndex < 0) fileReason ??= outcome.reason;
         else ruleTally(ruleIndex).reason ??= outcome.reason;
@@ -56,10 +71,11 @@ export class TraceResults implements GuardrailResults {
     return {
       rule: (ruleIndex) => {
         const tally = perRule.get(ruleIndex);
-        return tally ? { violations: tally.violations, traces: tally.traces.size, targets: tally.targets, reason: tally.reason } : { violations: 0, traces: 0, targets: [] };
+        return tally ? { violations: tally.violations, traces: tally.traces.size, targets: tally.targets, reason: tally.reason, limited: tally.limited } : { violations: 0, traces: 0, targets: [] };
       },
       fileReason,
       documents,
+      workspaceFiles,
       limitNotice: this.limitNotice,
     };
   }

@@ -14,7 +14,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * A long evaluation runs in slices that let other requests through, and stops (BudgetExceeded) once `budget` says so.
  */
 export async function guardrailDiagnostics(
-  document: TextDocument, dataset: boolean, rules: RuleFile[], options: ServerSettings['guardrails'], budget: Budget,
+  document: TextDocument, dataset: boolean, rules: RuleFile[], options: ServerSettings['guardrails'], maxProblems: number, budget: Budget,
   /** Called once, when the evaluation turns out long enough to need a second slice. */
   onSlicing: () => void = () => undefined,
 ): Promise<{ diagnostics: Diagnostic[]; result: RulesOnTraceResult }> {
@@ -23,7 +23,7 @@ export async function guardrailDiagnostics(
     if (slices++ === 0) onSlicing();
     return nextTurn();
   };
-  const result = await evaluateRulesOnTraceInSlices(rules, document.getText(), dataset, { workBudget: options.workBudget, budget }, pause, sliceMs);
+  const result = await evaluateRulesOnTraceInSlices(rules, document.getText(), dataset, { workBudget: options.workBudget, maxViolations: maxProblems, budget }, pause, sliceMs);
   const ruleLines = new Map(rules.map((rule) => [rule.uri, rule.model.lines]));
   const diagnostics = [
     ...result.notices.map((notice) => toGuardrailNoticeDiagnostic(document, notice, ruleLines.get(notice.ruleUri)!)),

@@ -194,6 +194,25 @@ describe('evaluation: failures and limits', () => {
     assert.deepEqual(limited.notices, ['Rule 1 stopped after 50 rule-body evaluations (the work budget); its violations are not reported']);
   });
 
+  it('stops a rule at the error limit when asked, keeping the errors found before it, and says so only when some were left out', () => {
+    const policy = 'raise "x" if:\n    (a: Message)\n    (b: Message)\n    a.content == b.content\n\nraise "y" if:\n    (m: Message)\n';
+    const trace = Array.from({ length: 5 }, (_, i) => user(String(i)));
+    const limited = ev(policy, trace, { maxErrors: 3 });
+    assert.deepEqual(limited.errors.map((e) => `${e[0]} ${e[1]}`), ['x (0, (0, 0))', 'x (0, (1, 1))', 'x (0, (2, 2))', 'y (1, ())']);
+    assert.deepEqual(limited.notices, ['Rule 1 found more than 3 violations (the limit): it stopped there and reports those']);
+    assert.ok(limited.work < 25, `stopped early: ${limited.work} evaluations`);
+    const exact = ev(policy, trace, { maxErrors: 5 });
+    assert.deepEqual([exact.errors.length, exact.notices], [6, []]);
+  });
+
+  it('marks each character the unicode detector reports as a range of its own, code points counted', () => {
+    const policy = 'from invariant.detectors import unicode\n\nraise PolicyViolation("odd", m) if:\n    (m: Message)\n    "So" in unicode(m.content, ["So", "Sm"])\n';
+    const r = ev(policy, [user('a😀b+😀')]);
+    assert.deepEqual(r.errors, [['odd', '(0, (0,))', ['messages.0', 'messages.0.content:1-2', 'messages.0.content:3-4', 'messages.0.content:4-5']]]);
+    const placed = evaluateRules(model(policy), [user('a😀b+😀')]).errors[0].placeRanges();
+    assert.deepEqual(placed, ['messages.0', 'messages.0.content:1-2', 'messages.0.content:3-4'], 'a run of characters is placed by its first');
+  });
+
   it('does not enumerate every pair when the leading conditions relate the variables by flow, tool name or a one-variable test', () => {
     const trace: unknown[] = [];
     for (let i = 0; i < 600; i++) {

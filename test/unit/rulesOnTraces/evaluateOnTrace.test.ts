@@ -84,6 +84,27 @@ describe('rules on a trace document', () => {
     ]);
   });
 
+  it('reads values that hold no trace as agent-traces eval does: a trace file says so, a dataset skips the line, a messages that is no list fails', () => {
+    const file = evaluateRulesOnTrace([rules(passwordRule)], '{"metadata": {"name": "x"}}', false, options);
+    assert.deepEqual([file.traces, file.notices.map((n) => [n.kind, n.span, n.message])], [0, [
+      ['failed', { start: 0, end: 27 }, 'Guardrails from leak.gr not evaluated on the trace: it holds no trace (a list of events, or an object with messages)'],
+    ]]);
+    const text = ['{"metadata": {}}', '{"messages": 5}', '[{"role": "user", "content": "hunter2"}]'].join('\n');
+    const dataset = evaluateRulesOnTrace([rules(passwordRule)], text, true, options);
+    assert.equal(dataset.traces, 2);
+    assert.deepEqual(dataset.notices.map((n) => [n.kind, text.slice(n.span.start, n.span.end), n.message]), [[
+      'failed', '{"messages": 5}',
+      "Guardrails from leak.gr not evaluated on line 2: The trace cannot be read as the analyzer reads it: the trace does not fit the analyzer's input schema: a trace is a list of events",
+    ]]);
+    assert.deepEqual(dataset.violations.map((v) => [v.trace, text.slice(v.span.start, v.span.end)]), [[1, 'hunter2']]);
+  });
+
+  it('places a violation without ranges on the trace\'s first line', () => {
+    const text = '[\n  {"role": "user", "content": "x"}\n]';
+    const result = evaluateRulesOnTrace([rules('raise "always" if:\n    (m: Message)\n')], text, false, options);
+    assert.deepEqual(result.violations.map((v) => v.span), [{ start: 0, end: 1 }]);
+  });
+
   it('reports a failed evaluation with the rule line that raised it', () => {
     const policy = 'raise "p" if:\n    (m: Message)\n    m.content == input.expected\n';
     const result = evaluateRulesOnTrace([rules(policy)], '[{"role": "user", "content": "x"}]', false, options);
@@ -124,6 +145,18 @@ describe('rule file code lenses', () => {
       '2 violations in 2 traces (of 2 open trace files)',
       [`file:///w/a.trace.json@${a.indexOf('hunter2')}`, `file:///w/b.trace.jsonl@${b.indexOf('hunter2')}`],
     ]);
+  });
+
+  it('stops a rule at agentTraces.maxProblems violations per trace, says so on the trace, and counts "N+" in the lens', () => {
+    const text = JSON.stringify(Array.from({ length: 5 }, () => ({ role: 'user', content: 'hunter2' })));
+    const result = evaluateRulesOnTrace([rule], text, false, { workBudget: 1_000_000, maxViolations: 2 });
+    assert.equal(result.violations.length, 2);
+    assert.deepEqual(result.notices.filter((n) => n.kind === 'violation-limit').map((n) => n.message), [
+      'leak.gr: Rule 2 found more than 2 violations (the limit): it stopped there and reports those (setting agentTraces.maxProblems)',
+    ]);
+    const results = new TraceResults();
+    results.set('file:///w/many.trace.json', result, new LineIndex(text));
+    assert.deepEqual(lenses(results)[1].slice(0, 2), ['raise "password in a message" if:', '2+ violations in 1 trace (of 1 open trace file)']);
   });
 
   it('says there is nothing to check when no trace is open', () => {

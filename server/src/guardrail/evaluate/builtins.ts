@@ -1,4 +1,4 @@
-import { EventObject, InvariantAttributeError, ToolOutputEvent, fromJson, setMethodFactory } from './input';
+import { EventObject, InvariantAttributeError, ToolOutputEvent, fromJson, setMethodFactory } from './traceObjects';
 import { iterate, length, compare } from './pyops';
 import { pyFindIter, pyMatch } from './regex';
 import { imagesOf, textsOf } from './text';
@@ -249,6 +249,10 @@ export const BUILTINS: Record<string, Value> = {
   float: fn('float', ([x]) => Number(str(x) ?? x)),
   bool: fn('bool', ([x]) => truthy(x ?? false)),
   list: fn('list', ([x]) => (x === undefined ? [] : [...iterate(x)])),
-  dict: fn('dict', (_a, kwargs) => new PyDict(kwargs)),
+  dict: fn('dict', (_a, kwargs) => derived(new PyDict(kwargs))),
 };
 
+function derived(d: PyDict): PyDict {
+  d.derived = true;
+  return d;
+}

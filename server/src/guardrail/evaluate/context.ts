@@ -17,6 +17,28 @@ export type Globals = Map<string, Binding>;
 export interface Domain {
   type: string;
   values: Value | null;
+  /** The candidates `values` holds, selected once. */
+  selected?: Value[];
+}
+
+/** Results of `@cached` functions, shared by all rules of one evaluation: by spelled key, or by the one object or text called on. */
+export class CallCache {
+  readonly byKey = new Map<string, Value>();
+  private readonly objects = new Map<object, WeakMap<object, Value>>();
+  private readonly texts = new Map<object, Map<string, Value>>();
+
+  /** Calls on one string, keyed by its text (strings are keyed by value, as the analyzer's FunctionCache does). */
+  byText(fn: object): Map<string, Value> {
+    let map = this.texts.get(fn);
+    if (!map) this.texts.set(fn, (map = new Map()));
+    return map;
+  }
+
+  byObject(fn: object): WeakMap<object, Value> {
+    let map = this.objects.get(fn);
+    if (!map) this.objects.set(fn, (map = new WeakMap()));
+    return map;
+  }
 }
 
 /** State shared by one evaluation of one rule. */
@@ -29,7 +51,7 @@ export class EvaluationContext {
   constructor(
     readonly input: TraceInput,
     /** Results of `@cached` functions, shared by all rules of one evaluation. */
-    readonly cache: Map<string, Value>,
+    readonly cache: CallCache,
     readonly source: string,
     readonly budget: number,
     readonly isCancelled: () => boolean,

@@ -1,4 +1,4 @@
-import { MessageEvent, ToolCallEvent, ToolOutputEvent } from './input';
+import { MessageEvent, ToolCallEvent, ToolOutputEvent } from './traceObjects';
 import { BUILTINS } from './builtins';
 import { NotEvaluated } from './failure';
 import { analyzePython } from './pythonCode';
@@ -96,15 +96,21 @@ function unicodeOf(text: Value, categories: Value, ctx: CallContext): string[] {
   if (s === undefined) throw new PyError('TypeError', `unicode() needs text, not ${typeName(text)}`);
   const wanted = categories === null || categories === undefined ? null : (categories as Value[]).map((c) => str(c));
   const found: string[] = [];
+  // Each reported character is a range; consecutive ones are marked as one run.
+  let runStart = -1;
   let offset = 0;
   for (const ch of s) {
     const cat = category(ch);
     if (wanted === null || wanted.includes(cat)) {
-      ctx.mark(text as object, offset, offset + ch.length);
+      if (runStart < 0) runStart = offset;
       if (!found.includes(cat)) found.push(cat);
+    } else if (runStart >= 0) {
+      ctx.mark(text as object, runStart, offset, true);
+      runStart = -1;
     }
     offset += ch.length;
   }
+  if (runStart >= 0) ctx.mark(text as object, runStart, offset, true);
   return found;
 }
 

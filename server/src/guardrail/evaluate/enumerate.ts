@@ -1,6 +1,7 @@
 import { walkExpr, type Expr } from '../ast';
 import type { Domain, EvaluationContext, Globals } from './context';
-import { EventObject, select } from './input';
+import { select } from './select';
+import { EventObject } from './traceObjects';
 import { Interpreter } from './interpreter';
 import { Matcher, matcherFor } from './patterns';
 import { stringValue } from './strings';
@@ -64,22 +65,27 @@ export function assignments(
       }
       // Only for a rule itself: its False results and their marks are dropped, while a quantifier's or a
       // predicate's marks reach the enclosing rule.
-      const filter = pure.filter;
       // A flow before it raises on values that are not trace events: then every assignment must run as it is.
       const flowsOnEvents = pure.flows.every((f) => [f.left, f.right].every((n) => {
         const i = names.indexOf(n);
         return i < 0 || candidates[i].every((c) => c instanceof EventObject && c.position >= 0);
       }));
-      const k = filter && flowsOnEvents && topLevel && parent === null && !globals.has(filter.variable) ? names.indexOf(filter.variable) : -1;
-      if (k >= 0 && candidates[k].length > 1) {
+      // Consecutive such lines filter in turn while none of the earlier ones raised for a candidate kept: then every
+      // assignment reaches the next line, and one that is False there is False.
+      for (const filter of flowsOnEvents && topLevel && parent === null ? pure.filters : []) {
+        const k = globals.has(filter.variable) ? -1 : names.indexOf(filter.variable);
+        if (k < 0 || candidates[k].length <= 1) break;
+        let raised = false;
         candidates[k] = candidates[k].filter((c) => {
           try {
-            return new Interpreter(new Map([[filter!.variable, c]]), globals, ctx, null).eval(filter!.line) !== false;
+            return new Interpreter(new Map([[filter.variable, c]]), globals, ctx, null).eval(filter.line) !== false;
           } catch {
             // It raises here: keep it, so the evaluation raises where the analyzer's does.
+            raised = true;
             return true;
           }
         });
+        if (raised) break;
       }
     }
     if (candidates.some((c) => c.length === 0)) continue;
@@ -97,7 +103,9 @@ export function assignments(
         for (const v of assignment.values()) ranges.push({ obj: v as object });
         return onModel({ result, assignment, ranges });
       }
-      if (interpreter.domains.size > 0) {
+      if (interpreter.domains && interpreter.domains.size > 0) {
+        // A variable without candidates gives no assignment when this expansion's turn comes: do not queue it.
+        for (const d of interpreter.domains.values()) if (candidatesOf(d, ctx).length === 0) return false;
         const next = new Map<string, Domain>();
         names.forEach((n, i) => next.set(n, { type: domains.get(n)!.type, values: [candidates[i][chosen[i]]] }));
         for (const [n, d] of interpreter.domains) next.set(n, d);
@@ -130,18 +138,23 @@ interface Flow {
 interface PureConditions {
   flows: Flow[];
   tools: { variable: string; pattern: Extract<Expr, { kind: 'tool' }> }[];
-  /** The first condition after them, when it reads one variable only and calls nothing: a per-candidate filter. */
-  filter: { variable: string; line: Expr } | null;
+  /** The conditions right after them that each read one variable only and call nothing: per-candidate filters. */
+  filters: { variable: string; line: Expr }[];
 }
 
 /** The body's leading conditions that cannot raise or mark: typed declarations, flows, `v is tool:name`. */
 function leadingPureConditions(body: Expr[]): PureConditions | null {
-  const pure: PureConditions = { flows: [], tools: [], filter: null };
+  const pure: PureConditions = { flows: [], tools: [], filters: [] };
   const name = (x: Expr): string | null => (x.kind === 'name' ? x.name : x.kind === 'typed' ? x.variable.name : null);
   for (const line of body) {
     if (line.kind === 'typed') continue;
     if (line.kind !== 'binary') break;
-    if (line.op === '->' || line.op === '~>') {
+    if (pure.filters.length > 0) {
+      // After a filter only filters: a flow or tool check there must not prune assignments that the filter raises on.
+      const variable = singleVariable(line);
+      if (!variable) break;
+      pure.filters.push({ variable, line });
+    } else if (line.op === '->' || line.op === '~>') {
       const left = name(line.left);
       const right = name(line.right);
       if (!left || !right || left === right) break;
@@ -150,11 +163,11 @@ function leadingPureConditions(body: Expr[]): PureConditions | null {
       pure.tools.push({ variable: line.left.name, pattern: line.right });
     } else {
       const variable = singleVariable(line);
-      if (variable) pure.filter = { variable, line };
-      break;
+      if (!variable) break;
+      pure.filters.push({ variable, line });
     }
   }
-  return pure.flows.length > 0 || pure.tools.length > 0 || pure.filter ? pure : null;
+  return pure.flows.length > 0 || pure.tools.length > 0 || pure.filters.length > 0 ? pure : null;
 }
 
 function hasValueReference(e: Expr): boolean {
@@ -231,5 +244,6 @@ function candidatesOf(domain: Domain, ctx: EvaluationContext): Value[] {
     if (!all) ctx.input.selected.set(domain.type, (all = select(domain.type, ctx.input.events)));
     return all;
   }
-  return select(domain.type, domain.values);
+  if (Array.isArray(domain.values) && domain.values.length === 0) return [];
+  return (domain.selected ??= select(domain.type, domain.values));
 }

@@ -1,4 +1,4 @@
-import { EventObject } from './input';
+import { EventObject } from './traceObjects';
 import { PyError, type Value } from './values';
 
 /**

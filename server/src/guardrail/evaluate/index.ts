@@ -1,13 +1,14 @@
 import type { Expr, Statement } from '../ast';
 import type { RuleModel } from '../model';
 import { BUILTINS, ErrorInfo, PolicyParameters } from './builtins';
-import { Cancelled, EvaluationContext, type Binding, type Globals } from './context';
+import { CallCache, Cancelled, EvaluationContext, type Binding, type Globals } from './context';
 import { LIBRARY } from './detectors';
 import { assignments, type Model } from './enumerate';
 import { BudgetExceeded, EvaluationFailure, NotEvaluated } from './failure';
-import { EventObject, buildInputStepwise, fromParameter, toJson, type TraceInput } from './input';
+import { buildInputStepwise, type TraceInput } from './input';
+import { EventObject, fromParameter, toJson } from './traceObjects';
 import { Interpreter } from './interpreter';
-import { locate } from './ranges';
+import { locate, locateRepresentatives, type Mark } from './ranges';
 import { stringValue } from './strings';
 import { PyDict, PyError, PyFunction, PyObject, Unknown, isStr, pyRepr, pyStr, str, type Value } from './values';
 
@@ -26,11 +27,45 @@ export interface GuardrailError {
   kwargs: Record<string, unknown>;
   /** `(rule index, (trace index of each bound variable, by variable name))`, as the analyzer writes it. */
   key: string;
-  /** Official addresses: `messages.<i>.<key>…[:start-end]` (code-point offsets). */
-  ranges: string[];
+  /**
+   * Official addresses: `messages.<i>.<key>…[:start-end]` (code-point offsets). Spelled out on first read: an error
+   * may carry one range per character of a long text, and most readers need only `placeRanges`.
+   */
+  readonly ranges: string[];
+  /** The same ranges with each run of single-character ranges given by its first character: where to place the error. */
+  placeRanges(): string[];
   /** The rule's `raise … if:` header in the rule file (UTF-16 offsets). */
   raiseStart: number;
   raiseEnd: number;
+}
+
+/** An error whose ranges are located in the trace only when read. */
+class RuleError implements GuardrailError {
+  private located: string[] | undefined;
+  constructor(
+    readonly ruleIndex: number,
+    readonly message: string | null,
+    readonly args: unknown[],
+    readonly kwargs: Record<string, unknown>,
+    readonly key: string,
+    readonly raiseStart: number,
+    readonly raiseEnd: number,
+    private readonly marks: Mark[],
+    private readonly input: TraceInput,
+  ) {}
+
+  get ranges(): string[] {
+    return (this.located ??= locate(this.marks, this.input));
+  }
+
+  placeRanges(): string[] {
+    return this.located && !this.marks.some((m) => m.each) ? this.located : locateRepresentatives(this.marks, this.input);
+  }
+
+  toJSON(): unknown {
+    const { ruleIndex, message, args, kwargs, key, ranges, raiseStart, raiseEnd } = this;
+    return { ruleIndex, message, args, kwargs, key, ranges, raiseStart, raiseEnd };
+  }
 }
 
 export interface EvaluationNotice {
@@ -41,7 +76,7 @@ export interface EvaluationNotice {
   end: number;
   /** The detector that could not run, for rules not evaluated. */
   detector?: string;
-  kind: 'not-evaluated' | 'budget';
+  kind: 'not-evaluated' | 'budget' | 'error-limit';
 }
 
 export interface EvaluationOptions {
@@ -51,6 +86,11 @@ export interface EvaluationOptions {
   pendingStart?: number;
   /** Rule-body evaluations allowed per rule before it stops with a notice. */
   budget?: number;
+  /**
+   * Errors per rule: a rule that finds this many stops there, keeps them and says so (the editor cannot show more
+   * than its problem limit, and a rule over many pairs can find hundreds of thousands). Default: no limit.
+   */
+  maxErrors?: number;
   isCancelled?: () => boolean;
 }
 
@@ -140,14 +180,18 @@ export function* evaluateRulesStepwise(model: EvaluatedModel, trace: unknown, op
   }
   const globals = buildGlobals(model.program.statements, options.parameters ?? {});
   const rules = model.program.statements.filter((s): s is RuleStatement => s.kind === 'rule');
-  const cache = new Map<string, Value>();
+  const cache = new CallCache();
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
     const rule = rules[ruleIndex];
     const ctx = new EvaluationContext(input, cache, model.text, options.budget ?? DEFAULT_BUDGET, options.isCancelled ?? (() => false));
     const header = rule.headerSpan;
     try {
-      const errors = evaluateRule(rule, ruleIndex, globals, ctx, input, options.pendingStart);
+      const { errors, limited } = evaluateRule(rule, ruleIndex, globals, ctx, input, options.pendingStart, options.maxErrors ?? Infinity);
       for (const e of errors) result.errors.push(e);
+      if (limited) {
+        result.notices.push({ ruleIndex, kind: 'error-limit', start: header.start, end: header.end,
+          message: `Rule ${ruleIndex + 1} found more than ${errors.length.toLocaleString('en-US')} violations (the limit): it stopped there and reports those` });
+      }
     } catch (e) {
       if (e instanceof NotEvaluated) {
         result.notices.push({ ruleIndex, kind: 'not-evaluated', detector: e.detector, start: header.start, end: header.end,
@@ -194,7 +238,7 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, ctx: EvaluationContext, input: TraceInput, pendingStart?: number): GuardrailError[] {
+function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, ctx: EvaluationContext, input: TraceInput, pendingStart: number | undefined, maxErrors: number): { errors: GuardrailError[]; limited: boolean } {
   const raise = rule.message;
   const canEvaluate = (assignment: Map<string, Value>): boolean => {
     if (!raise) return false;
@@ -202,27 +246,22 @@ function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, 
     return new Interpreter(assignment, globals, ctx, null).eval(raise) !== Unknown;
   };
   const models: Model[] = [];
+  let limited = false;
   assignments(rule.body, globals, ctx, null, canEvaluate, (m) => {
-    if (m.result === true) models.push(m);
+    if (m.result !== true) return false;
+    if (pendingStart !== undefined && ![...m.assignment.values()].some((v) => v instanceof EventObject && v.traceIdx >= pendingStart)) return false;
+    if (models.length >= maxErrors) return (limited = true); // one more than the limit: stop, it is not reported
+    models.push(m);
     return false;
   }, true, true);
   const errors: GuardrailError[] = [];
   for (const m of models) {
-    if (pendingStart !== undefined && ![...m.assignment.values()].some((v) => v instanceof EventObject && v.traceIdx >= pendingStart)) continue;
     ctx.line = null;
     const { args, kwargs } = raiseArguments(raise!, m, globals, ctx);
-    errors.push({
-      ruleIndex,
-      message: typeof args[0] === 'string' ? args[0] : null,
-      args,
-      kwargs,
-      key: `(${ruleIndex}, ${keyOf(m.assignment)})`,
-      ranges: locate(m.ranges, input),
-      raiseStart: rule.headerSpan.start,
-      raiseEnd: rule.headerSpan.end,
-    });
+    errors.push(new RuleError(ruleIndex, typeof args[0] === 'string' ? args[0] : null, args, kwargs, `(${ruleIndex}, ${keyOf(m.assignment)})`,
+      rule.headerSpan.start, rule.headerSpan.end, m.ranges, input));
   }
-  return errors;
+  return { errors, limited };
 }
 
 function dumpArgument(v: Value): unknown {

@@ -1,4 +1,8 @@
-import { PyDict, PyError, PyObject, TStr, isStr, pyEquals, str, typeName, type Value } from './values';
+import { PyDict, PyError, TStr, isStr, str, type Value } from './values';
+import {
+  Contents, EventObject, FunctionObject, ImageChunk, MessageEvent, TextChunk, ToolCallEvent, ToolEvent, ToolOutputEvent, ToolParameterObject,
+  fromJson, readList,
+} from './traceObjects';
 
 /**
  * The trace as the official analyzer reads it (`runtime/input.py`): events parsed into Message, ToolCall,
@@ -6,268 +10,6 @@ import { PyDict, PyError, PyObject, TStr, isStr, pyEquals, str, typeName, type V
  * `server`, every event (and every call inside a message) stamped with `trace_idx`, outputs linked to their calls,
  * and the linearised order (a message, then its own calls) that `->` and `~>` follow.
  */
-
-export class InvariantAttributeError extends PyError {
-  constructor(detail: string) {
-    super('InvariantAttributeError', `Invariant Attribute Error: ${detail}`);
-  }
-}
-
-/** Converts parsed JSON to run-time values: each string becomes its own TStr (identity for ranges). */
-export function fromJson(v: unknown, owner = -1): Value {
-  if (typeof v === 'string') {
-    const t = new TStr(v);
-    t.owner = owner;
-    return t;
-  }
-  if (Array.isArray(v)) return v.map((x) => fromJson(x, owner));
-  if (v !== null && typeof v === 'object') {
-    const d = new PyDict();
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) d.map.set(k, fromJson(x, owner));
-    return d;
-  }
-  return v as Value;
-}
-
-/** A policy parameter given as plain JSON: its strings are not trace data, so they have no trace identity. */
-export function fromParameter(v: unknown): Value {
-  const value = fromJson(v);
-  const plain = (x: Value): Value => {
-    if (x instanceof TStr) return x.s;
-    if (Array.isArray(x)) return x.map(plain);
-    if (x instanceof PyDict) for (const [k, y] of x.map) x.map.set(k, plain(y));
-    return x;
-  };
-  return plain(value);
-}
-
-/** Back to plain JSON (Pydantic's model_dump for events). */
-export function toJson(v: Value): unknown {
-  if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;
-  if (v instanceof TStr) return v.s;
-  if (Array.isArray(v)) return v.map(toJson);
-  if (v instanceof PyDict) {
-    const o: Record<string, unknown> = {};
-    for (const [k, x] of v.map) o[k] = toJson(x);
-    return o;
-  }
-  if (v instanceof PyObject && 'dump' in v) return (v as unknown as { dump(): unknown }).dump();
-  return String(v);
-}
-
-export abstract class EventObject extends PyObject {
-  metadata = new PyDict();
-  server: Value = null;
-  /** Position in the linearised trace (messages followed by their own calls). */
-  position = -1;
-  /** Fields in Pydantic order, for range location and dumps. */
-  abstract fields(): [string, Value][];
-  dump(): unknown {
-    const o: Record<string, unknown> = {};
-    for (const [k, v] of this.fields()) o[k] = toJson(v);
-    return o;
-  }
-  get traceIdx(): number {
-    const idx = this.metadata.map.get('trace_idx');
-    return typeof idx === 'number' ? idx : -1;
-  }
-  protected allowed(name: string, names: string[], shown: string): Value {
-    if (names.includes(name)) return this.fields().find(([k]) => k === name)?.[1] ?? null;
-    throw new InvariantAttributeError(`Attribute ${name} not found in ${this.attributeOwner}. Available attributes are: ${shown}`);
-  }
-  protected get attributeOwner(): string {
-    return this.typeName;
-  }
-  equals(other: Value): boolean {
-    if (!(other instanceof EventObject) || other.typeName !== this.typeName) return false;
-    const a = this.fields();
-    const b = other.fields();
-    return a.every(([k, v], i) => b[i][0] === k && pyEquals(v, b[i][1]));
-  }
-  repr(): string {
-    return `<${this.typeName} ${this.fields().map(([k, v]) => `${k}=${reprShort(v)}`).join(' ')}>`;
-  }
-}
-
-function reprShort(v: Value): string {
-  if (isStr(v)) return `'${str(v)}'`;
-  if (v === null) return 'None';
-  if (v instanceof PyObject && 'repr' in v) return (v as unknown as { repr(): string }).repr();
-  return JSON.stringify(toJson(v));
-}
-
-export class FunctionObject extends PyObject {
-  readonly typeName = 'Function';
-  constructor(readonly name: Value, readonly args: PyDict) {
-    super();
-  }
-  attribute(name: string): Value {
-    if (name === 'name') return this.name;
-    if (name === 'arguments') return this.args;
-    throw new InvariantAttributeError(`Attribute ${name} not found in Function. Available attributes are: name, arguments`);
-  }
-  fields(): [string, Value][] {
-    return [['name', this.name], ['arguments', this.args]];
-  }
-  dump(): unknown {
-    return { name: toJson(this.name), arguments: toJson(this.args) };
-  }
-  equals(other: Value): boolean {
-    return other instanceof FunctionObject && pyEquals(this.name, other.name) && pyEquals(this.args, other.args);
-  }
-}
-
-export class ToolCallEvent extends EventObject {
-  readonly typeName = 'ToolCall';
-  constructor(readonly id: Value, readonly type: Value, readonly fn: FunctionObject) {
-    super();
-  }
-  attribute(name: string): Value {
-    return this.allowed(name, ['function', 'type', 'id', 'metadata'], 'function, type');
-  }
-  fields(): [string, Value][] {
-    return [['metadata', this.metadata], ['server', this.server], ['id', this.id], ['type', this.type], ['function', this.fn]];
-  }
-}
-
-export class TextChunk extends EventObject {
-  readonly typeName = 'TextChunk';
-  constructor(readonly type: Value, readonly text: Value) {
-    super();
-  }
-  attribute(name: string): Value {
-    return this.allowed(name, ['type', 'text'], 'type, text');
-  }
-  fields(): [string, Value][] {
-    return [['metadata', this.metadata], ['server', this.server], ['type', this.type], ['text', this.text]];
-  }
-}
-
-export class ImageChunk extends EventObject {
-  readonly typeName = 'Image';
-  constructor(readonly type: Value, readonly imageUrl: PyDict) {
-    super();
-  }
-  protected override get attributeOwner(): string {
-    return 'ImageChunk';
-  }
-  attribute(name: string): Value {
-    return this.allowed(name, ['type', 'image_url'], 'type, image_url');
-  }
-  fields(): [string, Value][] {
-    return [['metadata', this.metadata], ['server', this.server], ['type', this.type], ['image_url', this.imageUrl]];
-  }
-  get url(): Value {
-    return this.imageUrl.map.get('url') ?? null;
-  }
-}
-
-/** A content list of text and image chunks. */
-export class Contents extends PyObject {
-  readonly typeName = 'Contents';
-  constructor(readonly chunks: (TextChunk | ImageChunk)[]) {
-    super();
-  }
-  get length(): number {
-    return this.chunks.length;
-  }
-  attribute(name: string): Value {
-    if (name === 'text') return contentsMethod('text', () => this.texts());
-    if (name === 'image') return contentsMethod('image', () => this.images());
-    throw new InvariantAttributeError(`Attribute ${name} not found in Contents list. Use .text() to iterate over all contained text chunks.`);
-  }
-  texts(): Value[] {
-    return this.chunks.filter((c): c is TextChunk => c instanceof TextChunk).map((c) => c.text);
-  }
-  images(): Value[] {
-    return this.chunks.filter((c): c is ImageChunk => c instanceof ImageChunk).map((c) => c.url);
-  }
-  /** Python `item in contents`: a substring of some chunk's text or image URL. */
-  contains(item: Value): boolean {
-    const s = str(item);
-    return this.chunks.some((c) => {
-      const t = str(c instanceof TextChunk ? c.text : c.url);
-      if (s === undefined || t === undefined) throw new PyError('TypeError', "'in <string>' requires string as left operand");
-      return t.includes(s);
-    });
-  }
-  dump(): unknown {
-    return this.chunks.map((c) => c.dump());
-  }
-  equals(other: Value): boolean {
-    return other instanceof Contents && other.chunks.length === this.chunks.length && this.chunks.every((c, i) => c.equals(other.chunks[i]));
-  }
-  repr(): string {
-    return `<Contents(${this.chunks.map((c) => c.repr()).join(', ')})>`;
-  }
-}
-
-/** A bound method of a trace object (set up lazily to avoid an import cycle with builtins). */
-let makeMethod: (name: string, impl: () => Value) => Value = () => null;
-export function setMethodFactory(f: (name: string, impl: () => Value) => Value): void {
-  makeMethod = f;
-}
-function contentsMethod(name: string, impl: () => Value): Value {
-  return makeMethod(name, impl);
-}
-
-export class MessageEvent extends EventObject {
-  readonly typeName = 'Message';
-  constructor(readonly role: Value, readonly content: Value, readonly toolCalls: ToolCallEvent[] | null) {
-    super();
-  }
-  attribute(name: string): Value {
-    return this.allowed(name, ['role', 'content', 'tool_calls', 'metadata'], 'role, content, tool_calls');
-  }
-  fields(): [string, Value][] {
-    return [['metadata', this.metadata], ['server', this.server], ['role', this.role], ['content', this.content], ['tool_calls', this.toolCalls]];
-  }
-}
-
-export class ToolOutputEvent extends EventObject {
-  readonly typeName = 'ToolOutput';
-  call: ToolCallEvent | null = null;
-  constructor(readonly role: Value, readonly content: Value, readonly toolCallId: Value) {
-    super();
-  }
-  attribute(name: string): Value {
-    return this.allowed(name, ['role', 'content', 'tool_call_id', 'metadata'], 'role, content, tool_call_id');
-  }
-  fields(): [string, Value][] {
-    return [['metadata', this.metadata], ['server', this.server], ['role', this.role], ['content', this.content], ['tool_call_id', this.toolCallId]];
-  }
-}
-
-export class ToolParameterObject extends EventObject {
-  readonly typeName = 'ToolParameter';
-  constructor(readonly values: [string, Value][]) {
-    super();
-  }
-  attribute(name: string): Value {
-    const names = ['type', 'name', 'description', 'required', 'properties', 'additionalProperties', 'items', 'enum'];
-    if (names.includes(name)) return this.values.find(([k]) => k === name)?.[1] ?? null;
-    throw new InvariantAttributeError(`Attribute ${name} not found in ToolParameter. Available attributes are: ${names.join(', ')}`);
-  }
-  fields(): [string, Value][] {
-    return this.values;
-  }
-}
-
-export class ToolEvent extends EventObject {
-  readonly typeName = 'Tool';
-  constructor(readonly name: Value, readonly description: Value, readonly inputSchema: ToolParameterObject[]) {
-    super();
-  }
-  attribute(name: string): Value {
-    if (name === 'server') return this.server;
-    return this.allowed(name, ['name', 'description', 'inputSchema'], 'name, description, inputSchema');
-  }
-  fields(): [string, Value][] {
-    return [['metadata', this.metadata], ['server', this.server], ['name', this.name], ['description', this.description], ['inputSchema', this.inputSchema]];
-  }
-}
-
-export type TraceEvent = MessageEvent | ToolCallEvent | ToolOutputEvent | ToolEvent;
 
 export interface TraceInput {
   events: Value[];
@@ -364,7 +106,7 @@ const EVENTS_PER_STEP = 256;
 /** The same, pausing every few hundred events (a big trace's input takes about 100 ms to build). */
 export function* buildInputStepwise(trace: unknown): Generator<void, TraceInput, void> {
   if (!Array.isArray(trace)) throw invalid('a trace is a list of events');
-  const events: Value[] = [];
+  const events: Value[] = readList([]);
   const callsById = new Map<string, ToolCallEvent>();
   let lastCallId: Value = null;
   for (let i = 0; i < trace.length; i++) {
@@ -385,7 +127,7 @@ export function* buildInputStepwise(trace: unknown): Generator<void, TraceInput,
         const rawCalls = get(raw, 'tool_calls');
         let calls: ToolCallEvent[] | null = [];
         if (rawCalls === null) calls = null;
-        else if (Array.isArray(rawCalls)) calls = rawCalls.map((c, j) => parseCall(c, `${where}.tool_calls.${j}`, events.length));
+        else if (Array.isArray(rawCalls)) calls = readList(rawCalls.map((c, j) => parseCall(c, `${where}.tool_calls.${j}`, events.length)));
         else if (rawCalls !== undefined) throw invalid(`${where}.tool_calls must be a list`);
         const message = new MessageEvent(role, parseContent(get(raw, 'content'), false, `${where}.content`), calls);
         copyEventFields(message, raw);
@@ -441,7 +183,7 @@ function isToolsEvent(raw: unknown): boolean {
 function parseTool(raw: Value, where: string): ToolEvent {
   if (!(raw instanceof PyDict)) throw invalid(`${where}.tools entries must be objects`);
   const schema = get(raw, 'inputSchema');
-  const params: ToolParameterObject[] = [];
+  const params: ToolParameterObject[] = readList([]);
   if (schema instanceof PyDict) {
     const properties = get(schema, 'properties');
     const required = get(schema, 'required');
@@ -463,47 +205,3 @@ function parseTool(raw: Value, where: string): ToolEvent {
   if (metadata instanceof PyDict) tool.server = get(metadata, 'server') ?? null;
   return tool;
 }
-
-/**
- * Every value of type `wanted` found in `data`, as the analyzer's `Selectable.select` walks it: the value itself
- * when its type matches, otherwise the fields it descends into (not into Function or ToolParameter).
- */
-export function select(wanted: string, data: Value): Value[] {
-  const out: Value[] = [];
-  const walk = (v: Value): void => {
-    if (typeName(v) === wanted) {
-      out.push(v);
-      return;
-    }
-    if (v instanceof MessageEvent) {
-      walk(v.content);
-      walk(v.role);
-      walk(v.toolCalls);
-    } else if (v instanceof ToolCallEvent) {
-      walk(v.id);
-      walk(v.type);
-      walk(v.fn);
-    } else if (v instanceof ToolOutputEvent) {
-      walk(v.role);
-      walk(v.content);
-      walk(v.toolCallId);
-    } else if (v instanceof ToolEvent) {
-      walk(v.inputSchema);
-    } else if (v instanceof Contents) {
-      for (const c of v.chunks) walk(c);
-    } else if (v instanceof ImageChunk) {
-      walk(v.imageUrl);
-    } else if (v instanceof TextChunk) {
-      walk(v.text);
-    } else if (Array.isArray(v)) {
-      for (const x of v) walk(x);
-    } else if (v instanceof PyDict) {
-      for (const x of v.map.values()) walk(x);
-    } else if (v !== null && typeof v === 'object' && 'items' in v && Array.isArray((v as { items: unknown }).items)) {
-      for (const x of (v as { items: Value[] }).items) walk(x);
-    }
-  };
-  walk(data);
-  return out;
-}
-

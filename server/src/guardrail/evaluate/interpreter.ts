@@ -9,7 +9,7 @@ import { evaluateQuantifier } from './quantifiers';
 import type { Mark } from './ranges';
 import { pyFindIter } from './regex';
 import { stringValue } from './strings';
-import { NOP, PyError, PyFunction, PyTuple, PyDict, Unknown, isStr, pyEquals, str, truthy, typeName, type Value } from './values';
+import { NOP, PyError, PyFunction, PyTuple, PyDict, Unknown, isStr, pyEquals, str, truthy, typeName, type CallContext, type Value } from './values';
 
 /**
  * Evaluates rule-body expressions with the analyzer's semantics: a value that depends on an unbound variable is
@@ -20,7 +20,8 @@ import { NOP, PyError, PyFunction, PyTuple, PyDict, Unknown, isStr, pyEquals, st
  */
 export class Interpreter {
   readonly ranges: Mark[] = [];
-  readonly domains = new Map<string, Domain>();
+  /** The free variables this evaluation declared (made on the first one: most evaluations declare none). */
+  domains: Map<string, Domain> | null = null;
 
   constructor(
     /** The variable store; a list comprehension swaps it for a copy, as the analyzer does. */
@@ -31,8 +32,9 @@ export class Interpreter {
     readonly partial = true,
   ) {}
 
-  mark(obj: Value, start?: number, end?: number): void {
-    for (let i: Interpreter | null = this; i; i = i.parent) i.ranges.push({ obj: obj as object, start, end });
+  mark(obj: Value, start?: number, end?: number, each?: boolean): void {
+    const mark: Mark = each ? { obj: obj as object, start, end, each } : { obj: obj as object, start, end };
+    for (let i: Interpreter | null = this; i; i = i.parent) i.ranges.push(mark);
   }
 
   /** A rule or quantifier body: lines AND-ed, stopping at the first False. True, False, Unknown, or null (not boolean). */
@@ -88,6 +90,7 @@ export class Interpreter {
       case 'list': return e.items.map((x) => this.eval(x));
       case 'object': {
         const d = new PyDict();
+        d.derived = true;
         for (const entry of e.entries) d.map.set(entry.key, this.eval(entry.value));
         return d;
       }
@@ -116,7 +119,7 @@ export class Interpreter {
 
   /** Registers a free variable's domain unless it is bound already. */
   declare(name: string, domain: Domain): void {
-    if (!this.store.has(name) && !this.globals.has(name)) this.domains.set(name, domain);
+    if (!this.store.has(name) && !this.globals.has(name)) (this.domains ??= new Map()).set(name, domain);
   }
 
   identifier(name: string): Value {
@@ -206,9 +209,10 @@ export class Interpreter {
   private call(e: Extract<Expr, { kind: 'call' }>): Value {
     const callee = this.eval(e.callee);
     const args = e.args.map((a) => this.eval(a));
-    const kwargs = new Map<string, Value>();
+    const kwargs = e.kwargs.length === 0 ? NO_KWARGS : new Map<string, Value>();
     for (const k of e.kwargs) kwargs.set(k.name.name, this.eval(k.value));
-    if (callee === Unknown || args.some(deepUnknown) || [...kwargs.values()].some(deepUnknown)) return Unknown;
+    if (callee === Unknown || args.some(deepUnknown)) return Unknown;
+    for (const v of kwargs.values()) if (deepUnknown(v)) return Unknown;
     const binding = callee as { kind?: string; statement?: unknown; name?: string };
     if (binding && typeof binding === 'object' && binding.kind === 'predicate') {
       return this.predicate(binding as Extract<import('./context').Binding, { kind: 'predicate' }>, args, kwargs);
@@ -217,16 +221,27 @@ export class Interpreter {
       return new QuantifierValue(binding.name as 'forall' | 'count', kwargs.get('min') ?? args[0] ?? null, kwargs.get('max') ?? args[1] ?? null);
     }
     if (callee instanceof PyFunction) {
-      const key = callee.cached ? cacheKey(callee, args, kwargs) : null;
-      if (key !== null) {
-        const hit = this.ctx.cache.get(key);
-        if (hit !== undefined && hit !== null) return hit;
-      }
-      const value = callee.call(args, kwargs, { mark: (o, s, en) => this.mark(o as Value, s, en) });
-      if (key !== null) this.ctx.cache.set(key, value);
+      if (!callee.cached) return callee.call(args, kwargs, this.callContext());
+      // A call on one trace object or one string (the common `detector(out)`, `detector(text)`) is looked up by that
+      // object or text without spelling a key.
+      const single = args.length === 1 && kwargs.size === 0 ? args[0] : undefined;
+      const byObject = single !== undefined && keyedByIdentity(single) ? this.ctx.cache.byObject(callee) : null;
+      const text = single !== undefined && isStr(single) ? str(single)! : undefined;
+      const byText = text !== undefined ? this.ctx.cache.byText(callee) : null;
+      const key = byObject || byText ? null : cacheKey(callee, args, kwargs);
+      const hit = byObject ? byObject.get(single as object) : byText ? byText.get(text!) : this.ctx.cache.byKey.get(key!);
+      if (hit !== undefined && hit !== null) return hit;
+      const value = callee.call(args, kwargs, this.callContext());
+      if (byObject) byObject.set(single as object, value);
+      else if (byText) byText.set(text!, value);
+      else this.ctx.cache.byKey.set(key!, value);
       return value;
     }
     throw new PyError('TypeError', `'${typeName(callee)}' object is not callable`);
+  }
+
+  private callContext(): CallContext {
+    return { mark: (o, s, en, each) => this.mark(o as Value, s, en, each) };
   }
 
   private predicate(binding: Extract<import('./context').Binding, { kind: 'predicate' }>, args: Value[], kwargs: Map<string, Value>): Value {
@@ -277,6 +292,14 @@ export class QuantifierValue {
 
 const objectIds = new WeakMap<object, number>();
 let nextObjectId = 1;
+
+/** Calls without keyword arguments share this (no builtin changes the map it is given). */
+const NO_KWARGS: Map<string, Value> = new Map();
+
+/** Values the cache knows by identity: objects other than strings, lists and dicts (those are keyed by content). */
+function keyedByIdentity(v: Value): boolean {
+  return v !== null && typeof v === 'object' && !isStr(v) && !Array.isArray(v) && !(v instanceof PyDict);
+}
 
 /** The analyzer's FunctionCache key: strings and numbers by value, lists and dicts by content, other objects by identity. */
 function cacheKey(f: PyFunction, args: Value[], kwargs: Map<string, Value>): string {

@@ -1,5 +1,5 @@
 import type { Expr } from '../ast';
-import { ToolCallEvent, ToolOutputEvent } from './input';
+import { ToolCallEvent, ToolOutputEvent } from './traceObjects';
 import { NotEvaluated } from './failure';
 import { pyFullMatch } from './regex';
 import { PyDict, isStr, str, type Value } from './values';

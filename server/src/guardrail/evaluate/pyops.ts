@@ -1,4 +1,4 @@
-import { Contents } from './input';
+import { Contents } from './traceObjects';
 import { PyDict, PyError, PyTuple, isStr, pyEquals, pyStr, str, truthy, typeName, type Value } from './values';
 
 /** Python's operators and iteration on run-time values (what the analyzer delegates to Python). */

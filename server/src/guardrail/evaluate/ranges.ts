@@ -1,4 +1,5 @@
-import { Contents, EventObject, FunctionObject, type TraceInput } from './input';
+import type { TraceInput } from './input';
+import { Contents, EventObject, FunctionObject, readLists } from './traceObjects';
 import { PyDict, PyTuple, TStr, codePointOffset, type Value } from './values';
 
 /**
@@ -13,6 +14,11 @@ export interface Mark {
   /** UTF-16 offsets inside a TStr; converted to code points when located. */
   start?: number;
   end?: number;
+  /**
+   * Every character of [start, end) is a range of its own: one mark stands for a run of single-character ranges
+   * (the `unicode` detector marks each character it reports), so a long run costs one object until it is read.
+   */
+  each?: boolean;
 }
 
 /** A place in the trace: its depth-first sequence number and how to spell its address. */
@@ -20,6 +26,8 @@ interface Place {
   seq: number;
   parent: Place | null;
   key: string | number;
+  /** The address, spelled on first use (many errors share a place). */
+  text?: string;
 }
 
 function sharedKey(v: unknown): string | null {
@@ -42,15 +50,25 @@ function children(v: Value): [string | number, Value][] {
 }
 
 function address(place: Place): string {
+  if (place.text !== undefined) return place.text;
   const keys: (string | number)[] = [];
   for (let p: Place | null = place; p && p.parent; p = p.parent) keys.push(p.key);
-  return keys.length === 0 ? 'messages' : 'messages.' + keys.reverse().join('.');
+  return (place.text = keys.length === 0 ? 'messages' : 'messages.' + keys.reverse().join('.'));
+}
+
+/** A mark found at a place: the first is the order within an error, then expanded into address strings. */
+interface Found {
+  seq: number;
+  order: number;
+  mark: Mark;
+  place: Place;
 }
 
 /** Indexes the trace once (on first use) so each error's ranges are found without walking the whole trace. */
 export class Locator {
   private byObject: Map<object, Place[]> | null = null;
   private byValue: Map<string, Place[]> | null = null;
+  private readonly byEvent = new Map<number, Map<object, Place[]>>();
 
   constructor(private readonly input: TraceInput) {}
 
@@ -101,66 +119,124 @@ export class Locator {
     return this.byValue;
   }
 
-  locate(marks: Mark[]): string[] {
+  /** Every object inside event `owner`, with its places there (depth-first), indexed on first use. */
+  private eventIndex(owner: number): Map<object, Place[]> {
+    let index = this.byEvent.get(owner);
+    if (index) return index;
+    index = new Map();
+    let seq = 0;
+    const seen = new Set<object>();
+    const root: Place = { seq: 0, parent: { seq: 0, parent: null, key: '' }, key: owner };
+    const stack: [Value, Place][] = [[this.input.events[owner], root]];
+    while (stack.length > 0) {
+      const [v, place] = stack.pop()!;
+      place.seq = seq++;
+      if (v === null || typeof v !== 'object') continue;
+      const list = index.get(v);
+      if (list) list.push(place);
+      else index.set(v, [place]);
+      if (seen.has(v)) continue;
+      seen.add(v);
+      const kids = children(v);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i][1], { seq: 0, parent: place, key: kids[i][0] }]);
+    }
+    this.byEvent.set(owner, index);
+    return index;
+  }
+
+  /** Where each mark is, in the analyzer's order: depth-first over the trace, marks on one place in mark order. */
+  locate(marks: Mark[]): Found[] {
     if (marks.length === 0) return [];
     const owners = new Set<number>();
+    // A dict or list the rule made is nowhere in the trace (and looking for it would index the whole trace).
+    marks = marks.filter((m) => !(m.obj instanceof PyDict ? m.obj.derived : Array.isArray(m.obj) && !readLists.has(m.obj)));
     for (const m of marks) {
       const owner = sharedKey(m.obj) !== null ? -1 : m.obj instanceof TStr ? m.obj.owner : m.obj instanceof EventObject ? m.obj.traceIdx : -1;
       if (owner < 0 || owner >= this.input.events.length) return this.locateEverywhere(marks);
       owners.add(owner);
     }
-    // Every marked object lies inside a known event: walk only those events.
-    const wanted = new Map<object, number[]>();
-    marks.forEach((m, order) => {
-      const list = wanted.get(m.obj);
-      if (list) list.push(order);
-      else wanted.set(m.obj, [order]);
-    });
-    const out: string[] = [];
+    // Every marked object lies inside a known event: look only there.
+    const out: Found[] = [];
     for (const owner of [...owners].sort((a, b) => a - b)) {
-      const found: { seq: number; order: number; text: string }[] = [];
-      let seq = 0;
-      const seen = new Set<object>();
-      const root: Place = { seq: 0, parent: { seq: 0, parent: null, key: '' }, key: owner };
-      const stack: [Value, Place][] = [[this.input.events[owner], root]];
-      while (stack.length > 0) {
-        const [v, place] = stack.pop()!;
-        place.seq = seq++;
-        if (v === null || typeof v !== 'object') continue;
-        const orders = wanted.get(v);
-        if (orders) for (const order of orders) found.push({ seq: place.seq, order, text: rangeText(marks[order], address(place)) });
-        if (seen.has(v)) continue;
-        seen.add(v);
-        const kids = children(v);
-        for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i][1], { seq: 0, parent: place, key: kids[i][0] }]);
-      }
+      const index = this.eventIndex(owner);
+      const found: Found[] = [];
+      marks.forEach((mark, order) => {
+        for (const place of index.get(mark.obj) ?? []) found.push({ seq: place.seq, order, mark, place });
+      });
       found.sort((a, b) => a.seq - b.seq || a.order - b.order);
-      for (const f of found) out.push(f.text);
+      for (const f of found) out.push(f);
     }
     return out;
   }
 
-  private locateEverywhere(marks: Mark[]): string[] {
-    const found: { seq: number; order: number; text: string }[] = [];
-    marks.forEach((m, order) => {
-      const key = sharedKey(m.obj);
-      const places = key !== null ? this.values().get(key) : typeof m.obj === 'object' ? this.objects().get(m.obj) : undefined;
-      for (const place of places ?? []) found.push({ seq: place.seq, order, text: rangeText(m, address(place)) });
+  private locateEverywhere(marks: Mark[]): Found[] {
+    const found: Found[] = [];
+    marks.forEach((mark, order) => {
+      const key = sharedKey(mark.obj);
+      const places = key !== null ? this.values().get(key) : typeof mark.obj === 'object' ? this.objects().get(mark.obj) : undefined;
+      for (const place of places ?? []) found.push({ seq: place.seq, order, mark, place });
     });
     found.sort((a, b) => a.seq - b.seq || a.order - b.order);
-    return found.map((f) => f.text);
+    return found;
   }
 }
 
-function rangeText(m: Mark, base: string): string {
-  const s = m.obj instanceof TStr ? m.obj.s : typeof m.obj === 'string' ? (m.obj as string) : null;
-  return m.start !== undefined && m.end !== undefined && s !== null ? `${base}:${codePointOffset(s, m.start)}-${codePointOffset(s, m.end)}` : base;
+function markedText(m: Mark): string | null {
+  return m.obj instanceof TStr ? m.obj.s : typeof m.obj === 'string' ? (m.obj as string) : null;
+}
+
+/** The official address strings of located marks, a run of single characters giving one range per character. */
+function expand(found: Found[], firstOfRun: boolean): string[] {
+  const out: string[] = [];
+  for (const { mark, place } of found) {
+    const base = address(place);
+    const s = markedText(mark);
+    if (mark.start === undefined || mark.end === undefined || s === null) {
+      out.push(base);
+      continue;
+    }
+    const offsets = codePoints(s);
+    if (!mark.each) {
+      out.push(`${base}:${offsets(mark.start)}-${offsets(mark.end)}`);
+      continue;
+    }
+    for (let i = mark.start; i < mark.end; ) {
+      const next = i + (i + 1 < mark.end && isSurrogatePair(s.charCodeAt(i), s.charCodeAt(i + 1)) ? 2 : 1);
+      out.push(`${base}:${offsets(i)}-${offsets(next)}`);
+      if (firstOfRun) break;
+      i = next;
+    }
+  }
+  return out;
+}
+
+function isSurrogatePair(high: number, low: number): boolean {
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
+/** UTF-16 offset to code-point offset in `s`, deciding once per string whether it has astral characters at all. */
+function codePoints(s: string): (offset: number) => number {
+  if (!/[\uD800-\uDBFF]/.test(s)) return (offset) => Math.min(offset, s.length);
+  return (offset) => codePointOffset(s, offset);
 }
 
 const locators = new WeakMap<TraceInput, Locator>();
 
-export function locate(marks: Mark[], input: TraceInput): string[] {
+function locatorOf(input: TraceInput): Locator {
   let locator = locators.get(input);
   if (!locator) locators.set(input, (locator = new Locator(input)));
-  return locator.locate(marks);
+  return locator;
+}
+
+/** The official addresses of marks: `messages.<i>.<key>…[:start-end]`, code-point offsets. */
+export function locate(marks: Mark[], input: TraceInput): string[] {
+  return expand(locatorOf(input).locate(marks), false);
+}
+
+/**
+ * The same addresses with each run of single characters given by its first character only: what a place for the
+ * error is chosen from without spelling out one range per character of a long text.
+ */
+export function locateRepresentatives(marks: Mark[], input: TraceInput): string[] {
+  return expand(locatorOf(input).locate(marks), true);
 }

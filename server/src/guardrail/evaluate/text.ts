@@ -1,4 +1,4 @@
-import { Contents, ImageChunk, MessageEvent, ToolOutputEvent } from './input';
+import { Contents, ImageChunk, MessageEvent, ToolOutputEvent } from './traceObjects';
 import { isStr, str, type Value } from './values';
 
 /** The analyzer's `text(...)`: the text strings in contents, messages, outputs, strings and nested lists (same objects). */

@@ -17,6 +17,8 @@ export class TStr {
 /** A Python dict: insertion-ordered, string keys (JSON objects, object literals). */
 export class PyDict {
   readonly map: Map<string, Value>;
+  /** Made by the rule (a literal, `dict()`, a parameter), so never found in the trace: a range on it has no place. */
+  derived = false;
   constructor(entries?: Iterable<[string, Value]>) {
     this.map = new Map(entries);
   }
@@ -52,7 +54,8 @@ export class PyFunction {
 
 /** What a builtin may need from the evaluation that calls it. */
 export interface CallContext {
-  mark(obj: object, start?: number, end?: number): void;
+  /** `each`: every character of [start, end) is a range of its own. */
+  mark(obj: object, start?: number, end?: number, each?: boolean): void;
 }
 
 export type Value =

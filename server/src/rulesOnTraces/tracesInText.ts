@@ -1,0 +1,98 @@
+import type { Span } from '../common/types';
+import type { GuardrailError } from '../guardrail/evaluate';
+import { traceSpans } from '../guardrail/evaluate/traceSpans';
+
+/**
+ * The traces a document holds, as the editor and `agent-traces eval` both read them: a trace file is one trace, a
+ * dataset (JSON Lines) one per line that holds a trace. A value holds a trace when it is a list (the events) or an
+ * object with `messages` (whatever that is: a `messages` that is not a list fails the evaluation with the
+ * analyzer's own cause). A dataset line without one (a metadata line) is skipped; a trace file without one is
+ * reported, since it was named to be evaluated.
+ */
+export interface TraceText {
+  /** The value's characters in the document. */
+  start: number;
+  end: number;
+  /** 1-based line of a dataset line; undefined for a trace file. */
+  line?: number;
+  /** What to evaluate, when the text is a trace. */
+  trace?: unknown;
+  /** Why it is not evaluated, otherwise. */
+  problem?: { kind: 'not-json'; detail: string } | { kind: 'no-trace' };
+}
+
+/** The trace in a parsed value: a list of events, or the `messages` of an object; undefined when it holds none. */
+export function traceOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value;
+  if (value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, 'messages')) return (value as { messages: unknown }).messages;
+  return undefined;
+}
+
+export function* tracesInText(text: string, dataset: boolean): Generator<TraceText> {
+  if (!dataset) {
+    yield read(text, 0, text.length, undefined);
+    return;
+  }
+  let lineStart = 0;
+  for (let line = 1; lineStart <= text.length; line++) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = text.length;
+    const contentEnd = text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
+    if (text.slice(lineStart, contentEnd).trim() !== '') {
+      const found = read(text, lineStart, contentEnd, line);
+      if (found.problem?.kind !== 'no-trace') yield found;
+    }
+    lineStart = lineEnd + 1;
+  }
+}
+
+function read(text: string, start: number, end: number, line: number | undefined): TraceText {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(start, end));
+  } catch (error) {
+    return { start, end, line, problem: { kind: 'not-json', detail: (error as Error).message } };
+  }
+  const trace = traceOf(value);
+  return trace === undefined ? { start, end, line, problem: { kind: 'no-trace' } } : { start, end, line, trace };
+}
+
+/**
+ * Where an error goes in the document: its most precise range (the shortest in the text, the first of equals: a
+ * substring before the whole event), or `fallback` when it has no range. The text's addresses are resolved once
+ * per trace, on the first error placed (or by readAddresses, for a caller that makes it a step of its own).
+ */
+export class ErrorPlacer {
+  private spanOf: ((address: string) => Span) | undefined;
+
+  constructor(private readonly text: string, private readonly trace: TraceText) {}
+
+  get addressesRead(): boolean {
+    return this.spanOf !== undefined;
+  }
+
+  readAddresses(): (address: string) => Span {
+    this.spanOf ??= traceSpans(this.text, this.trace.start, this.trace.end);
+    return this.spanOf;
+  }
+
+  place(error: GuardrailError, fallback: Span): Span {
+    const ranges = error.placeRanges();
+    if (ranges.length === 0) return fallback;
+    const spanOf = this.readAddresses();
+    let best = spanOf(ranges[0]);
+    for (let i = 1; i < ranges.length; i++) {
+      const span = spanOf(ranges[i]);
+      if (span.end - span.start < best.end - best.start) best = span;
+    }
+    return best;
+  }
+}
+
+/** The trace's first line: where a violation without ranges, or a notice about the whole trace, is shown. */
+export function firstLineOf(text: string, trace: TraceText): Span {
+  const lineEnd = text.indexOf('\n', trace.start);
+  return { start: trace.start, end: Math.min(trace.end, lineEnd < 0 ? trace.end : lineEnd) };
+}
+
+export const noTraceMessage = 'it holds no trace (a list of events, or an object with messages)';

@@ -1,0 +1,98 @@
+import { pathToFileURL } from 'node:url';
+import { readTextFile, walkFiles } from '../diskFiles';
+import { isCheckedByDefault, languageForFile } from '../languages';
+import { evaluateRulesOnTrace, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
+
+/**
+ * The rule files' verdicts on the workspace's trace files that are not open, for the rule files' code lenses: a
+ * rule file opened beside traces, or bound to every trace with `agentTraces.guardrails.policies`, counts its
+ * violations over the whole workspace, not only over the traces open in editors. Files are read one at a time
+ * through the bounded disk reader, up to `maxTraces` files (agentTraces.guardrails.maxLensTraces); the lens says so
+ * when that limit left files out.
+ */
+export interface WorkspaceTraceLimits {
+  /** Trace files evaluated at most (open ones excluded). */
+  maxTraces: number;
+  /** Larger files are not read (agentTraces.workspace.maxFileSizeMB, as for the tool index). */
+  maxBytes: number;
+  /** Workspace folder paths: the files are looked for below them and must lie inside them. */
+  folders: string[];
+  workBudget: number;
+  /** Violations per rule and trace (agentTraces.maxProblems), as for open traces. */
+  maxViolations?: number;
+}
+
+export interface WorkspaceTraceEntry {
+  result: RulesOnTraceResult;
+  positions: LineStarts;
+}
+
+/** Offsets to line/character positions from the line starts alone: a file's text is not kept for its lens targets. */
+export class LineStarts {
+  private readonly starts: number[] = [0];
+  private readonly length: number;
+
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+    this.length = text.length;
+  }
+
+  positionAt(offset: number): { line: number; character: number } {
+    const at = Math.max(0, Math.min(offset, this.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: at - this.starts[lo] };
+  }
+}
+
+export interface WorkspaceTraces {
+  /** Per trace file URI. */
+  entries: Map<string, WorkspaceTraceEntry>;
+  /** Set when the limit left trace files out, naming the setting. */
+  limitNotice?: string;
+  /** Files that could not be read, with why (logged by the server). */
+  problems: string[];
+}
+
+export async function evaluateWorkspaceTraces(
+  rules: RuleFile[],
+  open: ReadonlySet<string>,
+  limits: WorkspaceTraceLimits,
+  /** True when a newer evaluation superseded this one: it stops between files and returns undefined. */
+  isStale: () => boolean = () => false,
+): Promise<WorkspaceTraces | undefined> {
+  const found: WorkspaceTraces = { entries: new Map(), problems: [] };
+  if (rules.length === 0 || limits.maxTraces <= 0) return found;
+  const seen = new Set<string>();
+  for (const folder of limits.folders) {
+    for await (const path of walkFiles(folder)) {
+      if (isStale()) return undefined;
+      if (typeof path !== 'string' || !isCheckedByDefault(path) || path.toLowerCase().endsWith('.gr')) continue;
+      const uri = pathToFileURL(path).toString();
+      if (open.has(uri) || seen.has(uri)) continue;
+      seen.add(uri);
+      if (found.entries.size >= limits.maxTraces) {
+        found.limitNotice = `more than ${limits.maxTraces} trace files in the workspace: the first ${limits.maxTraces} counted (agentTraces.guardrails.maxLensTraces)`;
+        return found;
+      }
+      const read = await readTextFile(path, { maxBytes: limits.maxBytes, folders: limits.folders, setting: 'agentTraces.workspace.maxFileSizeMB' });
+      if (!read.ok) {
+        found.problems.push(`${path}: ${read.reason}`);
+        continue;
+      }
+      const language = languageForFile(read.path, read.text);
+      if (language !== 'agent-trace' && language !== 'agent-trace-jsonl') continue;
+      const result = evaluateRulesOnTrace(rules, read.text, language === 'agent-trace-jsonl', { workBudget: limits.workBudget, maxViolations: limits.maxViolations, isCancelled: isStale });
+      if (isStale()) return undefined;
+      // Only what the lenses read is kept: the counts, and the places of violations with the file's line starts.
+      found.entries.set(uri, { result: { ...result, notices: [] }, positions: new LineStarts(read.text) });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  return found;
+}

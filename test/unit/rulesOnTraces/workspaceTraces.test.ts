@@ -1,0 +1,65 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { defaultSettings } from '../../../server/src/common/service';
+import { LineIndex } from '../../../server/src/common/lineIndex';
+import { guardrailService, type RuleModel } from '../../../server/src/guardrail';
+import { evaluateRulesOnTrace, type RuleFile } from '../../../server/src/rulesOnTraces/evaluateOnTrace';
+import { TraceResults } from '../../../server/src/rulesOnTraces/results';
+import { evaluateWorkspaceTraces } from '../../../server/src/rulesOnTraces/workspaceTraces';
+
+const ruleUri = 'file:///w/leak.gr';
+const policy = 'raise "password" if:\n    (m: Message)\n    "hunter2" in m.content\n';
+const rule: RuleFile = { uri: ruleUri, model: guardrailService.parse({ uri: ruleUri, version: 1, text: policy }) as RuleModel };
+
+function lensTitle(results: TraceResults): string {
+  return guardrailService.codeLenses!(rule.model, { settings: defaultSettings, guardrailResults: results })[0].title;
+}
+
+describe('rule file lenses over the workspace', () => {
+  it('evaluates the trace files that are not open, through the disk limits, up to the limit it names when hit', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'lens-traces-'));
+    const uri = (name: string) => pathToFileURL(join(folder, name)).toString();
+    try {
+      mkdirSync(join(folder, 'sub'));
+      mkdirSync(join(folder, 'node_modules'));
+      writeFileSync(join(folder, 'a.trace.json'), '[\n  {"role": "user", "content": "hunter2"}\n]');
+      writeFileSync(join(folder, 'big.trace.json'), `[{"role": "user", "content": "hunter2 ${'x'.repeat(500)}"}]`);
+      writeFileSync(join(folder, 'open.trace.json'), '[{"role": "user", "content": "hunter2"}]');
+      writeFileSync(join(folder, 'sub', 'set.trace.jsonl'), '{"metadata": {}}\n[{"role": "user", "content": "fine"}]\n[{"role": "user", "content": "x hunter2"}]\n');
+      writeFileSync(join(folder, 'sub', 'z.trace.json'), '[{"role": "user", "content": "hunter2"}]');
+      writeFileSync(join(folder, 'node_modules', 'dep.trace.json'), '[{"role": "user", "content": "hunter2"}]');
+      const limits = { maxTraces: 2, maxBytes: 300, folders: [folder], workBudget: 1_000_000 };
+      const found = (await evaluateWorkspaceTraces([rule], new Set([uri('open.trace.json')]), limits))!;
+      assert.deepEqual([...found.entries.keys()], [uri('a.trace.json'), uri('sub/set.trace.jsonl')]);
+      assert.equal(found.problems.length, 1);
+      assert.match(found.problems[0], /big\.trace\.json: refused: .*agentTraces\.workspace\.maxFileSizeMB/);
+      assert.equal(found.limitNotice, 'more than 2 trace files in the workspace: the first 2 counted (agentTraces.guardrails.maxLensTraces)');
+      const set = found.entries.get(uri('sub/set.trace.jsonl'))!;
+      assert.deepEqual(set.result.violations.map((v) => set.positions.positionAt(v.span.start)), [{ line: 2, character: 32 }]);
+
+      const results = new TraceResults();
+      const openText = '[{"role": "user", "content": "hunter2"}]';
+      results.set(uri('open.trace.json'), evaluateRulesOnTrace([rule], openText, false, { workBudget: 1_000_000 }), new LineIndex(openText));
+      results.setWorkspace(found.entries, found.limitNotice);
+      assert.equal(lensTitle(results), '3 violations in 3 traces (of 1 open trace file and 2 more trace files in the workspace) · more than 2 trace files in the workspace: the first 2 counted (agentTraces.guardrails.maxLensTraces)');
+
+      const none = await evaluateWorkspaceTraces([rule], new Set(), { ...limits, maxTraces: 0 });
+      assert.deepEqual([none!.entries.size, none!.limitNotice], [0, undefined]);
+      let calls = 0;
+      assert.equal(await evaluateWorkspaceTraces([rule], new Set(), limits, () => ++calls > 1), undefined, 'a newer count supersedes this one');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('counts a trace without violations among the traces evaluated', () => {
+    const results = new TraceResults();
+    const text = '[{"role": "user", "content": "fine"}]';
+    results.set('file:///w/clean.trace.json', evaluateRulesOnTrace([rule], text, false, { workBudget: 1_000_000 }), new LineIndex(text));
+    assert.equal(lensTitle(results), '0 violations in 0 traces (of 1 open trace file)');
+  });
+});
