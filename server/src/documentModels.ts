@@ -167,7 +167,7 @@ export class DocumentModels {
    * The language a document is served as, decided once per client language id (the first line of a `.jsonl` file
    * is read again only while it is not one of ours, e.g. while a new file is still empty).
    */
-  private languageOf(document: TextDocument): LanguageId | undefined {
+  languageOf(document: TextDocument): LanguageId | undefined {
     const known = this.languages.get(document.uri);
     if (known && known.clientLanguageId === document.languageId && known.languageId) return known.languageId;
     const languageId = languageForDocument(document.uri, document.languageId, document.getText());

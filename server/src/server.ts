@@ -237,6 +237,8 @@ onNotification(connection, VisibleRulesNotification, (params) => {
 function openRuleFiles() {
   return documents.all().flatMap((document) => {
     if (visibleRules && !visibleRules.has(document.uri)) return [];
+    // Only rule files are parsed here: a big trace being read in slices must not be read a second time at once.
+    if (models.languageOf(document) !== 'guardrail') return [];
     const parsed = models.get(document);
     return parsed?.languageId === 'guardrail' ? [{ uri: document.uri, model: parsed.model as RuleModel }] : [];
   });
