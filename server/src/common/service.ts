@@ -17,6 +17,13 @@ export interface DocumentInput {
   maxLines?: number;
 }
 
+/** One edit as offsets: text[start, oldEnd) of the previous version became text[start, newEnd) of the new one. */
+export interface TextChange {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
 export interface Settings {
   /** At most this many problems are reported per document; a notice says when more were found. */
   maxProblems: number;
@@ -76,6 +83,11 @@ export interface LanguageService<Model> {
    * The same parse and check, in slices of about `sliceMs` that each end with `pause()`, for languages whose
    * documents can be big enough to hold up every other request (the server uses them above a size).
    */
+  /**
+   * The model of an edited version built from the previous version's model, which it takes over (it must not be
+   * used afterwards); undefined when only reading the whole text is sure to give the right model.
+   */
+  reparse?(previous: Model, doc: DocumentInput, change: TextChange): Model | undefined;
   parseInSlices?(doc: DocumentInput, pause: () => Promise<void>, sliceMs: number): Promise<Model>;
   validateInSlices?(model: Model, context: ServiceContext, pause: () => Promise<void>, sliceMs: number): Promise<Problem[]>;
   hover(model: Model, offset: number, context: ServiceContext): HoverResult | null;

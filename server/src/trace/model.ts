@@ -109,7 +109,8 @@ export async function parseTraceInSlices(
   return model;
 }
 
-function traceOf(text: string, start: number, end: number, parsed: ParsedJson): TraceModel {
+/** The model of a tree already read (the incremental re-read patches the previous tree and builds the rest again). */
+export function traceOf(text: string, start: number, end: number, parsed: ParsedJson): TraceModel {
   const model = modelShell(text, start, end, parsed);
   const steps = eventSteps(model);
   while (!steps.next().done);
