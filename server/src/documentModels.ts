@@ -7,6 +7,7 @@ import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { languageForDocument, languageForFile, serviceFor, type LanguageId } from './languages';
 import type { PositionMapper } from './convert';
 import { failedParseService, type FailedParse } from './failedParse';
+import type { EditLog } from './editLog';
 
 export interface ParsedDocument {
   uri: string;
@@ -82,6 +83,8 @@ export class DocumentModels {
   constructor(
     private readonly limits: () => ModelLimits,
     private readonly log: (message: string) => void = () => undefined,
+    /** The editor's edits: with them an edited version's model is built from the previous one where the language can. */
+    private readonly edits?: EditLog,
   ) {}
 
   /** `budget`: a request's cancellation and time budget, checked while parsing (the parse then throws BudgetExceeded). */
@@ -94,8 +97,33 @@ export class DocumentModels {
     }
     const service = languageId && serviceFor(languageId);
     if (!languageId || !service) return undefined;
+    const reread = this.reread(cached, document, languageId, maxLines);
+    if (reread) return reread;
     const parsed = this.parse(document.uri, document.version, languageId, service, document.getText(), document, budget);
     this.open.set(document.uri, parsed);
+    return parsed;
+  }
+
+  /** The model of an edited version built from the previous version's model (see LanguageService.reparse). */
+  private reread(cached: ParsedDocument | undefined, document: TextDocument, languageId: LanguageId, maxLines: number): ParsedDocument | undefined {
+    const { uri, version } = document;
+    const change = this.edits?.take(uri, cached?.version, version);
+    const service = cached?.service;
+    if (!change || !cached || cached.languageId !== languageId || cached.maxLines !== maxLines || !service?.reparse) return undefined;
+    const text = document.getText();
+    let model: unknown;
+    try {
+      model = service.reparse(cached.model, { uri, version, text, maxLines }, change);
+    } catch (error) {
+      // The previous model may be half moved: it is dropped, and the version read in full.
+      this.open.delete(uri);
+      this.log(`[reparse] ${uri}@${version}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      return undefined;
+    }
+    if (model === undefined) return undefined;
+    // The editor's document keeps its line offsets up to date through edits; a big one is checked in slices.
+    const parsed: ParsedDocument = { uri, version, languageId, service, model, positions: document, maxLines, inSlices: text.length >= sliceFromLength };
+    this.open.set(uri, parsed);
     return parsed;
   }
 
@@ -111,6 +139,11 @@ export class DocumentModels {
     const cached = this.open.get(document.uri);
     const current = cached && cached.version === document.version && cached.languageId === languageId && cached.maxLines === maxLines;
     if (current || !languageId || !service?.parseInSlices || document.getText().length < sliceFromLength) return this.get(document, budget);
+    const reread = this.reread(cached, document, languageId, maxLines);
+    if (reread) {
+      checkBudget(budget);
+      return reread;
+    }
     let reading = this.reading.get(document.uri);
     if (!reading || reading.version !== document.version || reading.languageId !== languageId || reading.maxLines !== maxLines) {
       if (reading) reading.superseded = true;
@@ -157,6 +190,7 @@ export class DocumentModels {
     this.reading.delete(uri);
     this.open.delete(uri);
     this.languages.delete(uri);
+    this.edits?.forget(uri);
   }
 
   /**

@@ -15,6 +15,7 @@ import {
 import { fixAllKind, toInlayHint } from './convert';
 import { codeActions } from './codeActionRequest';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
+import { documentsRecordingEdits, EditLog } from './editLog';
 import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
 import type { GraphData } from '../../shared/protocol';
 import {
@@ -31,10 +32,12 @@ import { readPolicyFiles } from './rulesOnTraces/policies';
 import { TraceResults } from './rulesOnTraces/results';
 
 const connection = createConnection(ProposedFeatures.all);
-const documents = new TextDocuments(TextDocument);
+const edits = new EditLog();
+const documents = new TextDocuments(documentsRecordingEdits(edits));
 const models = new DocumentModels(
   () => ({ maxLines: settings.jsonlMaxLines, maxFileSizeMB: settings.maxFileSizeMB, folders: workspaceFolderPaths() }),
   (message) => connection.console.error(message),
+  edits,
 );
 const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(message), () => ({
   maxFiles: settings.maxTraceFiles,
