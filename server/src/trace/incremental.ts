@@ -1,12 +1,12 @@
 /**
  * The model of an edited trace built from the model of the version before it: only the edited event is read again
- * (an edit between events reads nothing), everything after the edit is moved by the edit's length, and the events,
- * calls and links are built again from the patched tree. It answers only when the result is provably the tree a
+ * (an edit between events reads nothing), everything after the edit is moved by the edit's length, and the links
+ * between events are found again (the other events and calls are kept). It answers only when the result is provably the tree a
  * full read of the new text gives; otherwise (see `reread`) the caller reads the whole text.
  */
 import type { TextChange } from '../common/service';
 import { shiftValue } from '../json/shift';
-import { traceOf, type JsonValue, type TraceModel } from './model';
+import { relinkedTrace, type JsonValue, type TraceModel } from './model';
 import { parseEventJson } from './parser';
 
 
@@ -95,8 +95,9 @@ export function reread(previous: TraceModel, text: string, change: TextChange): 
     }
   }
   const folds = patchedFolds(previous.folds, regionStart, regionEnd, regionFolds, delta);
-  const model = traceOf(text, 0, text.length, { root, errors: [], folds, depth });
-  return { model, step: { edited: replacement ? k : -1, firstShifted, delta } };
+  const edited = replacement ? k : -1;
+  const model = relinkedTrace(previous, text, { root, errors: [], folds, depth }, edited);
+  return { model, step: { edited, firstShifted, delta } };
 }
 
 /** The index of the first item that ends after `offset` (items.length when none does). */
@@ -136,20 +137,22 @@ function hasFoldAt(folds: number[], start: number): boolean {
 }
 
 /**
- * The fold pairs of the new version. The reader records a container's fold when it closes, so in an error-free
- * document the pairs come in order of their ends: those ending before the region, the region's own, then those
- * ending after it (moved; the ones around the region keep their start).
+ * The fold pairs of the new version, made from the previous ones in place. The reader records a container's fold
+ * when it closes, so in an error-free document the pairs come in order of their ends: those ending before the
+ * region, the region's own (replaced by `regionFolds`), then those ending after it (moved; the ones around the
+ * region keep their start).
  */
 function patchedFolds(folds: number[], regionStart: number, regionEnd: number, regionFolds: number[], delta: number): number[] {
-  const out: number[] = [];
-  let i = 0;
-  for (; i < folds.length && folds[i + 1] <= regionStart; i += 2) out.push(folds[i], folds[i + 1]);
-  for (const offset of regionFolds) out.push(offset);
-  for (; i < folds.length; i += 2) {
-    const start = folds[i];
-    const end = folds[i + 1];
-    if (end <= regionEnd) continue; // inside the region: replaced by its new folds
-    out.push(start >= regionEnd ? start + delta : start, end + delta);
+  let first = 0;
+  while (first < folds.length && folds[first + 1] <= regionStart) first += 2;
+  let after = first;
+  while (after < folds.length && folds[after + 1] <= regionEnd) after += 2;
+  if (after - first === regionFolds.length) for (let i = 0; i < regionFolds.length; i++) folds[first + i] = regionFolds[i];
+  else if (regionFolds.length < 10_000) folds.splice(first, after - first, ...regionFolds);
+  else folds = folds.slice(0, first).concat(regionFolds, folds.slice(after));
+  for (let i = first + regionFolds.length; i < folds.length; i += 2) {
+    if (folds[i] >= regionEnd) folds[i] += delta;
+    folds[i + 1] += delta;
   }
-  return out;
+  return folds;
 }
