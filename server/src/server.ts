@@ -32,8 +32,10 @@ import { readPolicyFiles } from './rulesOnTraces/policies';
 import { TraceResults } from './rulesOnTraces/results';
 
 const connection = createConnection(ProposedFeatures.all);
-const edits = new EditLog();
-const documents = new TextDocuments(documentsRecordingEdits(edits));
+// Edited traces are read again only where the edit touched them; the end-to-end benchmark sets this variable to
+// compare with reading every version in full.
+const edits = process.env.AGENT_TRACES_FULL_REREAD ? undefined : new EditLog();
+const documents = new TextDocuments(edits ? documentsRecordingEdits(edits) : TextDocument);
 const models = new DocumentModels(
   () => ({ maxLines: settings.jsonlMaxLines, maxFileSizeMB: settings.maxFileSizeMB, folders: workspaceFolderPaths() }),
   (message) => connection.console.error(message),
