@@ -14,13 +14,13 @@ const text = `[\n${events.join(',\n')}\n]`;
 
 /** Edits of every kind, each in the text the ones before made: (offset of a needle + shift, characters taken out, inserted). */
 const edits: [string, number, number, string][] = [
+  ['"content": "step 20', 0, 0, '"'], // an unbalanced quote: read in full
+  ['""content": "step 20', 0, 1, ''], // and its undo, read in full too (the version before has errors)
   ['"content": "step 3', 13, 0, 'x'], // inside a string
   ['"role": "tool", "tool_call_id": "c5"', 3, 0, 'x'], // inside a key: that event stops being an output
   ['"n": 7', 5, 0, '1'], // inside a number
   ['}]},\n  {"role": "tool", "tool_call_id": "c9"', 4, 0, ' '], // between events
   ['"tool_call_id": "c11"', 17, 3, 'c4'], // a link changes
-  ['"content": "step 20', 0, 0, '"'], // an unbalanced quote: read in full
-  ['""content": "step 20', 0, 1, ''], // and its undo
 ];
 
 describe('incremental edits over stdio: the edited document answers as a fresh open of the same text', () => {
@@ -67,6 +67,11 @@ describe('incremental edits over stdio: the edited document answers as a fresh o
         const theirs: any = await request(method, fresh, offset + 2);
         assert.deepEqual(JSON.stringify(mine).replaceAll(edited, fresh), JSON.stringify(theirs), `${method} at ${offset}`);
       }
+    }
+    for (const method of ['textDocument/foldingRange', 'textDocument/codeLens']) {
+      const mine = await server.connection.sendRequest(method, { textDocument: { uri: edited } });
+      const theirs = await server.connection.sendRequest(method, { textDocument: { uri: fresh } });
+      assert.deepEqual(JSON.stringify(mine).replaceAll(edited, fresh), JSON.stringify(theirs), method);
     }
     const symbols = await server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri: edited } });
     assert.deepEqual(symbols, await server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri: fresh } }));
