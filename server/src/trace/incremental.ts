@@ -123,12 +123,13 @@ function onlyBlanksAndCommas(text: string, from: number, to: number, commas: num
   return seen === commas;
 }
 
-/** A line break as the reader counts lines (a \n, or a \r). */
+/** A line break as the reader counts lines (a \n, or a \r); stops at the first (indexOf would search past `to`). */
 function hasLineBreak(text: string, from: number, to: number): boolean {
-  const n = text.indexOf('\n', from);
-  if (n !== -1 && n < to) return true;
-  const r = text.indexOf('\r', from);
-  return r !== -1 && r < to;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return true;
+  }
+  return false;
 }
 
 function hasFoldAt(folds: number[], start: number): boolean {
@@ -143,10 +144,8 @@ function hasFoldAt(folds: number[], start: number): boolean {
  * region keep their start).
  */
 function patchedFolds(folds: number[], regionStart: number, regionEnd: number, regionFolds: number[], delta: number): number[] {
-  let first = 0;
-  while (first < folds.length && folds[first + 1] <= regionStart) first += 2;
-  let after = first;
-  while (after < folds.length && folds[after + 1] <= regionEnd) after += 2;
+  const first = firstFoldEndingAfter(folds, regionStart);
+  const after = firstFoldEndingAfter(folds, regionEnd);
   if (after - first === regionFolds.length) for (let i = 0; i < regionFolds.length; i++) folds[first + i] = regionFolds[i];
   else if (regionFolds.length < 10_000) folds.splice(first, after - first, ...regionFolds);
   else folds = folds.slice(0, first).concat(regionFolds, folds.slice(after));
@@ -155,4 +154,16 @@ function patchedFolds(folds: number[], regionStart: number, regionEnd: number, r
     folds[i + 1] += delta;
   }
   return folds;
+}
+
+/** The index of the first pair whose end is after `offset` (the pairs are in order of their ends). */
+function firstFoldEndingAfter(folds: number[], offset: number): number {
+  let lo = 0;
+  let hi = folds.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (folds[2 * mid + 1] > offset) hi = mid;
+    else lo = mid + 1;
+  }
+  return 2 * lo;
 }
