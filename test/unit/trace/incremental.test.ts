@@ -169,8 +169,15 @@ function editAndCompare(name: string, original: string, seed: number, count: num
     for (const offset of probes(full, next)) {
       assert.deepStrictEqual(traceService.definition(incremental, offset), traceService.definition(full, offset), `definition at ${offset} differs: ${where}`);
       assert.deepStrictEqual(traceService.hover(incremental, offset, ctx), traceService.hover(full, offset, ctx), `hover at ${offset} differs: ${where}`);
+      assert.deepStrictEqual(traceService.references(incremental, offset, true), traceService.references(full, offset, true), `references at ${offset} differ: ${where}`);
     }
     assert.deepStrictEqual(traceService.folding(incremental), traceService.folding(full), `folding differs: ${where}`);
+    assert.deepStrictEqual(traceService.codeLenses(incremental, ctx), traceService.codeLenses(full, ctx), `code lenses differ: ${where}`);
+    const all = { start: 0, end: after.length };
+    assert.deepStrictEqual(traceService.inlayHints(incremental, all, ctx), traceService.inlayHints(full, all, ctx), `inlay hints differ: ${where}`);
+    // Offsets stand in for ranges: the graph's own content is what is compared.
+    const toRange = (span: { start: number; end: number }) => ({ start: { line: 0, character: span.start }, end: { line: 0, character: span.end } });
+    assert.deepStrictEqual(traceService.graph(incremental, { toRange }, ctx), traceService.graph(full, { toRange }, ctx), `graph differs: ${where}`);
   }
 }
 
