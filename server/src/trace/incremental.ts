@@ -6,7 +6,7 @@
  */
 import type { TextChange } from '../common/service';
 import { shiftValue } from '../json/shift';
-import { relinkedTrace, type JsonValue, type TraceModel } from './model';
+import { relinkedTrace, type JsonValue, type SyntaxProblem, type TraceModel } from './model';
 import { parseEventJson } from './parser';
 
 
@@ -30,8 +30,14 @@ export function reread(previous: TraceModel, text: string, change: TextChange): 
   const events = previous.eventsValue;
   const root = previous.root;
   const delta = change.newEnd - change.oldEnd;
-  // Recovery from a syntax error can depend on text far away from it: only error-free documents are patched.
-  if (!events?.items || !root || previous.syntaxErrors.length > 0) return undefined;
+  if (!events?.items || !root) return undefined;
+  // Syntax errors elsewhere are kept, moved: the reader's state where the edited event starts depends only on the
+  // text before it, and an event read alone without an error leaves it in the state it found it in. A line break
+  // typed with errors around may change folds the reader counts differently (inside comments): read it all.
+  const broken = previous.syntaxErrors.length > 0;
+  if (broken && (events.unclosed || root.unclosed || hasLineBreak(before, change.start, change.oldEnd) || hasLineBreak(text, change.start, change.newEnd))) {
+    return undefined;
+  }
   if (previous.start !== 0 || previous.end !== before.length || before.length + delta !== text.length) return undefined;
   const { start: from, oldEnd: to } = change;
   // The brackets of the events array are never part of the edit.
@@ -69,8 +75,15 @@ export function reread(previous: TraceModel, text: string, change: TextChange): 
     const gapEnd = k < items.length ? items[k].start : events.end - 1;
     const commas = k > 0 && k < items.length ? 1 : 0;
     if (!onlyBlanksAndCommas(text, gapStart, gapEnd + delta, commas)) return undefined;
+    // A gap that was broken (a comma missing or doubled) is read in full when mended.
+    if (broken && !onlyBlanksAndCommas(before, gapStart, gapEnd, commas)) return undefined;
     regionStart = from;
     regionEnd = to;
+  }
+
+  // No error may lie inside what is read again (an error at the event's first character belongs to the text before).
+  if (broken && previous.syntaxErrors.some((e) => e.start < regionEnd && e.end > regionStart && !(e.start === regionStart && e.end <= regionStart + 1))) {
+    return undefined;
   }
 
   // A multi-line container that becomes one line (or the reverse) adds or removes a fold: read it all.
@@ -96,7 +109,8 @@ export function reread(previous: TraceModel, text: string, change: TextChange): 
   }
   const folds = patchedFolds(previous.folds, regionStart, regionEnd, regionFolds, delta);
   const edited = replacement ? k : -1;
-  const model = relinkedTrace(previous, text, { root, errors: [], folds, depth }, edited);
+  const errors = broken ? movedErrors(previous.syntaxErrors, regionEnd, delta) : previous.syntaxErrors;
+  const model = relinkedTrace(previous, text, { root, errors, folds, depth }, edited);
   return { model, step: { edited, firstShifted, delta } };
 }
 
@@ -166,4 +180,12 @@ function firstFoldEndingAfter(folds: number[], offset: number): number {
     else lo = mid + 1;
   }
   return 2 * lo;
+}
+
+/**
+ * The syntax errors of the new version: none lay inside the edited event (it reads alone without one, before and
+ * after the edit); those after it move. One at the event's first character (a missing comma before it) stays.
+ */
+function movedErrors(errors: SyntaxProblem[], regionEnd: number, delta: number): SyntaxProblem[] {
+  return errors.map((e) => (e.start >= regionEnd ? { ...e, start: e.start + delta, end: e.end + delta } : e));
 }

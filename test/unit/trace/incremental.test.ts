@@ -120,6 +120,8 @@ const ctx = context();
 interface Run {
   edits: number;
   incremental: number;
+  /** Incremental reads of a text with syntax errors (kept and moved). */
+  broken: number;
 }
 
 /**
@@ -145,6 +147,7 @@ function editAndCompare(name: string, original: string, seed: number, count: num
     if (!edit.label.startsWith('undo')) undo.push(inverse);
     const change: TextChange = { start: edit.start, oldEnd: edit.end, newEnd: edit.start + edit.insert.length };
     const doc = { uri: name, version: i, text: after };
+    const wasBroken = model.syntaxErrors.length > 0;
     const incremental = traceService.reparse(model, doc, change);
     const full = traceService.parse(doc);
     const where = `${name}, seed ${seed}, edit ${i}: ${edit.label} at ${edit.start}-${edit.end} of ${JSON.stringify(edit.insert)} `
@@ -157,6 +160,7 @@ function editAndCompare(name: string, original: string, seed: number, count: num
       continue;
     }
     run.incremental++;
+    if (wasBroken) run.broken++;
     model = incremental;
     assert.deepStrictEqual(
       { root: incremental.root, folds: incremental.folds, depth: incremental.depth, errors: incremental.syntaxErrors },
@@ -182,12 +186,13 @@ function editAndCompare(name: string, original: string, seed: number, count: num
 }
 
 test('incremental re-read: thousands of random edits on generated traces give what a full read gives', (t) => {
-  const run: Run = { edits: 0, incremental: 0 };
+  const run: Run = { edits: 0, incremental: 0, broken: 0 };
   for (let seed = 1; seed <= 40; seed++) editAndCompare(`generated-${seed}.trace.json`, generatedTrace(seed), seed, 120, run);
   assert.equal(run.edits, 4800);
-  t.diagnostic(`${run.incremental} of ${run.edits} edits read incrementally`);
+  t.diagnostic(`${run.incremental} of ${run.edits} edits read incrementally, ${run.broken} of them in a text with syntax errors`);
   // The comparison proves something only when the incremental path is taken often.
   assert.ok(run.incremental > run.edits / 5, `only ${run.incremental} of ${run.edits} edits were read incrementally`);
+  assert.ok(run.broken > 100, `only ${run.broken} incremental reads of broken texts`);
 });
 
 test('incremental re-read: random edits on the corpus traces give what a full read gives', (t) => {
@@ -196,7 +201,7 @@ test('incremental re-read: random edits on the corpus traces give what a full re
     t.skip(`corpus not found at ${traces}`);
     return;
   }
-  const run: Run = { edits: 0, incremental: 0 };
+  const run: Run = { edits: 0, incremental: 0, broken: 0 };
   let seed = 1000;
   for (const folder of readdirSync(traces).filter((name) => !name.includes('.'))) {
     for (const name of readdirSync(join(traces, folder)).filter((n) => n.endsWith('.json'))) {
@@ -204,7 +209,7 @@ test('incremental re-read: random edits on the corpus traces give what a full re
     }
   }
   assert.ok(run.edits >= 1000, `${run.edits} edits`);
-  t.diagnostic(`${run.incremental} of ${run.edits} edits read incrementally`);
+  t.diagnostic(`${run.incremental} of ${run.edits} edits read incrementally, ${run.broken} of them in a text with syntax errors`);
   assert.ok(run.incremental > run.edits / 5, `only ${run.incremental} of ${run.edits} edits were read incrementally`);
 });
 
