@@ -1,14 +1,13 @@
 /**
  * The model of an edited trace built from the model of the version before it: only the edited event is read again
- * (an edit between events reads nothing), everything after the edit is moved by the edit's length, and the links
- * between events are found again (the other events and calls are kept). It answers only when the result is provably the tree a
- * full read of the new text gives; otherwise (see `reread`) the caller reads the whole text.
+ * (an edit between events reads nothing), everything after the edit is moved by the edit's length, and the other
+ * events and calls are kept with their links (found again when the edited event's kind or ids changed). It answers
+ * only when the result is provably the tree a full read of the new text gives; otherwise the caller reads it all.
  */
 import type { TextChange } from '../common/service';
 import { shiftValue } from '../json/shift';
 import { relinkedTrace, type JsonValue, type SyntaxProblem, type TraceModel } from './model';
 import { parseEventJson } from './parser';
-
 
 /**
  * What an incremental read changed, for the checks that can reuse the previous version's per-event problems:
@@ -81,8 +80,10 @@ export function reread(previous: TraceModel, text: string, change: TextChange): 
     regionEnd = to;
   }
 
-  // No error may lie inside what is read again (an error at the event's first character belongs to the text before).
-  if (broken && previous.syntaxErrors.some((e) => e.start < regionEnd && e.end > regionStart && !(e.start === regionStart && e.end <= regionStart + 1))) {
+  // No error may lie inside what is read again, nor touch it: a value cut short by an error (a string running to the
+  // end of its line, an object closed by a mismatched bracket) ends where the text after it says. An error on the
+  // edited event's first character (a comma missing before it) belongs to the text before.
+  if (broken && previous.syntaxErrors.some((e) => e.start <= regionEnd && e.end >= regionStart && !(replacement && e.start === regionStart && e.end === regionStart + 1))) {
     return undefined;
   }
 

@@ -140,7 +140,21 @@ function editAndCompare(name: string, original: string, seed: number, count: num
     // A broken text is read in full after every edit: undo more often then, as a user does, to come back to the
     // error-free texts the incremental path serves.
     if (undo.length > 0 && (r < 0.15 || (model.syntaxErrors.length > 0 && next() < 0.6))) edit = undo.pop()!;
-    else if (r < 0.6) edit = aimedEdit(text, next);
+    else if (r < 0.35) edit = aimedEdit(text, next);
+    else if (r < 0.5 && model.syntaxErrors.length > 0) {
+      // Next to a syntax error, where the reader's recovery decides where values end.
+      const error = model.syntaxErrors[Math.floor(next() * model.syntaxErrors.length)];
+      const start = Math.min(text.length, Math.max(0, [error.start, error.end, error.end + 1, error.start - 1][Math.floor(next() * 4)]));
+      const insert = [' ', 'x', ',', '"', '}', ']', '{'][Math.floor(next() * 7)];
+      edit = next() < 0.7 ? { start, end: start, insert, label: 'insert next to an error' } : { start, end: Math.min(text.length, start + 1), insert: '', label: 'delete next to an error' };
+    }
+    else if (r < 0.65 && model.events.length > 0) {
+      // At an event's first or last character, where what the reader makes of the text next to it may change.
+      const event = model.events[Math.floor(next() * model.events.length)].value;
+      const start = [event.start, event.end, event.end - 1, event.start + 1][Math.floor(next() * 4)];
+      const insert = [' ', '\n', ',', '"', '}', ']'][Math.floor(next() * 6)];
+      edit = next() < 0.7 ? { start, end: start, insert, label: 'boundary insert' } : { start, end: Math.min(text.length, start + 1), insert: '', label: 'boundary delete' };
+    }
     edit ??= randomEdit(text, next);
     const after = apply(text, edit);
     const inverse: Edit = { start: edit.start, end: edit.start + edit.insert.length, insert: text.slice(edit.start, edit.end), label: `undo of ${edit.label}` };
@@ -225,5 +239,23 @@ test('incremental re-read: an edit between events reads nothing again; one that 
   for (const [insert, where] of [['"', spaced.indexOf('hi')], ['}', spaced.indexOf('hi') + 3], [',', at], ['{', at]] as const) {
     const broken = spaced.slice(0, where) + insert + spaced.slice(where);
     assert.equal(traceService.reparse(again, { uri: 'a', version: 3, text: broken }, { start: where, oldEnd: where, newEnd: where + 1 }), undefined, insert);
+  }
+});
+
+test('incremental re-read: in a broken text, a value cut short by an error is not moved apart from its end', () => {
+  const cases = [
+    // A string running to the end of its line: a blank typed after it becomes part of it.
+    ['[\n  {"role": "user", "content": "a"},\n  "open', '"open'.length],
+    // An event closed by the mismatched bracket after it: a blank typed before the bracket lands inside the event.
+    ['[\n  {"role": "user", "content": "a"},\n  {"role": "user" ]', '{"role": "user" '.length],
+  ] as const;
+  for (const [text, shift] of cases) {
+    const at = text.lastIndexOf('\n  ') + 3 + shift;
+    const model = traceService.parse({ uri: 'b', version: 1, text });
+    assert.ok(model.syntaxErrors.length > 0);
+    const typed = text.slice(0, at) + ' ' + text.slice(at);
+    const read = traceService.reparse(model, { uri: 'b', version: 2, text: typed }, { start: at, oldEnd: at, newEnd: at + 1 });
+    const full = traceService.parse({ uri: 'b', version: 2, text: typed });
+    if (read) assert.deepStrictEqual({ root: read.root, errors: read.syntaxErrors }, { root: full.root, errors: full.syntaxErrors }, text);
   }
 });
