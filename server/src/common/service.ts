@@ -80,14 +80,14 @@ export interface LanguageService<Model> {
   parse(doc: DocumentInput): Model;
   validate(model: Model, context: ServiceContext): Problem[];
   /**
-   * The same parse and check, in slices of about `sliceMs` that each end with `pause()`, for languages whose
-   * documents can be big enough to hold up every other request (the server uses them above a size).
-   */
-  /**
    * The model of an edited version built from the previous version's model, which it takes over (it must not be
    * used afterwards); undefined when only reading the whole text is sure to give the right model.
    */
   reparse?(previous: Model, doc: DocumentInput, change: TextChange): Model | undefined;
+  /**
+   * The same parse and check, in slices of about `sliceMs` that each end with `pause()`, for languages whose
+   * documents can be big enough to hold up every other request (the server uses them above a size).
+   */
   parseInSlices?(doc: DocumentInput, pause: () => Promise<void>, sliceMs: number): Promise<Model>;
   validateInSlices?(model: Model, context: ServiceContext, pause: () => Promise<void>, sliceMs: number): Promise<Problem[]>;
   hover(model: Model, offset: number, context: ServiceContext): HoverResult | null;

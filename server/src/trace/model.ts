@@ -204,17 +204,20 @@ function* eventSteps(model: TraceModel): Generator<void, void, void> {
 }
 
 /**
- * The model of a tree patched by an incremental read (see incremental.ts), where only the event at `edited` is new:
- * the other events and their calls are those of `previous` (same values, moved in place), with their links found
- * again. The previous model's events must not be used afterwards.
+ * The model of a tree patched by an incremental read (see incremental.ts), where only the event at `edited` (-1:
+ * none) is new: the other events and their calls are those of `previous` (same values, moved in place), with their
+ * links kept when the edited event's links cannot have changed, else found again. The previous model's events must
+ * not be used afterwards.
  */
 export function relinkedTrace(previous: TraceModel, text: string, parsed: ParsedJson, edited: number): TraceModel {
   const model = modelShell(text, 0, text.length, parsed);
   const items = model.eventsValue?.items;
   if (!items) return model;
   const events = previous.events;
-  if (edited < 0 || sameLinks(events[edited], describeEvent(model, items[edited], edited))) {
-    // Nothing a link depends on changed: every link is the previous one.
+  const read = edited < 0 ? undefined : describeEvent(model, items[edited], edited);
+  if (!read || sameLinks(events[edited], read)) {
+    // Nothing a link depends on changed: every link is the previous one, and the edited event takes the new reading.
+    if (read) takeOver(events[edited], read);
     model.events = events;
     model.calls = previous.calls;
     model.callsById = previous.callsById;
@@ -224,7 +227,7 @@ export function relinkedTrace(previous: TraceModel, text: string, parsed: Parsed
   const links = new Links(model);
   for (let index = 0; index < items.length; index++) {
     if (index === edited) {
-      links.add(describeEvent(model, items[index], index));
+      links.add(read);
       continue;
     }
     const event = events[index];
@@ -239,8 +242,7 @@ export function relinkedTrace(previous: TraceModel, text: string, parsed: Parsed
 
 /**
  * Whether `event` (linked) and `edited` (its new reading, not linked) agree in everything links depend on: the kind,
- * the tool_call_id, whether it answers implicitly, and its calls' ids. If so, `event` takes over the new reading
- * and keeps its links (the other events point at it and at its calls).
+ * the tool_call_id, whether it answers implicitly, and its calls' ids.
  */
 function sameLinks(event: TraceEvent, edited: TraceEvent): boolean {
   if (event.kind !== edited.kind || event.callId !== edited.callId || event.calls.length !== edited.calls.length) return false;
@@ -248,6 +250,11 @@ function sameLinks(event: TraceEvent, edited: TraceEvent): boolean {
   for (let i = 0; i < event.calls.length; i++) {
     if (event.calls[i].id !== edited.calls[i].id || event.calls[i].topLevel !== edited.calls[i].topLevel) return false;
   }
+  return true;
+}
+
+/** `event` takes over its new reading and keeps its links (the other events point at it and at its calls). */
+function takeOver(event: TraceEvent, edited: TraceEvent): void {
   event.value = edited.value;
   event.fields = edited.fields;
   event.role = edited.role;
@@ -261,7 +268,6 @@ function sameLinks(event: TraceEvent, edited: TraceEvent): boolean {
     call.name = read.name;
     call.argumentsField = read.argumentsField;
   }
-  return true;
 }
 
 /** An output without a string tool_call_id answers the latest call before it when it names none (or null). */
