@@ -77,20 +77,22 @@ function* checkSteps(model: TraceModel, context: ServiceContext): Generator<void
   // An event's own problems depend on nothing outside it: after an incremental read, those of the events it did
   // not read again are the previous version's, moved. Links across events are always checked again.
   const reused = reusedEventProblems(model, hints);
-  const eventProblems: Problem[][] = new Array(events.length);
+  // Kept for the models of documents only (the service's parse sets their uri): the traces of a dataset's lines are
+  // never read incrementally, and a weak entry for each of thousands of them would slow every collection.
+  const eventProblems: Problem[][] | undefined = model.uri === undefined ? undefined : new Array(events.length);
   for (let i = 0; i < events.length; i++) {
     const kept = reused?.[i];
     if (kept) {
-      eventProblems[i] = kept;
+      if (eventProblems) eventProblems[i] = kept;
       for (const problem of kept) problems.push(problem);
       continue;
     }
     const first = problems.length;
     checkEvent(model, events[i], add, unknownKeys);
-    eventProblems[i] = first === problems.length ? noProblems : problems.slice(first);
+    if (eventProblems) eventProblems[i] = first === problems.length ? noProblems : problems.slice(first);
     if (i % EVENTS_PER_STEP === EVENTS_PER_STEP - 1) yield;
   }
-  keepEventProblems(model, hints, eventProblems);
+  if (eventProblems) keepEventProblems(model, hints, eventProblems);
   checkLinks(model, add);
   problems.sort((a, b) => a.span.start - b.span.start);
   return problems;
