@@ -24,6 +24,7 @@ interface ServerKind {
   extension: string;
   /** Milliseconds the server waits after an edit before it checks the document again. */
   validationDelayMs: number;
+  env?: Record<string, string>;
 }
 
 const floor: ServerKind = {
@@ -38,6 +39,8 @@ const ours: ServerKind = {
   name: 'agent-traces', script: resolve(repoRoot, 'dist', 'server.js'),
   languageId: 'agent-trace', extension: '.trace.json', validationDelayMs: 200,
 };
+/** The same server reading every edited version in full (no incremental re-read), for comparison. */
+const oursFull: ServerKind = { ...ours, name: 'agent-traces, full re-read', env: { AGENT_TRACES_FULL_REREAD: '1' } };
 
 /** One server process and the diagnostics it has published. */
 class Client {
@@ -46,7 +49,7 @@ class Client {
   private readonly waiters: { uri: string; version?: number; resolve: () => void }[] = [];
 
   constructor(readonly kind: ServerKind) {
-    this.child = spawn(process.execPath, [kind.script, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.child = spawn(process.execPath, [kind.script, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...kind.env } });
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params: PublishDiagnosticsParams) => {
       for (const waiter of [...this.waiters]) {
@@ -188,6 +191,8 @@ interface Figures {
   hover: number[];
   /** Edit → diagnostics, less the server's validation delay. */
   diagnostics: number[];
+  /** The same two, by where the edit is (inside a string, a key, a number, between events). */
+  byKind: Map<string, { definition: number[]; diagnostics: number[] }>;
   /** A hover on a small open file sent right after a big document's open, and the hovers after it until it is checked. */
   firstSmallHover: number;
   smallHover: number[];
@@ -208,7 +213,7 @@ async function measure(kind: ServerKind, text: string, editCount: number): Promi
   const at = positionsIn(text);
   const idOffsets = [...text.matchAll(/"tool_call_id": "/g)].map((match) => match.index! + 19);
   const next = random(5);
-  const figures: Figures = { cold, warm, definition: [], hover: [], diagnostics: [], firstSmallHover: 0, smallHover: [], peakBytes: 0 };
+  const figures: Figures = { cold, warm, definition: [], hover: [], diagnostics: [], byKind: new Map(), firstSmallHover: 0, smallHover: [], peakBytes: 0 };
   const edited = uri('third');
   let version = 1;
   for (const edit of editsIn(text, editCount)) {
@@ -226,10 +231,17 @@ async function measure(kind: ServerKind, text: string, editCount: number): Promi
       while (target.line === start.line) target = at(idOffsets[Math.floor(next() * idOffsets.length)]);
       // The JSON server has no definitions: its answer is an error, not counted.
       const definition = await timedAnswer(() => client.request('textDocument/definition', edited, target));
-      if (definition !== undefined) figures.definition.push(definition);
+      const ofKind = figures.byKind.get(edit.kind) ?? { definition: [], diagnostics: [] };
+      figures.byKind.set(edit.kind, ofKind);
+      if (definition !== undefined) {
+        figures.definition.push(definition);
+        ofKind.definition.push(definition);
+      }
       figures.hover.push(await timed(() => client.request('textDocument/hover', edited, target)));
       await published;
-      figures.diagnostics.push(performance.now() - editedAt - kind.validationDelayMs);
+      const diagnostics = performance.now() - editedAt - kind.validationDelayMs;
+      figures.diagnostics.push(diagnostics);
+      ofKind.diagnostics.push(diagnostics);
     }
   }
 
@@ -262,12 +274,12 @@ async function main(): Promise<void> {
   console.log('and the slowest of those sent after it until the big one is checked (the server\'s own work). RSS: 5 documents open.\n');
   for (const mb of megabytes) {
     const text = generateTrace(mb * 1024 * 1024, 1, { outputLines: [10, 30] });
-    const editCount = mb >= 50 ? 6 : 10;
+    const editCount = mb >= 50 ? 8 : 16;
     const events = (text.match(/\n {2}\{/g) ?? []).length;
     console.log(`--- ${(text.length / 2 ** 20).toFixed(1)} MB, ${events} events, ${editCount * 2} edits`);
     console.log('server                        cold   warm   definition p50/p95   hover p50/p95   diagnostics p50/p95   small hover first/max   peak RSS/size');
     const results = new Map<ServerKind, Figures>();
-    for (const kind of [floor, jsonServer, ours]) {
+    for (const kind of [floor, jsonServer, ours, oursFull]) {
       const figures = await measure(kind, text, editCount);
       results.set(kind, figures);
       console.log(
@@ -278,6 +290,11 @@ async function main(): Promise<void> {
     const base = results.get(floor)!;
     const plain = results.get(jsonServer)!;
     const mine = results.get(ours)!;
+    const full = results.get(oursFull)!;
+    for (const [name, figures] of [['incremental', mine], ['full re-read', full]] as const) {
+      const kinds = [...figures.byKind].map(([where, f]) => `${where} ${Math.round(percentile(f.definition, 95))} / ${Math.round(percentile(f.diagnostics, 95))}`);
+      console.log(`agent-traces, ${name}: p95 definition / diagnostics by edit: ${kinds.join(', ')}`);
+    }
     console.log(
       `agent-traces: cold ${(mine.cold / base.cold).toFixed(2)}× the floor (≤ 2), ${(plain.cold / mine.cold).toFixed(2)}× faster than JSON (≥ 4); `
       + `warm ${(mine.warm / base.warm).toFixed(2)}× the floor, ${(plain.warm / mine.warm).toFixed(2)}× faster than JSON`,

@@ -7,6 +7,7 @@ import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { languageForDocument, languageForFile, serviceFor, type LanguageId } from './languages';
 import type { PositionMapper } from './convert';
 import { failedParseService, type FailedParse } from './failedParse';
+import type { EditLog } from './editLog';
 
 export interface ParsedDocument {
   uri: string;
@@ -85,6 +86,8 @@ export class DocumentModels {
   constructor(
     private readonly limits: () => ModelLimits,
     private readonly log: (message: string) => void = () => undefined,
+    /** The editor's edits: with them an edited version's model is built from the previous one where the language can. */
+    private readonly edits?: EditLog,
   ) {}
 
   /** `budget`: a request's cancellation and time budget, checked while parsing (the parse then throws BudgetExceeded). */
@@ -96,10 +99,37 @@ export class DocumentModels {
     if (sameInput && cached.version === document.version) return cached;
     const service = languageId && serviceFor(languageId);
     if (!languageId || !service) return undefined;
-    // An edit of a document whose language re-reads only what changed: from the previous version's model.
-    const previous = sameInput && cached.service === service && !cached.inSlices ? cached.model : undefined;
-    const parsed = this.parse(document.uri, document.version, languageId, service, document.getText(), document, budget, previous);
+    const reread = this.reread(cached, document, languageId, limits, budget);
+    if (reread) return reread;
+    const parsed = this.parse(document.uri, document.version, languageId, service, document.getText(), document, budget);
     this.open.set(document.uri, parsed);
+    return parsed;
+  }
+
+  /** The model of an edited version built from the previous version's model (see LanguageService.reparse). */
+  private reread(
+    cached: ParsedDocument | undefined, document: TextDocument, languageId: LanguageId, limits: ParseLimits, budget: Budget | undefined,
+  ): ParsedDocument | undefined {
+    const { uri, version } = document;
+    // The editor's edits since the cached version, when all are known (else the language finds what changed itself).
+    const change = this.edits?.take(uri, cached?.version, version);
+    const service = cached?.service;
+    if (!cached || cached.languageId !== languageId || !sameLimits(cached.limits, limits) || !service?.reparse) return undefined;
+    const text = document.getText();
+    let model: unknown;
+    try {
+      model = service.reparse(cached.model, { uri, version, text, ...limits, budget }, change);
+    } catch (error) {
+      // The previous model may be half moved: it is dropped, and the version read in full (unless the request stopped).
+      this.open.delete(uri);
+      if (error instanceof BudgetExceeded) throw error;
+      this.log(`[reparse] ${uri}@${version}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      return undefined;
+    }
+    if (model === undefined) return undefined;
+    // The editor's document keeps its line offsets up to date through edits; a big one is checked in slices.
+    const parsed: ParsedDocument = { uri, version, languageId, service, model, positions: document, limits, inSlices: text.length >= sliceFromLength };
+    this.open.set(uri, parsed);
     return parsed;
   }
 
@@ -115,6 +145,11 @@ export class DocumentModels {
     const cached = this.open.get(document.uri);
     const current = cached && cached.version === document.version && cached.languageId === languageId && sameLimits(cached.limits, limits);
     if (current || !languageId || !service?.parseInSlices || document.getText().length < sliceFromLength) return this.get(document, budget);
+    const reread = this.reread(cached, document, languageId, limits, budget);
+    if (reread) {
+      checkBudget(budget);
+      return reread;
+    }
     let reading = this.reading.get(document.uri);
     if (!reading || reading.version !== document.version || reading.languageId !== languageId || !sameLimits(reading.limits, limits)) {
       if (reading) reading.superseded = true;
@@ -161,6 +196,7 @@ export class DocumentModels {
     this.reading.delete(uri);
     this.open.delete(uri);
     this.languages.delete(uri);
+    this.edits?.forget(uri);
   }
 
   /**
@@ -197,12 +233,12 @@ export class DocumentModels {
 
   private parse(
     uri: string, version: number, languageId: string, service: LanguageService<unknown>, text: string,
-    positions: ParsedDocument['positions'], budget?: Budget, previous?: unknown,
+    positions: ParsedDocument['positions'], budget?: Budget,
   ): ParsedDocument {
     const limits = parseLimits(this.limits());
     const input = { uri, version, text, ...limits, budget };
     try {
-      const model = previous !== undefined && service.parseAfterEdit ? service.parseAfterEdit(previous, input) : service.parse(input);
+      const model = service.parse(input);
       return { uri, version, languageId, service, model, positions, limits };
     } catch (error) {
       // The request stopped, not the parse: nothing half-read is kept, and the next request tries again.

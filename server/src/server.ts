@@ -15,6 +15,7 @@ import {
 import { fixAllKind, toInlayHint } from './convert';
 import { codeActions } from './codeActionRequest';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
+import { documentsRecordingEdits, EditLog } from './editLog';
 import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
 import type { GraphData } from '../../shared/protocol';
 import {
@@ -32,13 +33,17 @@ import { TraceResults } from './rulesOnTraces/results';
 import { evaluateWorkspaceTraces } from './rulesOnTraces/workspaceTraces';
 
 const connection = createConnection(ProposedFeatures.all);
-const documents = new TextDocuments(TextDocument);
+// Edited traces are read again only where the edit touched them; the end-to-end benchmark sets this variable to
+// compare with reading every version in full.
+const edits = process.env.AGENT_TRACES_FULL_REREAD ? undefined : new EditLog();
+const documents = new TextDocuments(edits ? documentsRecordingEdits(edits) : TextDocument);
 const models = new DocumentModels(
   () => ({
     maxLines: settings.jsonlMaxLines, maxOutlineEntries: settings.jsonlMaxOutlineEntries, cachedLineModels: settings.jsonlCachedLineModels,
     maxFileSizeMB: settings.maxFileSizeMB, folders: workspaceFolderPaths(),
   }),
   (message) => connection.console.error(message),
+  edits,
 );
 const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(message), () => ({
   maxFiles: settings.maxTraceFiles,

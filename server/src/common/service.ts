@@ -21,6 +21,13 @@ export interface DocumentInput {
   cachedLineModels?: number;
 }
 
+/** One edit as offsets: text[start, oldEnd) of the previous version became text[start, newEnd) of the new one. */
+export interface TextChange {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
 export interface Settings {
   /** At most this many problems are reported per document; a notice says when more were found. */
   maxProblems: number;
@@ -81,12 +88,15 @@ export interface GraphOptions {
  */
 export interface LanguageService<Model> {
   parse(doc: DocumentInput): Model;
-  /**
-   * The model of a newer version of the same document, reusing what the edit left unchanged of `previous` (parsed
-   * with the same limits); it must equal what parse gives for that text. Left out by languages that re-read it all.
-   */
-  parseAfterEdit?(previous: Model, doc: DocumentInput): Model;
   validate(model: Model, context: ServiceContext): Problem[];
+  /**
+   * The model of an edited version built from the previous version's model (parsed with the same limits), which it
+   * takes over (it must not be used afterwards); it must equal what parse gives for that text. `change` covers
+   * every edit since `previous` when the editor's edits are known; without it a language may find the changed
+   * range itself. Undefined when only reading the whole text is sure to give the right model. Left out by
+   * languages that always read it all.
+   */
+  reparse?(previous: Model, doc: DocumentInput, change: TextChange | undefined): Model | undefined;
   /**
    * The same parse and check, in slices of about `sliceMs` that each end with `pause()`, for languages whose
    * documents can be big enough to hold up every other request (the server uses them above a size).

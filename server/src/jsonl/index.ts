@@ -36,7 +36,7 @@ export { detectJsonLinesFormat } from './detect';
  */
 export const jsonlService: LanguageService<LinesModel> = {
   parse: parseLines,
-  parseAfterEdit: parseLinesAfterEdit,
+  reparse: parseLinesAfterEdit,
   validate,
   hover,
   definition,

@@ -1,5 +1,5 @@
 import { spend } from '../common/budget';
-import type { DocumentInput } from '../common/service';
+import type { DocumentInput, TextChange } from '../common/service';
 import type { Problem } from '../common/types';
 import { detached, movedNode } from '../json/relocate';
 import type { Line, LinesModel } from './lines';
@@ -9,15 +9,15 @@ import { changedRange } from './changedRange';
 /**
  * The model of an edited version: the lines the edit touched are read again, every other line keeps what its one
  * parse found (its tree, its trace problems), moved to its new place. A line is read on its own, so this gives what
- * parseLines gives for the new text. The edit is found by comparing the two texts from both ends (the server keeps
- * text, not edits), which costs a small fraction of reading them. A document at its line limit is read again whole.
+ * parseLines gives for the new text. The edit is the editor's (`edit`, as the server recorded it) or else is found by
+ * comparing the two texts from both ends, which costs a small fraction of reading them. A document at its line limit is read again whole.
  */
-export function parseLinesAfterEdit(previous: LinesModel, doc: DocumentInput): LinesModel {
+export function parseLinesAfterEdit(previous: LinesModel, doc: DocumentInput, edit?: TextChange): LinesModel {
   const maxLines = doc.maxLines ?? defaultMaxLines;
   if (previous.omittedLines > 0 || previous.maxLines !== maxLines || previous.lines.length === 0) return parseLines(doc);
   const oldText = previous.text;
   const text = doc.text;
-  const change = changedRange(oldText, text);
+  const change = edit ?? changedRange(oldText, text);
   if (!change) return linesModel(doc, previous.lines.map((line) => moved(line, text, 0, 0)), 0);
   const old = previous.lines;
   // The first line the edit touches: the last starting at or before it.

@@ -1,4 +1,4 @@
-import type { DocumentInput, LanguageService } from '../common/service';
+import type { DocumentInput, LanguageService, TextChange } from '../common/service';
 import { codeFixes, refactorings } from './codeActions';
 import { codeLenses } from './codeLenses';
 import { completion } from './completion';
@@ -9,7 +9,9 @@ import { highlights } from './highlights';
 import { hover } from './hover';
 import { inlayHints } from './inlayHints';
 import { parseTrace, parseTraceInSlices, type TraceModel } from './model';
+import { reread } from './incremental';
 import { references } from './references';
+import { carryEventProblems } from './reusedChecks';
 import { prepareRename, rename, renameRefusal } from './rename';
 import { symbols } from './symbols';
 import { calledTools } from './tools';
@@ -26,6 +28,15 @@ export const traceService = {
     model.uri = doc.uri;
     model.version = doc.version;
     return model;
+  },
+  reparse(previous: TraceModel, doc: DocumentInput, change: TextChange | undefined): TraceModel | undefined {
+    // Without the editor's edits, the whole text is read: finding the change by comparison is left to JSON Lines.
+    const read = change && reread(previous, doc.text, change);
+    if (!read) return undefined;
+    carryEventProblems(previous, read.model, read.step);
+    read.model.uri = doc.uri;
+    read.model.version = doc.version;
+    return read.model;
   },
   async parseInSlices(doc: DocumentInput, pause: () => Promise<void>, sliceMs: number): Promise<TraceModel> {
     const model = await parseTraceInSlices(doc.text, doc.budget, pause, sliceMs);

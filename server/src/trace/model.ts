@@ -196,49 +196,137 @@ const EVENTS_PER_STEP = 500;
 function* eventSteps(model: TraceModel): Generator<void, void, void> {
   const items = model.eventsValue?.items;
   if (!items) return;
-  let latestCall: ToolCall | null = null;
-  const earlierById = new Map<string, ToolCall>();
+  const links = new Links(model);
   for (let index = 0; index < items.length; index++) {
     if (index % EVENTS_PER_STEP === EVENTS_PER_STEP - 1) yield;
-    const value = items[index];
-    const kind = classify(model.text, value, index);
-    const fields = value.fields ?? [];
-    const event: TraceEvent = { index, kind, value, role: undefined, fields, calls: noCalls, callId: undefined, answers: null, implicit: false };
-    const role = field(fields, 'role')?.value;
-    if (role?.kind === 'string') event.role = stringValue(model.text, role);
-    model.events.push(event);
+    links.add(describeEvent(model, items[index], index));
+  }
+}
 
-    if (kind === 'output') {
-      const idField = field(fields, 'tool_call_id');
-      const idValue = idField?.value;
-      if (idValue?.kind === 'string') {
-        const callId = stringValue(model.text, idValue);
-        event.callId = callId;
+/**
+ * The model of a tree patched by an incremental read (see incremental.ts), where only the event at `edited` (-1:
+ * none) is new: the other events and their calls are those of `previous` (same values, moved in place), with their
+ * links kept when the edited event's links cannot have changed, else found again. The previous model's events must
+ * not be used afterwards.
+ */
+export function relinkedTrace(previous: TraceModel, text: string, parsed: ParsedJson, edited: number): TraceModel {
+  const model = modelShell(text, 0, text.length, parsed);
+  const items = model.eventsValue?.items;
+  if (!items) return model;
+  const events = previous.events;
+  const read = edited < 0 ? undefined : describeEvent(model, items[edited], edited);
+  if (!read || sameLinks(events[edited], read)) {
+    // Nothing a link depends on changed: every link is the previous one, and the edited event takes the new reading.
+    if (read) takeOver(events[edited], read);
+    model.events = events;
+    model.calls = previous.calls;
+    model.callsById = previous.callsById;
+    model.outputsByCallId = previous.outputsByCallId;
+    return model;
+  }
+  const links = new Links(model);
+  for (let index = 0; index < items.length; index++) {
+    if (index === edited) {
+      links.add(read);
+      continue;
+    }
+    const event = events[index];
+    event.answers = null;
+    event.implicit = false;
+    if (event.ambiguous) event.ambiguous = undefined;
+    for (const call of event.calls) if (call.outputs.length > 0) call.outputs = [];
+    links.add(event);
+  }
+  return model;
+}
+
+/**
+ * Whether `event` (linked) and `edited` (its new reading, not linked) agree in everything links depend on: the kind,
+ * the tool_call_id, whether it answers implicitly, and its calls' ids.
+ */
+function sameLinks(event: TraceEvent, edited: TraceEvent): boolean {
+  if (event.kind !== edited.kind || event.callId !== edited.callId || event.calls.length !== edited.calls.length) return false;
+  if (event.kind === 'output' && event.callId === undefined && answersImplicitly(event) !== answersImplicitly(edited)) return false;
+  for (let i = 0; i < event.calls.length; i++) {
+    if (event.calls[i].id !== edited.calls[i].id || event.calls[i].topLevel !== edited.calls[i].topLevel) return false;
+  }
+  return true;
+}
+
+/** `event` takes over its new reading and keeps its links (the other events point at it and at its calls). */
+function takeOver(event: TraceEvent, edited: TraceEvent): void {
+  event.value = edited.value;
+  event.fields = edited.fields;
+  event.role = edited.role;
+  for (let i = 0; i < event.calls.length; i++) {
+    const call = event.calls[i];
+    const read = edited.calls[i];
+    call.value = read.value;
+    call.idField = read.idField;
+    call.functionField = read.functionField;
+    call.nameField = read.nameField;
+    call.name = read.name;
+    call.argumentsField = read.argumentsField;
+  }
+}
+
+/** An output without a string tool_call_id answers the latest call before it when it names none (or null). */
+function answersImplicitly(event: TraceEvent): boolean {
+  const idField = field(event.fields, 'tool_call_id');
+  return !idField || idField.value?.kind === 'null';
+}
+
+/** An event, its kind and its calls, without the links to other events (Links adds them). */
+function describeEvent(model: TraceModel, value: JsonValue, index: number): TraceEvent {
+  const kind = classify(model.text, value, index);
+  const fields = value.fields ?? [];
+  const event: TraceEvent = { index, kind, value, role: undefined, fields, calls: noCalls, callId: undefined, answers: null, implicit: false };
+  const role = field(fields, 'role')?.value;
+  if (role?.kind === 'string') event.role = stringValue(model.text, role);
+  if (kind === 'output') {
+    const idValue = field(fields, 'tool_call_id')?.value;
+    if (idValue?.kind === 'string') event.callId = stringValue(model.text, idValue);
+  }
+  // An event's calls are an array of exactly their number; events without calls share one empty array.
+  if (kind === 'call') event.calls = [makeCall(model, event, value, true)];
+  else if (kind === 'message' || kind === 'output') {
+    const list = field(fields, 'tool_calls')?.value;
+    // A single call object where the list should be is still that call (the list error is reported once).
+    const items = list?.kind === 'object' ? [list] : list?.items ?? noCalls;
+    const calls = items.filter((item) => item.kind === 'object');
+    event.calls = calls.length === 0 ? noCalls : calls.map((item) => makeCall(model, event, item, false));
+  }
+  return event;
+}
+
+/** Adds events in trace order, linking each output to its call and indexing calls and outputs by id. */
+class Links {
+  private latestCall: ToolCall | null = null;
+  private readonly earlierById = new Map<string, ToolCall>();
+
+  constructor(private readonly model: TraceModel) {}
+
+  add(event: TraceEvent): void {
+    const model = this.model;
+    model.events.push(event);
+    if (event.kind === 'output') {
+      const callId = event.callId;
+      if (callId !== undefined) {
         const listed = model.outputsByCallId.get(callId);
         if (listed) listed.push(event);
         else model.outputsByCallId.set(callId, [event]);
-        const call = earlierById.get(callId);
+        const call = this.earlierById.get(callId);
         const unanswered = call ? model.callsById.get(callId)!.filter((c) => c.outputs.length === 0) : [];
         if (unanswered.length > 1) event.ambiguous = unanswered;
         if (call) {
           event.answers = call;
           call.outputs.push(event);
         }
-      } else if (!idField || idValue?.kind === 'null') {
+      } else if (answersImplicitly(event)) {
         event.implicit = true;
-        event.answers = latestCall;
-        latestCall?.outputs.push(event);
+        event.answers = this.latestCall;
+        this.latestCall?.outputs.push(event);
       }
-    }
-
-    // An event's calls are an array of exactly their number; events without calls share one empty array.
-    if (kind === 'call') event.calls = [makeCall(model, event, value, true)];
-    else if (kind === 'message' || kind === 'output') {
-      const list = field(fields, 'tool_calls')?.value;
-      // A single call object where the list should be is still that call (the list error is reported once).
-      const items = list?.kind === 'object' ? [list] : list?.items ?? noCalls;
-      const calls = items.filter((item) => item.kind === 'object');
-      event.calls = calls.length === 0 ? noCalls : calls.map((item) => makeCall(model, event, item, false));
     }
     for (const call of event.calls) {
       call.index = model.calls.length;
@@ -247,9 +335,9 @@ function* eventSteps(model: TraceModel): Generator<void, void, void> {
         const listed = model.callsById.get(call.id);
         if (listed) listed.push(call);
         else model.callsById.set(call.id, [call]);
-        earlierById.set(call.id, call);
+        this.earlierById.set(call.id, call);
       }
-      latestCall = call;
+      this.latestCall = call;
     }
   }
 }

@@ -50,6 +50,20 @@ const tracePlan: ReadingPlan<Shape> = {
   },
 };
 
+/** The same reading for one element of the events array read on its own (an incremental re-read of an edited event). */
+const eventPlan: ReadingPlan<Shape> = {
+  childShape(parent, key, isObject) {
+    const shape = shapeOfChild(parent ?? 'events', parent === undefined ? undefined : key, isObject);
+    return shape === 'other' ? null : shape;
+  },
+  words: tracePlan.words,
+};
+
+/** Reads text[from, end) as an element of a trace's events array would be read in place; offsets are absolute. */
+export function parseEventJson(text: string, from: number, end: number): ParsedJson {
+  return buildTree(text, from, end, eventPlan);
+}
+
 /** Reads the trace (or the JSON text inside one of its strings) in text[from, end); offsets are absolute. */
 export function parseJson(text: string, from = 0, end = text.length, budget?: Budget): ParsedJson {
   return buildTree(text, from, end, tracePlan, budget);

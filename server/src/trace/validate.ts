@@ -13,6 +13,7 @@ import {
 import { callLabel, describeKind } from './text';
 import { knownRoles, unknownRole } from './roles';
 import { outputLinkSpan } from './definition';
+import { keepEventProblems, noProblems, reusedEventProblems } from './reusedChecks';
 
 /** Every problem of a trace, syntax first-class, capped at settings.maxProblems with a notice. */
 export function validate(model: TraceModel, context: ServiceContext): Problem[] {
@@ -74,10 +75,25 @@ function* checkSteps(model: TraceModel, context: ServiceContext): Generator<void
 
   checkTopLevel(model, add, unknownKeys);
   const events = model.events;
+  // An event's own problems depend on nothing outside it: after an incremental read, those of the events it did
+  // not read again are the previous version's, moved. Links across events are always checked again.
+  const reused = reusedEventProblems(model, hints);
+  // Kept for the models of documents only (the service's parse sets their uri): the traces of a dataset's lines are
+  // never read incrementally, and a weak entry for each of thousands of them would slow every collection.
+  const eventProblems: Problem[][] | undefined = model.uri === undefined ? undefined : new Array(events.length);
   for (let i = 0; i < events.length; i++) {
+    const kept = reused?.[i];
+    if (kept) {
+      if (eventProblems) eventProblems[i] = kept;
+      for (const problem of kept) problems.push(problem);
+      continue;
+    }
+    const first = problems.length;
     checkEvent(model, events[i], add, unknownKeys);
+    if (eventProblems) eventProblems[i] = first === problems.length ? noProblems : problems.slice(first);
     if (i % EVENTS_PER_STEP === EVENTS_PER_STEP - 1) yield;
   }
+  if (eventProblems) keepEventProblems(model, hints, eventProblems);
   checkLinks(model, add);
   problems.sort((a, b) => a.span.start - b.span.start);
   return problems;

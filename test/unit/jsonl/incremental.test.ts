@@ -88,8 +88,14 @@ function checkEdits(name: string, text: string, seed: number, steps: number, max
     if (choice >= 0.75 && choice < 0.85 && history.length === 0) history.length = 0;
     else if (!(choice >= 0.75 && choice < 0.85)) history.push(text);
     text = edited;
-    const incremental = parseLinesAfterEdit(model, { uri: 'file:///edited.jsonl', version: step, text, maxLines });
     const change = changedRange(model.text, text);
+    // Every other step gets the edit as the server records it: a range that covers the change, not always tightly.
+    const widen = Math.floor(next() * 8);
+    const given = step % 2 === 0 && change
+      ? { start: Math.max(0, change.start - widen), oldEnd: Math.min(model.text.length, change.oldEnd + widen), newEnd: 0 }
+      : undefined;
+    if (given && change) given.newEnd = given.oldEnd + (change.newEnd - change.oldEnd);
+    const incremental = parseLinesAfterEdit(model, { uri: 'file:///edited.jsonl', version: step, text, maxLines }, given);
     const offsets = [0, text.length, ...[0, 1, 2].map(() => Math.floor(next() * (text.length + 1)))];
     if (change) offsets.push(change.start, change.newEnd, Math.max(0, change.start - 1));
     // Annotation addresses and call ids: definitions and hovers that read other parts of their line.

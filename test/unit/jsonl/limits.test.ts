@@ -121,7 +121,7 @@ describe('JSON Lines parsing under a request budget', () => {
     const previous = jsonlService.parse({ uri: 'file:///d.jsonl', version: 1, text, maxLines: 8 });
     const pasted = `${text.slice(0, 10)}${'[]\n'.repeat(100_000)}${text.slice(10)}`;
     const budget = cancelledAfter(Number.POSITIVE_INFINITY);
-    const after = jsonlService.parseAfterEdit!(previous, { uri: 'file:///d.jsonl', version: 2, text: pasted, maxLines: 8, budget });
+    const after = jsonlService.reparse!(previous, { uri: 'file:///d.jsonl', version: 2, text: pasted, maxLines: 8, budget }, undefined)!;
     // Each line read looks at the budget at least once (its trace parse does); counting looks once per 256 lines.
     assert.ok(budget.looks < 1_000, `${budget.looks} looks`);
     assert.deepEqual([after.lines.length, after.omittedLines], [8, 100_000 + 5 - 8]);
