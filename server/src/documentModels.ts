@@ -120,9 +120,10 @@ export class DocumentModels {
     try {
       model = service.reparse(cached.model, { uri, version, text, ...limits, budget }, change);
     } catch (error) {
-      // The previous model may be half moved: it is dropped, and the version read in full (unless the request stopped).
-      this.open.delete(uri);
+      // The request stopped: the previous model is as it was (see reparse) and serves the next request.
       if (error instanceof BudgetExceeded) throw error;
+      // Otherwise it may be half moved: it is dropped, and the version read in full.
+      this.open.delete(uri);
       this.log(`[reparse] ${uri}@${version}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       return undefined;
     }

@@ -93,8 +93,8 @@ export interface LanguageService<Model> {
    * The model of an edited version built from the previous version's model (parsed with the same limits), which it
    * takes over (it must not be used afterwards); it must equal what parse gives for that text. `change` covers
    * every edit since `previous` when the editor's edits are known; without it a language may find the changed
-   * range itself. Undefined when only reading the whole text is sure to give the right model. Left out by
-   * languages that always read it all.
+   * range itself. Undefined when only reading the whole text is sure to give the right model. A BudgetExceeded it
+   * throws (the request stopped) leaves `previous` as it was. Left out by languages that always read it all.
    */
   reparse?(previous: Model, doc: DocumentInput, change: TextChange | undefined): Model | undefined;
   /**
