@@ -16,6 +16,7 @@ import { fixAllKind, toInlayHint } from './convert';
 import { codeActions } from './codeActionRequest';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
+import { documentView } from './documentView';
 import type { GraphData } from '../../shared/protocol';
 import {
   GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
@@ -169,7 +170,7 @@ async function validate(uri: string, version: number): Promise<void> {
     if (document.version !== version || documents.get(uri) !== document) return;
     const diagnostics = problems.map((problem) => toDiagnostic(parsed.positions, uri, problem));
     if (parsed.languageId === 'guardrail') recheckTraces(0);
-    else diagnostics.push(...checkWithRulesSafely(document, parsed.languageId === 'agent-trace-jsonl'));
+    else diagnostics.push(...checkWithRulesSafely(documentView(document, parsed), parsed.languageId === 'agent-trace-jsonl'));
     void connection.sendDiagnostics({ uri, version, diagnostics });
     toolIndex.update(uri, parsed.languageId, parsed.model);
     void sendNotification(connection, ModelChangedNotification, { uri, version });
@@ -319,7 +320,7 @@ async function guarded<R>(
     // A big document read in slices may have been edited meanwhile: the answer would point at the old text.
     if (document.version !== version) return new ResponseError(LSPErrorCodes.ContentModified, 'The document changed');
     if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
-    return work(parsed, document, budget);
+    return work(parsed, documentView(document, parsed), budget);
   } catch (error) {
     if (error instanceof BudgetExceeded) {
       if (error.reason === 'cancelled') return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');

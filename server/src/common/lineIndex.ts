@@ -33,10 +33,17 @@ export class LineIndex {
     return { line: lo, character: offset - this.starts[lo] };
   }
 
+  /** The offset of a position; a character past the end of its line stops before the line break, as in the editor. */
   offsetAt(position: { line: number; character: number }): number {
     if (position.line >= this.starts.length) return this.text.length;
     const start = this.starts[Math.max(0, position.line)];
     const next = position.line + 1 < this.starts.length ? this.starts[position.line + 1] : this.text.length;
-    return Math.min(start + Math.max(0, position.character), next);
+    let offset = Math.min(start + Math.max(0, position.character), next);
+    while (offset > start && isLineBreak(this.text.charCodeAt(offset - 1))) offset--;
+    return offset;
   }
+}
+
+function isLineBreak(code: number): boolean {
+  return code === 10 || code === 13;
 }
