@@ -17,6 +17,7 @@ import { codeActions } from './codeActionRequest';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
 import { documentView } from './documentView';
+import { warmUpTraceReading } from './warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
   GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
@@ -93,6 +94,7 @@ connection.onInitialize((params): InitializeResult => {
 });
 
 connection.onInitialized(async () => {
+  warmUpTraceReading();
   if (canPullConfiguration) {
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'agentTraces' }).catch(() => undefined);
   }
