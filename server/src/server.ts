@@ -17,6 +17,7 @@ import { codeActions } from './codeActionRequest';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
 import { documentView } from './documentView';
+import { ModelPreparation } from './modelPreparation';
 import { warmUpTraceReading } from './warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
@@ -46,6 +47,7 @@ const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(me
   folders: workspaceFolderPaths(),
 }));
 const pendingValidation = new Map<string, NodeJS.Timeout>();
+const preparation = new ModelPreparation(models, (message) => connection.console.error(message));
 const ruleBindings = new RuleBindings();
 const ruleResults = new TraceResults();
 
@@ -193,9 +195,11 @@ documents.onDidChangeContent((event) => {
   if (openedVersions.get(event.document.uri) === event.document.version) return;
   openedVersions.delete(event.document.uri);
   scheduleValidation(event.document);
+  preparation.schedule(event.document, settings.validationDelay);
 });
 documents.onDidClose((event) => {
   openedVersions.delete(event.document.uri);
+  preparation.cancel(event.document.uri);
   clearTimeout(pendingValidation.get(event.document.uri));
   pendingValidation.delete(event.document.uri);
   const wasRuleFile = models.get(event.document)?.languageId === 'guardrail';
