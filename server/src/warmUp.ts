@@ -4,11 +4,11 @@ import { traceService } from './trace';
 /**
  * Reads and checks a small made-up trace a few times, a turn of the event loop each, right after the server starts:
  * V8 optimizes the scanner, the tree builder and the checks while the client is still busy starting, so the first
- * big trace a user opens is read by optimized code (read by unoptimized code, a 10 MB trace took about twice as
- * long). About 250 KB per round, a few milliseconds each once optimized.
+ * big trace a user opens is read by optimized code (read by unoptimized code, a 10 MB trace took up to twice as
+ * long). About 170 KB per round, a few milliseconds each once optimized.
  */
-export function warmUpTraceReading(rounds = 4): void {
-  const text = sampleTrace(400);
+export function warmUpTraceReading(rounds = 3): void {
+  const text = sampleTrace(250);
   let left = rounds;
   const round = () => {
     try {
