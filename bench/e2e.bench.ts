@@ -3,8 +3,9 @@
 // edit → answer (a one-character edit, then definition and hover), edit → diagnostics once the server's validation
 // delay has passed, and how long a hover on a small file waits while a big document is opened. The no-op server
 // (bench/noopServer.ts) is the transport floor; VS Code's JSON language server shows what plain JSON costs.
-// A 10,000-line rule file is opened and edited the same way (edit → diagnostics).
-// Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...] [rules])
+// Cold opens are repeated in fresh processes (their medians are steadier than one run's). A 10,000-line rule file is
+// opened and edited the same way (edit → diagnostics).
+// Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...] [cold] [rules])
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -269,6 +270,35 @@ async function measure(kind: ServerKind, text: string, editCount: number): Promi
   return figures;
 }
 
+/** Cold opens only: a fresh process of each server in turn, `rounds` times, one document each. */
+async function compareColdOpens(text: string, rounds: number): Promise<void> {
+  const bytes = Buffer.byteLength(text);
+  const kinds = [floor, jsonServer, ours];
+  const times = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
+  const rises = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const kind of kinds) {
+      const client = new Client(kind);
+      await client.initialize();
+      const before = client.memory();
+      client.resetPeakMemory();
+      times.get(kind)!.push(await timed(() => client.open(`file:///bench/cold${kind.extension}`, text)));
+      rises.get(kind)!.push(client.peakMemory() - before);
+      await client.stop();
+    }
+  }
+  const median = (values: number[]) => percentile(values, 50);
+  console.log(`cold opens, ${rounds} fresh processes each (median, fastest; rise: resident size over the file size at its peak, median):`);
+  for (const kind of kinds) {
+    console.log(`${kind.name.padEnd(27)} ${ms(median(times.get(kind)!))} ${ms(Math.min(...times.get(kind)!))}   ${(median(rises.get(kind)!) / bytes).toFixed(1).padStart(6)}x`);
+  }
+  const mine = median(times.get(ours)!);
+  console.log(
+    `agent-traces: cold (medians) ${(mine / median(times.get(floor)!)).toFixed(2)}× the floor (≤ 2), `
+    + `${(median(times.get(jsonServer)!) / mine).toFixed(2)}× faster than JSON (≥ 4)\n`,
+  );
+}
+
 /** One-character edits in a rule file: inside a string, a name, a comment, and on the empty line between two statements. */
 function ruleEditsIn(text: string, count: number): Edit[] {
   const next = random(13);
@@ -338,11 +368,14 @@ const ms = (value: number) => `${Math.round(value)}`.padStart(6);
 const pair = (values: number[]) => (values.length === 0 ? '     n/a     ' : `${ms(percentile(values, 50))} /${ms(percentile(values, 95))}`);
 
 async function main(): Promise<void> {
-  // Arguments: trace sizes in MB (default 10 and 50), and `rules` for the rule file case (run by default too).
+  // Arguments: trace sizes in MB (default 10 and 50), `cold` for the repeated cold opens only, `rules` for the rule
+  // file case only (both run by default too).
   const args = process.argv.slice(2);
   const sizes = args.map(Number).filter((n) => n > 0);
-  const megabytes = sizes.length > 0 ? sizes : args.includes('rules') ? [] : [10, 50];
-  const rules = args.length === 0 || args.includes('rules');
+  const only = args.includes('rules') || args.includes('cold');
+  const megabytes = sizes.length > 0 ? sizes : args.includes('rules') && !args.includes('cold') ? [] : [10, 50];
+  const everything = !only;
+  const rules = everything || args.includes('rules');
   console.log('End to end over stdio, wall-clock ms (the machine may be shared: compare within one run).');
   console.log('edit: one character inserted or taken out (string, key, number, between events), then definition and hover');
   console.log('on a tool_call_id; diagnostics: edit → published, less the validation delay (ours 200 ms, JSON 300 ms).');
@@ -354,6 +387,8 @@ async function main(): Promise<void> {
     const editCount = mb >= 50 ? 6 : 10;
     const events = (text.match(/\n {2}\{/g) ?? []).length;
     console.log(`--- ${(text.length / 2 ** 20).toFixed(1)} MB, ${events} events, ${editCount * 2} edits`);
+    if (everything || args.includes('cold')) await compareColdOpens(text, 3);
+    if (!everything) continue;
     const bytes = Buffer.byteLength(text);
     console.log('server                        cold   warm   definition p50/p95   hover p50/p95   diagnostics p50/p95   small hover first/max   peak RSS/size   cold rise/size');
     const results = new Map<ServerKind, Figures>();
