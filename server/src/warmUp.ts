@@ -23,7 +23,7 @@ export function warmUpTraceReading(rounds = 3): void {
 }
 
 /** A trace of `turns` user turns, each with a tool call and its output, in the shapes and escapes real traces have. */
-function sampleTrace(turns: number): string {
+export function sampleTrace(turns: number): string {
   const events: unknown[] = [{ role: 'system', content: 'You are a helpful assistant with tools.' }];
   for (let i = 0; i < turns; i++) {
     const id = `call_${i.toString(36)}`;
