@@ -3,12 +3,14 @@
 // edit → answer (a one-character edit, then definition and hover), edit → diagnostics once the server's validation
 // delay has passed, and how long a hover on a small file waits while a big document is opened. The no-op server
 // (bench/noopServer.ts) is the transport floor; VS Code's JSON language server shows what plain JSON costs.
-// Cold opens are repeated in fresh processes (their medians are steadier than one run's). A 10,000-line rule file is
+// Cold opens are repeated in fresh processes (their medians are steadier than one run's); the last one of each server
+// runs under bench/heapProbe.ts for its peak heap. A 10,000-line rule file is
 // opened and edited the same way (edit → diagnostics).
 // Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...] [cold] [rules])
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
@@ -48,8 +50,11 @@ class Client {
   private readonly child;
   private readonly waiters: { uri: string; version?: number; resolve: () => void }[] = [];
 
-  constructor(readonly kind: ServerKind) {
-    this.child = spawn(process.execPath, [kind.script, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  /** `heapFile`: run the server through bench/heapProbe.ts, which writes its peak heap there when it exits. */
+  constructor(readonly kind: ServerKind, heapFile?: string) {
+    const args = heapFile ? [resolve(repoRoot, 'out', 'bench', 'heapProbe.js'), kind.script, '--stdio'] : [kind.script, '--stdio'];
+    const env = heapFile ? { ...process.env, HEAP_PROBE_OUT: heapFile } : process.env;
+    this.child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], env });
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params: PublishDiagnosticsParams) => {
       for (const waiter of [...this.waiters]) {
@@ -276,21 +281,35 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
   const kinds = [floor, jsonServer, ours];
   const times = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const rises = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
+  const heaps = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
+  const heapFile = join(tmpdir(), `agent-traces-heap-${process.pid}`);
   for (let round = 0; round < rounds; round++) {
     for (const kind of kinds) {
-      const client = new Client(kind);
+      // One round in three runs the server under the heap probe (its GC profiler costs a little time).
+      const probed = round === rounds - 1;
+      const client = new Client(kind, probed ? heapFile : undefined);
       await client.initialize();
       const before = client.memory();
       client.resetPeakMemory();
-      times.get(kind)!.push(await timed(() => client.open(`file:///bench/cold${kind.extension}`, text)));
+      const time = await timed(() => client.open(`file:///bench/cold${kind.extension}`, text));
       rises.get(kind)!.push(client.peakMemory() - before);
       await client.stop();
+      if (probed) {
+        heaps.get(kind)!.push(Number(readFileSync(heapFile, 'utf8')));
+        rmSync(heapFile, { force: true });
+      } else {
+        times.get(kind)!.push(time);
+      }
     }
   }
   const median = (values: number[]) => percentile(values, 50);
-  console.log(`cold opens, ${rounds} fresh processes each (median, fastest; rise: resident size over the file size at its peak, median):`);
+  console.log(`cold opens, ${rounds} fresh processes each: time (median and fastest of ${rounds - 1}), the resident size's rise at its peak`);
+  console.log('over the file size (median), and the peak heap in use over the file size (the last process, under bench/heapProbe.ts):');
   for (const kind of kinds) {
-    console.log(`${kind.name.padEnd(27)} ${ms(median(times.get(kind)!))} ${ms(Math.min(...times.get(kind)!))}   ${(median(rises.get(kind)!) / bytes).toFixed(1).padStart(6)}x`);
+    console.log(
+      `${kind.name.padEnd(27)} ${ms(median(times.get(kind)!))} ${ms(Math.min(...times.get(kind)!))}   ${(median(rises.get(kind)!) / bytes).toFixed(1).padStart(6)}x`
+      + `   heap ${(heaps.get(kind)![0] / bytes).toFixed(1).padStart(5)}x`,
+    );
   }
   const mine = median(times.get(ours)!);
   console.log(
@@ -387,7 +406,7 @@ async function main(): Promise<void> {
     const editCount = mb >= 50 ? 6 : 10;
     const events = (text.match(/\n {2}\{/g) ?? []).length;
     console.log(`--- ${(text.length / 2 ** 20).toFixed(1)} MB, ${events} events, ${editCount * 2} edits`);
-    if (everything || args.includes('cold')) await compareColdOpens(text, 3);
+    if (everything || args.includes('cold')) await compareColdOpens(text, 4);
     if (!everything) continue;
     const bytes = Buffer.byteLength(text);
     console.log('server                        cold   warm   definition p50/p95   hover p50/p95   diagnostics p50/p95   small hover first/max   peak RSS/size   cold rise/size');
