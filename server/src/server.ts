@@ -29,7 +29,6 @@ import { WorkspaceToolIndex } from './workspaceTools';
 import { FolderPythonModules } from './pythonModules';
 import { version as serverVersion } from '../../package.json';
 import { RuleBindings } from './rulesOnTraces/bindings';
-import { guardrailDiagnostics } from './rulesOnTraces/serverDiagnostics';
 import { readPolicyFiles } from './rulesOnTraces/policies';
 import { TraceResults } from './rulesOnTraces/results';
 
@@ -252,10 +251,20 @@ function checkWithRules(document: TextDocument, dataset: boolean) {
     if (ruleResults.delete(document.uri)) refreshCodeLenses();
     return [];
   }
-  const { diagnostics, result } = guardrailDiagnostics(document, dataset, rules, settings.guardrails);
+  const { diagnostics, result } = rulesOnTrace().guardrailDiagnostics(document, dataset, rules, settings.guardrails);
   ruleResults.set(document.uri, result, document);
   refreshCodeLenses();
   return diagnostics;
+}
+
+/**
+ * The rule evaluator (with its Python parser) loads with the first trace that has rules to check: a server that only
+ * reads traces starts without it.
+ */
+let evaluator: typeof import('./rulesOnTraces/serverDiagnostics') | undefined;
+function rulesOnTrace(): typeof import('./rulesOnTraces/serverDiagnostics') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, bundled all the same
+  return (evaluator ??= require('./rulesOnTraces/serverDiagnostics') as typeof import('./rulesOnTraces/serverDiagnostics'));
 }
 
 function recheckTraces(delay: number): void {
