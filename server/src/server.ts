@@ -259,11 +259,10 @@ function checkWithRules(document: TextDocument, dataset: boolean) {
 
 /**
  * The rule evaluator (with its Python parser) loads with the first trace that has rules to check: a server that only
- * reads traces starts without it.
+ * reads traces starts without it. A require (not an import) is what the bundler keeps lazy, in the same bundle.
  */
 let evaluator: typeof import('./rulesOnTraces/serverDiagnostics') | undefined;
 function rulesOnTrace(): typeof import('./rulesOnTraces/serverDiagnostics') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, bundled all the same
   return (evaluator ??= require('./rulesOnTraces/serverDiagnostics') as typeof import('./rulesOnTraces/serverDiagnostics'));
 }
 
