@@ -175,16 +175,8 @@ async function validate(uri: string, version: number): Promise<void> {
     if (parsed.languageId === 'guardrail') recheckTraces(0);
     else diagnostics.push(...checkWithRulesSafely(documentView(document, parsed), parsed.languageId === 'agent-trace-jsonl'));
     void connection.sendDiagnostics({ uri, version, diagnostics });
-    // The diagnostics are written on the next turn: indexing the tools of a big trace must not hold them up.
-    setImmediate(() => {
-      if (document.version !== version || documents.get(uri) !== document) return;
-      try {
-        toolIndex.update(uri, parsed.languageId, parsed.model);
-      } catch (error) {
-        logFailure('tool index', uri, version, error);
-      }
-      void sendNotification(connection, ModelChangedNotification, { uri, version });
-    });
+    toolIndex.update(uri, parsed.languageId, parsed.model);
+    void sendNotification(connection, ModelChangedNotification, { uri, version });
   } catch (error) {
     if (error instanceof BudgetExceeded) return; // a newer version superseded this one while it was read
     logFailure('validate', uri, version, error);
