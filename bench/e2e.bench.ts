@@ -3,15 +3,20 @@
 // edit → answer (a one-character edit, then definition and hover), edit → diagnostics once the server's validation
 // delay has passed, and how long a hover on a small file waits while a big document is opened. The no-op server
 // (bench/noopServer.ts) is the transport floor; VS Code's JSON language server shows what plain JSON costs.
-// Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...])
+// Cold opens are repeated in fresh processes (their medians are steadier than one run's); the last one of each server
+// runs under bench/heapProbe.ts for its peak heap. A 10,000-line rule file is
+// opened and edited the same way (edit → diagnostics).
+// Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...] [cold] [rules])
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
   type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
+import { generateRules } from './generateRules';
 import { generateTrace } from './generateTrace';
 import { random } from './measure';
 
@@ -48,8 +53,11 @@ class Client {
   private readonly child;
   private readonly waiters: { uri: string; version?: number; resolve: () => void }[] = [];
 
-  constructor(readonly kind: ServerKind) {
-    this.child = spawn(process.execPath, [kind.script, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...kind.env } });
+  /** `heapFile`: run the server through bench/heapProbe.ts, which writes its peak heap there when it exits. */
+  constructor(readonly kind: ServerKind, heapFile?: string) {
+    const args = heapFile ? [resolve(repoRoot, 'out', 'bench', 'heapProbe.js'), kind.script, '--stdio'] : [kind.script, '--stdio'];
+    const env = { ...process.env, ...kind.env, ...(heapFile ? { HEAP_PROBE_OUT: heapFile } : {}) };
+    this.child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], env });
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params: PublishDiagnosticsParams) => {
       for (const waiter of [...this.waiters]) {
@@ -86,9 +94,9 @@ class Client {
     return new Promise((resolvePromise) => this.waiters.push({ uri, version, resolve: resolvePromise }));
   }
 
-  open(uri: string, text: string): Promise<void> {
+  open(uri: string, text: string, languageId = this.kind.languageId): Promise<void> {
     const published = this.diagnostics(uri, 1);
-    void this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: this.kind.languageId, version: 1, text } });
+    void this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
     return published;
   }
 
@@ -96,10 +104,24 @@ class Client {
     return this.connection.sendRequest(method, { textDocument: { uri }, position });
   }
 
-  /** Peak resident set size (VmHWM) in bytes. */
+  /** Peak resident set size (VmHWM) in bytes, since the start or the last resetPeakMemory. */
   peakMemory(): number {
+    return this.status('VmHWM');
+  }
+
+  /** Resident set size (VmRSS) in bytes. */
+  memory(): number {
+    return this.status('VmRSS');
+  }
+
+  /** Starts the peak (VmHWM) again from the current resident size. */
+  resetPeakMemory(): void {
+    writeFileSync(`/proc/${this.child.pid}/clear_refs`, '5');
+  }
+
+  private status(field: string): number {
     const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
-    return Number(status.match(/^VmHWM:\s+(\d+) kB/m)?.[1] ?? NaN) * 1024;
+    return Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN) * 1024;
   }
 
   async stop(): Promise<void> {
@@ -197,6 +219,8 @@ interface Figures {
   firstSmallHover: number;
   smallHover: number[];
   peakBytes: number;
+  /** How far the resident size rose above its size before the cold open, at its peak during it. */
+  coldGrowthBytes: number;
 }
 
 const smallTrace = '[\n  {"role": "user", "content": "hi"},\n  {"role": "assistant", "content": "hello"}\n]\n';
@@ -205,7 +229,10 @@ async function measure(kind: ServerKind, text: string, editCount: number): Promi
   const client = new Client(kind);
   await client.initialize();
   const uri = (name: string) => `file:///bench/${name}${kind.extension}`;
+  const before = client.memory();
+  client.resetPeakMemory();
   const cold = await timed(() => client.open(uri('first'), text));
+  const coldGrowthBytes = client.peakMemory() - before;
   await client.open(uri('second'), text);
   const warm = await timed(() => client.open(uri('third'), text));
 
@@ -213,7 +240,7 @@ async function measure(kind: ServerKind, text: string, editCount: number): Promi
   const at = positionsIn(text);
   const idOffsets = [...text.matchAll(/"tool_call_id": "/g)].map((match) => match.index! + 19);
   const next = random(5);
-  const figures: Figures = { cold, warm, definition: [], hover: [], diagnostics: [], byKind: new Map(), firstSmallHover: 0, smallHover: [], peakBytes: 0 };
+  const figures: Figures = { cold, warm, definition: [], hover: [], diagnostics: [], byKind: new Map(), firstSmallHover: 0, smallHover: [], peakBytes: 0, coldGrowthBytes };
   const edited = uri('third');
   let version = 1;
   for (const edit of editsIn(text, editCount)) {
@@ -260,31 +287,148 @@ async function measure(kind: ServerKind, text: string, editCount: number): Promi
   return figures;
 }
 
+/** Cold opens only: a fresh process of each server in turn, `rounds` times, one document each. */
+async function compareColdOpens(text: string, rounds: number): Promise<void> {
+  const bytes = Buffer.byteLength(text);
+  const kinds = [floor, jsonServer, ours];
+  const times = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
+  const rises = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
+  const heaps = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
+  const heapFile = join(tmpdir(), `agent-traces-heap-${process.pid}`);
+  for (let round = 0; round < rounds; round++) {
+    for (const kind of kinds) {
+      // One round in three runs the server under the heap probe (its GC profiler costs a little time).
+      const probed = round === rounds - 1;
+      const client = new Client(kind, probed ? heapFile : undefined);
+      await client.initialize();
+      const before = client.memory();
+      client.resetPeakMemory();
+      const time = await timed(() => client.open(`file:///bench/cold${kind.extension}`, text));
+      rises.get(kind)!.push(client.peakMemory() - before);
+      await client.stop();
+      if (probed) {
+        heaps.get(kind)!.push(Number(readFileSync(heapFile, 'utf8')));
+        rmSync(heapFile, { force: true });
+      } else {
+        times.get(kind)!.push(time);
+      }
+    }
+  }
+  const median = (values: number[]) => percentile(values, 50);
+  console.log(`cold opens, ${rounds} fresh processes each: time (median and fastest of ${rounds - 1}), the resident size's rise at its peak`);
+  console.log('over the file size (median), and the peak heap in use over the file size (the last process, under bench/heapProbe.ts):');
+  for (const kind of kinds) {
+    console.log(
+      `${kind.name.padEnd(27)} ${ms(median(times.get(kind)!))} ${ms(Math.min(...times.get(kind)!))}   ${(median(rises.get(kind)!) / bytes).toFixed(1).padStart(6)}x`
+      + `   heap ${(heaps.get(kind)![0] / bytes).toFixed(1).padStart(5)}x`,
+    );
+  }
+  const mine = median(times.get(ours)!);
+  console.log(
+    `agent-traces: cold (medians) ${(mine / median(times.get(floor)!)).toFixed(2)}× the floor (≤ 2), `
+    + `${(median(times.get(jsonServer)!) / mine).toFixed(2)}× faster than JSON (≥ 4)\n`,
+  );
+}
+
+/** One-character edits in a rule file: inside a string, a name, a comment, and on the empty line between two statements. */
+function ruleEditsIn(text: string, count: number): Edit[] {
+  const next = random(13);
+  const find = (pattern: RegExp, shift: number, insert: string, kind: string): Edit[] =>
+    [...text.matchAll(pattern)].map((match) => ({ kind, offset: match.index! + shift, insert }));
+  const pools = [
+    find(/raise "/g, 8, 'x', 'string'),
+    find(/call\.function/g, 2, 'x', 'name'),
+    find(/# a tool/g, 4, 'x', 'comment'),
+    find(/\n\n/g, 1, ' ', 'between statements'),
+  ];
+  const edits: Edit[] = [];
+  for (let i = 0; i < count; i++) {
+    const pool = pools[i % pools.length];
+    edits.push(pool[Math.floor(next() * pool.length)]);
+  }
+  return edits;
+}
+
+interface RuleFigures {
+  open: number;
+  /** Edit → diagnostics, less the server's validation delay. */
+  diagnostics: number[];
+}
+
+/** A big rule file opened, then edited one character at a time (each edit taken out again by the next). */
+async function measureRules(kind: ServerKind, text: string, editCount: number): Promise<RuleFigures> {
+  const client = new Client(kind);
+  await client.initialize();
+  const uri = 'file:///bench/rules.gr';
+  const open = await timed(() => client.open(uri, text, 'guardrail'));
+  const at = positionsIn(text);
+  const figures: RuleFigures = { open, diagnostics: [] };
+  let version = 1;
+  for (const edit of ruleEditsIn(text, editCount)) {
+    for (const undo of [false, true]) {
+      version++;
+      const start = at(edit.offset);
+      const range = undo ? { start, end: { line: start.line, character: start.character + 1 } } : { start, end: start };
+      const published = client.diagnostics(uri, version);
+      const editedAt = performance.now();
+      void client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version }, contentChanges: [{ range, text: undo ? '' : edit.insert }],
+      });
+      await published;
+      figures.diagnostics.push(performance.now() - editedAt - kind.validationDelayMs);
+    }
+  }
+  await client.stop();
+  return figures;
+}
+
+async function compareRuleFiles(lineCount: number): Promise<void> {
+  const text = generateRules(lineCount);
+  const editCount = 20;
+  console.log(`--- rule file: ${lineCount} lines, ${(text.length / 1024).toFixed(0)} KiB, ${editCount * 2} edits (string, name, comment, between statements)`);
+  console.log('server                        open   edit → diagnostics p50/p95 (less the delay)');
+  for (const kind of [floor, ours]) {
+    const figures = await measureRules(kind, text, editCount);
+    console.log(`${kind.name.padEnd(27)} ${ms(figures.open)}          ${pair(figures.diagnostics)}`);
+    if (kind === ours) console.log(`agent-traces: edit → diagnostics p95 ${Math.round(percentile(figures.diagnostics, 95))} ms after the delay (≤ 10)\n`);
+  }
+}
+
 const slowest = (values: number[]) => (values.length === 0 ? 0 : Math.max(...values));
 const ms = (value: number) => `${Math.round(value)}`.padStart(6);
 const pair = (values: number[]) => (values.length === 0 ? '     n/a     ' : `${ms(percentile(values, 50))} /${ms(percentile(values, 95))}`);
 
 async function main(): Promise<void> {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
-  const megabytes = sizes.length > 0 ? sizes : [10, 50];
+  // Arguments: trace sizes in MB (default 10 and 50), `cold` for the repeated cold opens only, `rules` for the rule
+  // file case only (both run by default too).
+  const args = process.argv.slice(2);
+  const sizes = args.map(Number).filter((n) => n > 0);
+  const only = args.includes('rules') || args.includes('cold');
+  const megabytes = sizes.length > 0 ? sizes : args.includes('rules') && !args.includes('cold') ? [] : [10, 50];
+  const everything = !only;
+  const rules = everything || args.includes('rules');
   console.log('End to end over stdio, wall-clock ms (the machine may be shared: compare within one run).');
   console.log('edit: one character inserted or taken out (string, key, number, between events), then definition and hover');
   console.log('on a tool_call_id; diagnostics: edit → published, less the validation delay (ours 200 ms, JSON 300 ms).');
   console.log('small hover: hovers on a small open file while a big one is opened: the first (it waits for the text to arrive)');
-  console.log('and the slowest of those sent after it until the big one is checked (the server\'s own work). RSS: 5 documents open.\n');
+  console.log('and the slowest of those sent after it until the big one is checked (the server\'s own work). Peak RSS: 5 documents open;');
+  console.log('cold rise: how far the resident size rose above its size before the cold open, at its peak, over the file size.\n');
   for (const mb of megabytes) {
     const text = generateTrace(mb * 1024 * 1024, 1, { outputLines: [10, 30] });
     const editCount = mb >= 50 ? 8 : 16;
     const events = (text.match(/\n {2}\{/g) ?? []).length;
     console.log(`--- ${(text.length / 2 ** 20).toFixed(1)} MB, ${events} events, ${editCount * 2} edits`);
-    console.log('server                        cold   warm   definition p50/p95   hover p50/p95   diagnostics p50/p95   small hover first/max   peak RSS/size');
+    if (everything || args.includes('cold')) await compareColdOpens(text, 4);
+    if (!everything) continue;
+    const bytes = Buffer.byteLength(text);
+    console.log('server                        cold   warm   definition p50/p95   hover p50/p95   diagnostics p50/p95   small hover first/max   peak RSS/size   cold rise/size');
     const results = new Map<ServerKind, Figures>();
     for (const kind of [floor, jsonServer, ours, oursFull]) {
       const figures = await measure(kind, text, editCount);
       results.set(kind, figures);
       console.log(
         `${kind.name.padEnd(27)} ${ms(figures.cold)} ${ms(figures.warm)}      ${pair(figures.definition)}    ${pair(figures.hover)}`
-        + `       ${pair(figures.diagnostics)}         ${ms(figures.firstSmallHover)} /${ms(slowest(figures.smallHover))}   ${(figures.peakBytes / text.length).toFixed(1).padStart(10)}x`,
+        + `       ${pair(figures.diagnostics)}         ${ms(figures.firstSmallHover)} /${ms(slowest(figures.smallHover))}   ${(figures.peakBytes / text.length).toFixed(1).padStart(10)}x   ${(figures.coldGrowthBytes / bytes).toFixed(1).padStart(12)}x`,
       );
     }
     const base = results.get(floor)!;
@@ -302,9 +446,15 @@ async function main(): Promise<void> {
     console.log(
       `  after an edit: definition p95 ${Math.round(percentile(mine.definition, 95))} ms, hover p95 ${Math.round(percentile(mine.hover, 95))} ms, `
       + `diagnostics p95 ${Math.round(percentile(mine.diagnostics, 95))} ms after the delay (≤ ${mb >= 50 ? 50 : 20}); `
-      + `small-file hover while a big one is checked: max ${Math.round(slowest(mine.smallHover))} ms (≤ 50)\n`,
+      + `small-file hover while a big one is checked: max ${Math.round(slowest(mine.smallHover))} ms (≤ 50)`,
+    );
+    console.log(
+      `  cold open memory: the resident size rose ${(mine.coldGrowthBytes / bytes).toFixed(1)}× the file size at its peak `
+      + `(floor ${(base.coldGrowthBytes / bytes).toFixed(1)}×, JSON ${(plain.coldGrowthBytes / bytes).toFixed(1)}×; `
+      + `ours beyond the floor ${((mine.coldGrowthBytes - base.coldGrowthBytes) / bytes).toFixed(1)}×, target ≤ 4)\n`,
     );
   }
+  if (rules) await compareRuleFiles(10_000);
 }
 
 main().catch((error) => {

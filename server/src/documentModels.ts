@@ -162,6 +162,13 @@ export class DocumentModels {
     return parsed;
   }
 
+  /** Whether a document of ours is read at once (not in slices, see sliceFromLength). */
+  readsAtOnce(document: TextDocument): boolean {
+    const languageId = this.languageOf(document);
+    const service = languageId && serviceFor(languageId);
+    return !!service && (!service.parseInSlices || document.getText().length < sliceFromLength);
+  }
+
   private readInSlices(document: TextDocument, languageId: LanguageId, service: LanguageService<unknown>, limits: ParseLimits): Reading {
     const { uri, version } = document;
     const text = document.getText();

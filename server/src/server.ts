@@ -17,6 +17,9 @@ import { codeActions } from './codeActionRequest';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { documentsRecordingEdits, EditLog } from './editLog';
 import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
+import { documentView } from './documentView';
+import { ModelPreparation } from './modelPreparation';
+import { warmUpTraceReading } from './warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
   GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
@@ -27,7 +30,6 @@ import { WorkspaceToolIndex } from './workspaceTools';
 import { FolderPythonModules } from './pythonModules';
 import { version as serverVersion } from '../../package.json';
 import { RuleBindings } from './rulesOnTraces/bindings';
-import { guardrailDiagnostics } from './rulesOnTraces/serverDiagnostics';
 import { readPolicyFiles } from './rulesOnTraces/policies';
 import { TraceResults } from './rulesOnTraces/results';
 import { evaluateWorkspaceTraces } from './rulesOnTraces/workspaceTraces';
@@ -53,6 +55,7 @@ const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(me
   folders: workspaceFolderPaths(),
 }));
 const pendingValidation = new Map<string, NodeJS.Timeout>();
+const preparation = new ModelPreparation(models, (message) => connection.console.error(message));
 const ruleBindings = new RuleBindings();
 const ruleResults = new TraceResults();
 
@@ -101,6 +104,7 @@ connection.onInitialize((params): InitializeResult => {
 });
 
 connection.onInitialized(async () => {
+  warmUpTraceReading();
   if (canPullConfiguration) {
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'agentTraces' }).catch(() => undefined);
   }
@@ -180,7 +184,7 @@ async function validate(uri: string, version: number): Promise<void> {
     if (document.version !== version || documents.get(uri) !== document) return;
     const diagnostics = problems.map((problem) => toDiagnostic(parsed.positions, uri, problem));
     if (parsed.languageId === 'guardrail') recheckTraces(0);
-    else diagnostics.push(...(await checkWithRulesSafely(document, parsed.languageId === 'agent-trace-jsonl')));
+    else diagnostics.push(...(await checkWithRulesSafely(document, documentView(document, parsed), parsed.languageId === 'agent-trace-jsonl')));
     void connection.sendDiagnostics({ uri, version, diagnostics });
     toolIndex.update(uri, parsed.languageId, parsed.model);
     void sendNotification(connection, ModelChangedNotification, { uri, version });
@@ -202,9 +206,11 @@ documents.onDidChangeContent((event) => {
   if (openedVersions.get(event.document.uri) === event.document.version) return;
   openedVersions.delete(event.document.uri);
   scheduleValidation(event.document);
+  preparation.schedule(event.document, settings.validationDelay);
 });
 documents.onDidClose((event) => {
   openedVersions.delete(event.document.uri);
+  preparation.cancel(event.document.uri);
   clearTimeout(pendingValidation.get(event.document.uri));
   pendingValidation.delete(event.document.uri);
   const wasRuleFile = models.get(event.document)?.languageId === 'guardrail';
@@ -219,9 +225,10 @@ documents.onDidClose((event) => {
 // ---- guardrail rules on the open traces (server/src/rulesOnTraces/) ----
 
 /** The trace's own diagnostics are published even when checking it with rules fails; a stopped evaluation throws. */
-async function checkWithRulesSafely(document: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
+/** `view` converts positions (see documentView.ts); `document` is the editor's, whose identity says when it changed. */
+async function checkWithRulesSafely(document: TextDocument, view: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
   try {
-    return await checkWithRules(document, dataset);
+    return await checkWithRules(document, view, dataset);
   } catch (error) {
     if (error instanceof BudgetExceeded) throw error;
     logFailure('guardrails', document.uri, document.version, error);
@@ -250,7 +257,7 @@ function openRuleFiles() {
 }
 
 /** The guardrail diagnostics of a trace document; its results are kept for the rule files' code lenses. */
-async function checkWithRules(document: TextDocument, dataset: boolean) {
+async function checkWithRules(document: TextDocument, view: TextDocument, dataset: boolean) {
   const rules = ruleBindings.rulesFor(document.uri, openRuleFiles());
   if (rules.length === 0) {
     evaluations.delete(document.uri);
@@ -265,10 +272,10 @@ async function checkWithRules(document: TextDocument, dataset: boolean) {
       return evaluations.get(uri) !== run || documents.get(uri) !== document || document.version !== version;
     },
   };
-  let evaluated: Awaited<ReturnType<typeof guardrailDiagnostics>>;
+  let evaluated: Awaited<ReturnType<ReturnType<typeof rulesOnTrace>['guardrailDiagnostics']>>;
   try {
     const slicing = () => connection.console.info(`[guardrails] ${uri}@${version}: evaluating ${rules.length} rule file${rules.length === 1 ? '' : 's'} in slices, answering other requests in between`);
-    evaluated = await guardrailDiagnostics(document, dataset, rules, settings.guardrails, settings.maxProblems, budget, slicing);
+    evaluated = await rulesOnTrace().guardrailDiagnostics(view, dataset, rules, settings.guardrails, settings.maxProblems, budget, slicing);
   } catch (error) {
     if (error instanceof BudgetExceeded) connection.console.info(`[guardrails] ${uri}@${version}: evaluation stopped (a newer version, a closed file or changed rules superseded it)`);
     throw error;
@@ -276,9 +283,18 @@ async function checkWithRules(document: TextDocument, dataset: boolean) {
     if (evaluations.get(uri) === run) evaluations.delete(uri);
   }
   const { diagnostics, result } = evaluated;
-  ruleResults.set(document.uri, result, document);
+  ruleResults.set(document.uri, result, view);
   refreshCodeLenses();
   return diagnostics;
+}
+
+/**
+ * The rule evaluator (with its Python parser) loads with the first trace that has rules to check: a server that only
+ * reads traces starts without it. A require (not an import) is what the bundler keeps lazy, in the same bundle.
+ */
+let evaluator: typeof import('./rulesOnTraces/serverDiagnostics') | undefined;
+function rulesOnTrace(): typeof import('./rulesOnTraces/serverDiagnostics') {
+  return (evaluator ??= require('./rulesOnTraces/serverDiagnostics') as typeof import('./rulesOnTraces/serverDiagnostics'));
 }
 
 function recheckTraces(delay: number): void {
@@ -381,7 +397,7 @@ async function guarded<R>(
     // A big document read in slices may have been edited meanwhile: the answer would point at the old text.
     if (document.version !== version) return new ResponseError(LSPErrorCodes.ContentModified, 'The document changed');
     if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
-    return work(parsed, document, budget);
+    return work(parsed, documentView(document, parsed), budget);
   } catch (error) {
     if (error instanceof BudgetExceeded) {
       if (error.reason === 'cancelled') return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');

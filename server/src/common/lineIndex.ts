@@ -1,15 +1,14 @@
-/** Offsets of line starts, for offset <-> line/character conversion without re-scanning the text. */
+/**
+ * Offsets of line starts, for offset <-> line/character conversion without re-scanning the text. The starts are
+ * found on the first conversion: a big trace with no diagnostics is checked without them.
+ */
 export class LineIndex {
-  private readonly starts: number[];
+  private found: number[] | undefined;
 
-  constructor(readonly text: string) {
-    const starts = [0];
-    let i = text.indexOf('\n');
-    while (i !== -1) {
-      starts.push(i + 1);
-      i = text.indexOf('\n', i + 1);
-    }
-    this.starts = starts;
+  constructor(readonly text: string) {}
+
+  private get starts(): number[] {
+    return (this.found ??= lineStarts(this.text));
   }
 
   get lineCount(): number {
@@ -17,26 +16,46 @@ export class LineIndex {
   }
 
   lineStart(line: number): number {
-    return this.starts[Math.max(0, Math.min(line, this.starts.length - 1))];
+    const starts = this.starts;
+    return starts[Math.max(0, Math.min(line, starts.length - 1))];
   }
 
   /** Zero-based line and character of an offset. */
   positionAt(offset: number): { line: number; character: number } {
+    const starts = this.starts;
     offset = Math.max(0, Math.min(offset, this.text.length));
     let lo = 0;
-    let hi = this.starts.length - 1;
+    let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= offset) lo = mid;
+      if (starts[mid] <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo, character: offset - this.starts[lo] };
+    return { line: lo, character: offset - starts[lo] };
   }
 
+  /** The offset of a position; a character past the end of its line stops before the line break, as in the editor. */
   offsetAt(position: { line: number; character: number }): number {
-    if (position.line >= this.starts.length) return this.text.length;
-    const start = this.starts[Math.max(0, position.line)];
-    const next = position.line + 1 < this.starts.length ? this.starts[position.line + 1] : this.text.length;
-    return Math.min(start + Math.max(0, position.character), next);
+    const starts = this.starts;
+    if (position.line >= starts.length) return this.text.length;
+    const start = starts[Math.max(0, position.line)];
+    const next = position.line + 1 < starts.length ? starts[position.line + 1] : this.text.length;
+    let offset = Math.min(start + Math.max(0, position.character), next);
+    while (offset > start && isLineBreak(this.text.charCodeAt(offset - 1))) offset--;
+    return offset;
   }
+}
+
+function isLineBreak(code: number): boolean {
+  return code === 10 || code === 13;
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  let i = text.indexOf('\n');
+  while (i !== -1) {
+    starts.push(i + 1);
+    i = text.indexOf('\n', i + 1);
+  }
+  return starts;
 }

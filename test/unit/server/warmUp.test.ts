@@ -1,0 +1,15 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { defaultSettings } from '../../../server/src/common/service';
+import { traceService } from '../../../server/src/trace';
+import { sampleTrace } from '../../../server/src/warmUp';
+
+describe('warming up the trace reader', () => {
+  it('reads a well-formed trace with calls and their outputs, as a real one is read', () => {
+    const model = traceService.parse({ uri: 'warm-up:trace', version: 0, text: sampleTrace(20) });
+    assert.equal(model.events.length, 81);
+    assert.equal(model.calls.length, 20);
+    assert.ok(model.calls.every((call) => call.outputs.length === 1));
+    assert.deepEqual(traceService.validate(model, { settings: defaultSettings }), []);
+  });
+});
