@@ -22,16 +22,7 @@ export class LineIndex {
 
   /** Zero-based line and character of an offset. */
   positionAt(offset: number): { line: number; character: number } {
-    const starts = this.starts;
-    offset = Math.max(0, Math.min(offset, this.text.length));
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo, character: offset - starts[lo] };
+    return positionIn(this.starts, this.text.length, offset);
   }
 
   /** The offset of a position; a character past the end of its line stops before the line break, as in the editor. */
@@ -48,6 +39,37 @@ export class LineIndex {
 
 function isLineBreak(code: number): boolean {
   return code === 10 || code === 13;
+}
+
+/**
+ * Line starts alone, for offset to position conversion without keeping the text (a file read from disk whose
+ * places are kept after its text is dropped).
+ */
+export class LineStarts {
+  private readonly starts: number[];
+  private readonly length: number;
+
+  constructor(text: string) {
+    this.starts = lineStarts(text);
+    this.length = text.length;
+  }
+
+  positionAt(offset: number): { line: number; character: number } {
+    return positionIn(this.starts, this.length, offset);
+  }
+}
+
+/** Zero-based line and character of an offset in a text of `length` characters with these line starts. */
+function positionIn(starts: readonly number[], length: number, offset: number): { line: number; character: number } {
+  const at = Math.max(0, Math.min(offset, length));
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo, character: at - starts[lo] };
 }
 
 function lineStarts(text: string): number[] {

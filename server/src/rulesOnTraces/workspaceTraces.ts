@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url';
+import { LineStarts } from '../common/lineIndex';
 import { readTextFile, walkFiles } from '../diskFiles';
 import { isCheckedByDefault, languageForFile } from '../languages';
 import { evaluateRulesOnTrace, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
@@ -25,29 +26,6 @@ export interface WorkspaceTraceLimits {
 export interface WorkspaceTraceEntry {
   result: RulesOnTraceResult;
   positions: LineStarts;
-}
-
-/** Offsets to line/character positions from the line starts alone: a file's text is not kept for its lens targets. */
-export class LineStarts {
-  private readonly starts: number[] = [0];
-  private readonly length: number;
-
-  constructor(text: string) {
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
-    this.length = text.length;
-  }
-
-  positionAt(offset: number): { line: number; character: number } {
-    const at = Math.max(0, Math.min(offset, this.length));
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo, character: at - this.starts[lo] };
-  }
 }
 
 export interface WorkspaceTraces {

@@ -1,9 +1,10 @@
 import { test, type TestContext } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { jsonlService } from '../../../server/src/jsonl';
 import { context, parse } from './helpers';
+import { filesUnder } from '../testing';
 
 const repoRoot = path.resolve(__dirname, '../../../..');
 const corpus = path.resolve(repoRoot, '../shared/corpus');
@@ -14,16 +15,6 @@ function corpusOrSkip(t: TestContext): boolean {
   if (process.env.CI) assert.fail(`corpus not found at ${corpus}`);
   t.skip(`corpus not found at ${corpus}`);
   return false;
-}
-
-function filesUnder(dir: string, suffix: string): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) found.push(...filesUnder(full, suffix));
-    else if (name.endsWith(suffix)) found.push(full);
-  }
-  return found;
 }
 
 /** One line per trace without changing a byte of any value: JSON text cannot hold raw line breaks inside strings. */

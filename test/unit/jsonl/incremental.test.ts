@@ -1,27 +1,16 @@
 import { test, type TestContext } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { jsonlService, type LinesModel } from '../../../server/src/jsonl';
 import { parseLinesAfterEdit } from '../../../server/src/jsonl/reparse';
 import { changedRange } from '../../../server/src/jsonl/changedRange';
 import type { OutlineItem } from '../../../server/src/common/types';
 import { context } from './helpers';
+import { filesUnder, random } from '../testing';
 
 const repoRoot = path.resolve(__dirname, '../../../..');
 const corpus = path.resolve(repoRoot, '../shared/corpus');
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32), so a failure names a seed and step to replay. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const full = (text: string, version: number, maxLines?: number): LinesModel => jsonlService.parse({ uri: 'file:///edited.jsonl', version, text, maxLines });
 
@@ -182,12 +171,3 @@ test('an edit that changes nothing, and a document at its line limit, still equa
   assert.equal(after.lines.length, 3);
 });
 
-function filesUnder(dir: string, suffix: string): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) found.push(...filesUnder(full, suffix));
-    else if (name.endsWith(suffix)) found.push(full);
-  }
-  return found;
-}

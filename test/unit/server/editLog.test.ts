@@ -4,19 +4,10 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentModels } from '../../../server/src/documentModels';
 import { documentsRecordingEdits, EditLog } from '../../../server/src/editLog';
 import { traceService, type TraceModel } from '../../../server/src/trace';
+import { random } from '../testing';
 
 const limits = () => ({ maxLines: 1000, maxFileSizeMB: 1, folders: [] });
 const uri = 'file:///a.trace.json';
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('edit log', () => {
   it('merges any run of edits (several per version too) into the one change that turns the old text into the new', () => {

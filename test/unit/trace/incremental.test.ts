@@ -6,22 +6,11 @@ import { context } from './helpers';
 import { traceService } from '../../../server/src/trace';
 import type { TraceModel } from '../../../server/src/trace/model';
 import type { TextChange } from '../../../server/src/common/service';
+import { random } from '../testing';
 
 // Built to out/test/unit/trace/: the repository root is four levels up.
 const repoRoot = resolve(__dirname, '../../../..');
 const traces = resolve(repoRoot, '../shared/corpus/traces');
-
-/** A deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A trace with every kind of event and link, faults included, pretty-printed or on one line, array or object form. */
 function generatedTrace(seed: number): string {
