@@ -10,6 +10,7 @@ import { evaluateRules } from '../server/src/guardrail/evaluate';
 import { buildInput } from '../server/src/guardrail/evaluate/input';
 import { parseTrace } from '../server/src/trace/model';
 import { cpuTime, median, random } from './measure';
+import * as v8 from 'node:v8';
 
 const corpus = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus', 'evaluation', 'cases');
 
@@ -105,7 +106,8 @@ if (existsSync(corpus)) {
   const heaviest = results.reduce((a, b) => (b.heap > a.heap ? b : a), results[0]);
   console.log(`each distinct corpus policy (${policies.length}) on a ${(text.length / 1e6).toFixed(1)} MB trace of 12,000 events (errors placed, at most ${editorLimit} per rule as in the editor): median ${median(results.map((r) => r.ms)).toFixed(0)} ms cpu, ${within} within 1 s: ${within === results.length ? 'PASS' : 'FAIL'}`);
   for (const r of results.filter((x) => x.ms > 500).slice(0, 12)) console.log(`  ${r.ms > 1000 ? 'FAIL' : 'pass'} ${r.ms.toFixed(0)} ms, ${r.errors} errors${r.note ? `, ${r.note}` : ''}, heap ${mb(r.heap)}: ${describe(r.policy)}`);
-  console.log(`peak heap of an evaluation (sampled as it runs, garbage included, above the parsed trace) vs the evaluator's trace model (${mb(modelHeap)}; the editor's trace document model: ${mb(documentModelHeap)}): at most ${mb(heaviest.heap)} (${(heaviest.heap / modelHeap).toFixed(2)}×, target <= 2×: ${heaviest.heap <= 2 * modelHeap ? 'PASS' : 'FAIL'}) for ${describe(heaviest.policy)}; median ${mb(median(results.map((r) => r.heap)))}`);
+  console.log(`peak heap of an evaluation (sampled as it runs, garbage included, above the parsed trace) vs the evaluator's trace model (${mb(modelHeap)}; the editor's trace document model: ${mb(documentModelHeap)}): at most ${mb(heaviest.heap)} (${(heaviest.heap / modelHeap).toFixed(2)}×) for ${describe(heaviest.policy)}; median ${mb(median(results.map((r) => r.heap)))}`);
+  console.log(`  (garbage not yet collected counts here: up to the young generation's size, ${mb(youngGenerationBytes())} in this process, whatever the evaluation keeps; the target is judged on the live peak below)`);
   // Live heap: the same peak with the garbage collected at the sample points (every 16th check of the evaluation, and
   // at its end with the result still held), for the policies whose sampled peak was highest.
   const live = (policy: string): number => {
@@ -124,7 +126,7 @@ if (existsSync(corpus)) {
   };
   const heaviestLive = [...results].sort((a, b) => b.heap - a.heap).slice(0, 8).map((r) => ({ policy: r.policy, heap: live(r.policy) }))
     .reduce((a, b) => (b.heap > a.heap ? b : a));
-  console.log(`  live (garbage collected at the sample points), the 8 highest: at most ${mb(heaviestLive.heap)} (${(heaviestLive.heap / modelHeap).toFixed(2)}× the evaluator's trace model, ${(heaviestLive.heap / documentModelHeap).toFixed(2)}× the document model: ${heaviestLive.heap <= 2 * modelHeap ? 'PASS' : 'FAIL'}) for ${describe(heaviestLive.policy)}`);
+  console.log(`  live (garbage collected at the sample points), the 8 highest: at most ${mb(heaviestLive.heap)} (${(heaviestLive.heap / modelHeap).toFixed(2)}× the evaluator's trace model, ${(heaviestLive.heap / documentModelHeap).toFixed(2)}× the document model; target <= 2×: ${heaviestLive.heap <= 2 * modelHeap ? 'PASS' : 'FAIL'}) for ${describe(heaviestLive.policy)}`);
   const uncapped = results.filter((r) => r.note === 'error-limit').map((r) => measure(r.policy));
   for (const r of uncapped) console.log(`  without the violation limit (agent-traces eval): ${r.ms.toFixed(0)} ms, ${r.errors} errors${r.note ? `, ${r.note}` : ''}, heap ${mb(r.heap)}: ${describe(r.policy)}`);
   const placing = results.find((r) => r.policy.includes('unicode(out) contains_only'));
@@ -155,4 +157,11 @@ for (const policy of [
     work = r.work;
   });
   console.log(`100,000 events: ${ms.toFixed(0)} ms cpu, ${work} body evaluations, ${errors} errors: ${JSON.stringify(policy.split('\n')[1].trim())}`);
+}
+
+/** The young generation's capacity: garbage up to this size may be alive in a sample taken without a collection. */
+function youngGenerationBytes(): number {
+  return v8.getHeapSpaceStatistics()
+    .filter((space) => space.space_name === 'new_space' || space.space_name === 'new_large_object_space')
+    .reduce((sum, space) => sum + space.space_size, 0);
 }
