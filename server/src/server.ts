@@ -1,11 +1,9 @@
 import {
   CancellationToken, CodeActionKind, createConnection, ErrorCodes, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes, ProposedFeatures,
-  ResponseError, TextDocuments, TextDocumentSyncKind, type Diagnostic, type InitializeResult, type Position,
+  ResponseError, TextDocuments, TextDocumentSyncKind, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './common/service';
-import type { RuleModel } from './guardrail';
-import type { Problem } from './common/types';
 import { emptyGraph } from './preview/emptyGraph';
 import { BudgetExceeded, type Budget } from './common/budget';
 import {
@@ -29,10 +27,8 @@ import { defaultServerSettings, readSettings, type ServerSettings } from './sett
 import { WorkspaceToolIndex } from './workspaceTools';
 import { FolderPythonModules } from './pythonModules';
 import { version as serverVersion } from '../../package.json';
-import { RuleBindings } from './rulesOnTraces/bindings';
 import { readPolicyFiles } from './rulesOnTraces/policies';
-import { TraceResults } from './rulesOnTraces/results';
-import { evaluateWorkspaceTraces } from './rulesOnTraces/workspaceTraces';
+import { RuleChecks } from './ruleChecks';
 
 const connection = createConnection(ProposedFeatures.all);
 // Edited traces are read again only where the edit touched them; the end-to-end benchmark sets this variable to
@@ -56,8 +52,14 @@ const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(me
 }));
 const pendingValidation = new Map<string, NodeJS.Timeout>();
 const preparation = new ModelPreparation(models, (message) => connection.console.error(message));
-const ruleBindings = new RuleBindings();
-const ruleResults = new TraceResults();
+const rules = new RuleChecks({
+  documents, models,
+  settings: () => settings,
+  workspaceFolderPaths: () => workspaceFolderPaths(),
+  info: (message) => connection.console.info(message),
+  logFailure: (feature, uri, version, error) => logFailure(feature, uri, version, error),
+  refreshCodeLenses: () => refreshCodeLenses(),
+});
 
 let settings: ServerSettings = defaultServerSettings;
 let canPullConfiguration = false;
@@ -74,7 +76,7 @@ let pythonModules: FolderPythonModules | undefined;
 
 function context(budget?: Budget): ServiceContext {
   pythonModules ??= new FolderPythonModules(settings.pythonPaths, workspaceFolderPaths(), settings.maxPythonFileSize);
-  return { settings, workspaceTools: toolIndex, pythonModules, budget, guardrailResults: ruleResults };
+  return { settings, workspaceTools: toolIndex, pythonModules, budget, guardrailResults: rules.results };
 }
 
 connection.onInitialize((params): InitializeResult => {
@@ -110,7 +112,7 @@ connection.onInitialized(async () => {
   }
   await refreshSettings();
   await refreshPolicies();
-  scheduleWorkspaceCount();
+  rules.scheduleWorkspaceCount();
   // Documents opened while the settings were on their way were checked with the defaults.
   for (const document of documents.all()) scheduleValidation(document, 0);
   void toolIndex.rebuild(workspaceFolders);
@@ -157,7 +159,7 @@ connection.onDidChangeWatchedFiles((change) => {
       continue;
     }
     if (documents.get(event.uri)) continue;
-    scheduleWorkspaceCount();
+    rules.scheduleWorkspaceCount();
     if (event.type === FileChangeType.Deleted) toolIndex.remove(event.uri);
     else void toolIndex.refreshFile(event.uri);
   }
@@ -184,7 +186,7 @@ async function validate(uri: string, version: number): Promise<void> {
     if (document.version !== version || documents.get(uri) !== document) return;
     const diagnostics = problems.map((problem) => toDiagnostic(parsed.positions, uri, problem));
     if (parsed.languageId === 'guardrail') recheckTraces(0);
-    else diagnostics.push(...(await checkWithRulesSafely(document, documentView(document, parsed), parsed.languageId === 'agent-trace-jsonl')));
+    else diagnostics.push(...(await rules.checkSafely(document, documentView(document, parsed), parsed.languageId === 'agent-trace-jsonl')));
     void connection.sendDiagnostics({ uri, version, diagnostics });
     toolIndex.update(uri, parsed.languageId, parsed.model);
     void sendNotification(connection, ModelChangedNotification, { uri, version });
@@ -200,7 +202,7 @@ const openedVersions = new Map<string, number>();
 documents.onDidOpen((event) => {
   openedVersions.set(event.document.uri, event.document.version);
   scheduleValidation(event.document, 0);
-  if (ruleResults.hasWorkspaceFile(event.document.uri)) scheduleWorkspaceCount(); // its slot goes to another file
+  if (rules.results.hasWorkspaceFile(event.document.uri)) rules.scheduleWorkspaceCount(); // its slot goes to another file
 });
 documents.onDidChangeContent((event) => {
   if (openedVersions.get(event.document.uri) === event.document.version) return;
@@ -215,115 +217,24 @@ documents.onDidClose((event) => {
   pendingValidation.delete(event.document.uri);
   const wasRuleFile = models.get(event.document)?.languageId === 'guardrail';
   models.forget(event.document.uri);
-  if (ruleResults.delete(event.document.uri)) refreshCodeLenses();
-  ruleBindings.forget(event.document.uri);
+  rules.forget(event.document.uri);
   if (wasRuleFile) recheckTraces(0);
-  else scheduleWorkspaceCount(); // a closed trace is counted from its file again
+  else rules.scheduleWorkspaceCount(); // a closed trace is counted from its file again
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
 
 // ---- guardrail rules on the open traces (server/src/rulesOnTraces/) ----
 
-/** The trace's own diagnostics are published even when checking it with rules fails; a stopped evaluation throws. */
-/** `view` converts positions (see documentView.ts); `document` is the editor's, whose identity says when it changed. */
-async function checkWithRulesSafely(document: TextDocument, view: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
-  try {
-    return await checkWithRules(document, view, dataset);
-  } catch (error) {
-    if (error instanceof BudgetExceeded) throw error;
-    logFailure('guardrails', document.uri, document.version, error);
-    return [];
-  }
-}
-
-/** The evaluation under way per trace: a newer one of the same trace, an edit or a close stops it at its next slice. */
-const evaluations = new Map<string, object>();
-
-/** Rule files shown in the client's editors (see VisibleRulesNotification); undefined: every open one. */
-let visibleRules: Set<string> | undefined;
-onNotification(connection, VisibleRulesNotification, (params) => {
-  visibleRules = new Set(params.uris);
-  recheckTraces(0);
-});
-
-function openRuleFiles() {
-  return documents.all().flatMap((document) => {
-    if (visibleRules && !visibleRules.has(document.uri)) return [];
-    // Only rule files are parsed here: a big trace being read in slices must not be read a second time at once.
-    if (models.languageOf(document) !== 'guardrail') return [];
-    const parsed = models.get(document);
-    return parsed?.languageId === 'guardrail' ? [{ uri: document.uri, model: parsed.model as RuleModel }] : [];
-  });
-}
-
-/** The guardrail diagnostics of a trace document; its results are kept for the rule files' code lenses. */
-async function checkWithRules(document: TextDocument, view: TextDocument, dataset: boolean) {
-  const rules = ruleBindings.rulesFor(document.uri, openRuleFiles());
-  if (rules.length === 0) {
-    evaluations.delete(document.uri);
-    if (ruleResults.delete(document.uri)) refreshCodeLenses();
-    return [];
-  }
-  const { uri, version } = document;
-  const run = {};
-  evaluations.set(uri, run);
-  const budget: Budget = {
-    get isCancellationRequested() {
-      return evaluations.get(uri) !== run || documents.get(uri) !== document || document.version !== version;
-    },
-  };
-  let evaluated: Awaited<ReturnType<ReturnType<typeof rulesOnTrace>['guardrailDiagnostics']>>;
-  try {
-    const slicing = () => connection.console.info(`[guardrails] ${uri}@${version}: evaluating ${rules.length} rule file${rules.length === 1 ? '' : 's'} in slices, answering other requests in between`);
-    evaluated = await rulesOnTrace().guardrailDiagnostics(view, dataset, rules, settings.guardrails, settings.maxProblems, budget, slicing);
-  } catch (error) {
-    if (error instanceof BudgetExceeded) connection.console.info(`[guardrails] ${uri}@${version}: evaluation stopped (a newer version, a closed file or changed rules superseded it)`);
-    throw error;
-  } finally {
-    if (evaluations.get(uri) === run) evaluations.delete(uri);
-  }
-  const { diagnostics, result } = evaluated;
-  ruleResults.set(document.uri, result, view);
-  refreshCodeLenses();
-  return diagnostics;
-}
-
-/**
- * The rule evaluator (with its Python parser) loads with the first trace that has rules to check: a server that only
- * reads traces starts without it. A require (not an import) is what the bundler keeps lazy, in the same bundle.
- */
-let evaluator: typeof import('./rulesOnTraces/serverDiagnostics') | undefined;
-function rulesOnTrace(): typeof import('./rulesOnTraces/serverDiagnostics') {
-  return (evaluator ??= require('./rulesOnTraces/serverDiagnostics') as typeof import('./rulesOnTraces/serverDiagnostics'));
-}
-
 function recheckTraces(delay: number): void {
   for (const document of documents.all()) if (models.get(document)?.languageId !== 'guardrail') scheduleValidation(document, delay);
-  scheduleWorkspaceCount();
+  rules.scheduleWorkspaceCount();
 }
 
-/** The rule files' lenses also count the workspace's trace files that are not open (rulesOnTraces/workspaceTraces.ts). */
-let workspaceCount: NodeJS.Timeout | undefined;
-let workspaceGeneration = 0;
-function scheduleWorkspaceCount(): void {
-  clearTimeout(workspaceCount);
-  const generation = ++workspaceGeneration;
-  workspaceCount = setTimeout(() => void countWorkspaceTraces(generation), settings.validationDelay);
-}
-
-async function countWorkspaceTraces(generation: number): Promise<void> {
-  const open = new Set(documents.all().map((document) => document.uri));
-  const limits = { maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: workspaceFolderPaths(), workBudget: settings.guardrails.workBudget, maxViolations: settings.maxProblems };
-  try {
-    const found = await evaluateWorkspaceTraces(ruleBindings.rulesForEveryTrace(openRuleFiles()), open, limits, () => generation !== workspaceGeneration);
-    if (!found || generation !== workspaceGeneration) return;
-    for (const problem of found.problems) connection.console.info(`[guardrails] lens counts left out ${problem}`);
-    ruleResults.setWorkspace(found.entries, found.limitNotice);
-    refreshCodeLenses();
-  } catch (error) {
-    logFailure('guardrails', 'workspace', generation, error);
-  }
-}
+/** Rule files shown in the client's editors (see VisibleRulesNotification). */
+onNotification(connection, VisibleRulesNotification, (params) => {
+  rules.setVisibleRules(params.uris);
+  recheckTraces(0);
+});
 
 let codeLensRefresh: NodeJS.Timeout | undefined;
 function refreshCodeLenses(): void {
@@ -334,17 +245,10 @@ function refreshCodeLenses(): void {
   }, 0);
 }
 
-/** The preview marks the nodes with guardrail violations too (in a dataset, those of the line drawn). */
-function withViolations(uri: string, problems: Problem[]): Problem[] {
-  const violations = ruleResults.get(uri)?.violations ?? [];
-  if (violations.length === 0) return problems;
-  return [...problems, ...violations.map((v) => ({ span: v.span, severity: settings.guardrails.severity, code: v.code, message: v.message }))];
-}
-
 async function refreshPolicies(): Promise<void> {
   const policies = await readPolicyFiles(settings.guardrails.policies, workspaceFolderPaths(), { maxFiles: 200, maxBytes: settings.maxFileSizeMB * bytesPerMB });
   for (const problem of policies.problems) connection.console.warn(`[guardrails] ${problem}`);
-  ruleBindings.setPolicies(policies.files);
+  rules.bindings.setPolicies(policies.files);
 }
 
 onRequest(connection, RulesForTraceRequest, async (params) => {
@@ -359,7 +263,7 @@ onRequest(connection, RulesForTraceRequest, async (params) => {
     if (read.ok) files.push({ uri, text: read.text });
     else problems.push(`${uri}: ${read.reason}`);
   }
-  ruleBindings.choose(params.uri, files);
+  rules.bindings.choose(params.uri, files);
   const document = documents.get(params.uri);
   if (document) scheduleValidation(document, 0);
   return { bound: files.length, problems };
@@ -520,7 +424,7 @@ onRequest(connection, GraphRequest, async (params, token) => {
     const requestContext = context();
     return parsed.service.graph(
       parsed.model,
-      { traceIndex: params.traceIndex, cursorOffset, problems: withViolations(params.uri, problemsOf(parsed, requestContext)), toRange: (span) => toRange(positions, span) },
+      { traceIndex: params.traceIndex, cursorOffset, problems: rules.withViolations(params.uri, problemsOf(parsed, requestContext)), toRange: (span) => toRange(positions, span) },
       requestContext,
     );
   } catch (error) {

@@ -1,0 +1,154 @@
+import type { Diagnostic, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { BudgetExceeded, type Budget } from './common/budget';
+import type { Problem } from './common/types';
+import { bytesPerMB } from './diskFiles';
+import type { DocumentModels } from './documentModels';
+import type { RuleModel } from './guardrail';
+import { RuleBindings } from './rulesOnTraces/bindings';
+import type { RuleFile } from './rulesOnTraces/evaluateOnTrace';
+import { TraceResults } from './rulesOnTraces/results';
+import { evaluateWorkspaceTraces } from './rulesOnTraces/workspaceTraces';
+import type { ServerSettings } from './settings';
+
+/** What the server lends the rule checks: its documents and models, settings, log and the lens refresh. */
+export interface RuleCheckHost {
+  documents: TextDocuments<TextDocument>;
+  models: DocumentModels;
+  settings(): ServerSettings;
+  workspaceFolderPaths(): string[];
+  info(message: string): void;
+  logFailure(feature: string, uri: string, version: number | undefined, error: unknown): void;
+  refreshCodeLenses(): void;
+}
+
+type ServerDiagnostics = typeof import('./rulesOnTraces/serverDiagnostics');
+
+/**
+ * The server's side of guardrail rules on traces (server/src/rulesOnTraces/): which rule files apply, each open
+ * trace's evaluation (one at a time per trace, stopped by a newer one), and the count over the workspace's other
+ * trace files for the rule files' lenses.
+ */
+export class RuleChecks {
+  readonly bindings = new RuleBindings();
+  readonly results = new TraceResults();
+  /** The evaluation under way per trace: a newer one of the same trace, an edit or a close stops it at its next slice. */
+  private readonly evaluations = new Map<string, object>();
+  /** Rule files shown in the client's editors; undefined: every open one. */
+  private visibleRules: Set<string> | undefined;
+  private workspaceCount: NodeJS.Timeout | undefined;
+  private workspaceGeneration = 0;
+  private evaluator: ServerDiagnostics | undefined;
+
+  constructor(private readonly host: RuleCheckHost) {}
+
+  setVisibleRules(uris: string[]): void {
+    this.visibleRules = new Set(uris);
+  }
+
+  forget(uri: string): void {
+    if (this.results.delete(uri)) this.host.refreshCodeLenses();
+    this.bindings.forget(uri);
+  }
+
+  openRuleFiles(): RuleFile[] {
+    const { documents, models } = this.host;
+    return documents.all().flatMap((document) => {
+      if (this.visibleRules && !this.visibleRules.has(document.uri)) return [];
+      // Only rule files are parsed here: a big trace being read in slices must not be read a second time at once.
+      if (models.languageOf(document) !== 'guardrail') return [];
+      const parsed = models.get(document);
+      return parsed?.languageId === 'guardrail' ? [{ uri: document.uri, model: parsed.model as RuleModel }] : [];
+    });
+  }
+
+  /**
+   * The guardrail diagnostics of a trace document; its results are kept for the rule files' code lenses. The trace's
+   * own diagnostics are published even when this fails; a stopped evaluation throws BudgetExceeded. `view` converts
+   * positions (see documentView.ts); `document` is the editor's, whose identity says when it changed.
+   */
+  async checkSafely(document: TextDocument, view: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
+    try {
+      return await this.check(document, view, dataset);
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      this.host.logFailure('guardrails', document.uri, document.version, error);
+      return [];
+    }
+  }
+
+  private async check(document: TextDocument, view: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
+    const { host, evaluations } = this;
+    const rules = this.bindings.rulesFor(document.uri, this.openRuleFiles());
+    if (rules.length === 0) {
+      evaluations.delete(document.uri);
+      if (this.results.delete(document.uri)) host.refreshCodeLenses();
+      return [];
+    }
+    const { uri, version } = document;
+    const run = {};
+    evaluations.set(uri, run);
+    const budget: Budget = {
+      get isCancellationRequested() {
+        return evaluations.get(uri) !== run || host.documents.get(uri) !== document || document.version !== version;
+      },
+    };
+    const settings = host.settings();
+    let evaluated: Awaited<ReturnType<ServerDiagnostics['guardrailDiagnostics']>>;
+    try {
+      const slicing = () => host.info(`[guardrails] ${uri}@${version}: evaluating ${rules.length} rule file${rules.length === 1 ? '' : 's'} in slices, answering other requests in between`);
+      evaluated = await this.rulesOnTrace().guardrailDiagnostics(view, dataset, rules, settings.guardrails, settings.maxProblems, budget, slicing);
+    } catch (error) {
+      if (error instanceof BudgetExceeded) host.info(`[guardrails] ${uri}@${version}: evaluation stopped (a newer version, a closed file or changed rules superseded it)`);
+      throw error;
+    } finally {
+      if (evaluations.get(uri) === run) evaluations.delete(uri);
+    }
+    this.results.set(uri, evaluated.result, view);
+    host.refreshCodeLenses();
+    return evaluated.diagnostics;
+  }
+
+  /**
+   * The rule evaluator (with its Python parser) loads with the first trace that has rules to check: a server that
+   * only reads traces starts without it. A require (not an import) is what the bundler keeps lazy, in the same bundle.
+   */
+  private rulesOnTrace(): ServerDiagnostics {
+    return (this.evaluator ??= require('./rulesOnTraces/serverDiagnostics') as ServerDiagnostics);
+  }
+
+  /** The rule files' lenses also count the workspace's trace files that are not open (rulesOnTraces/workspaceTraces.ts). */
+  scheduleWorkspaceCount(): void {
+    clearTimeout(this.workspaceCount);
+    const generation = ++this.workspaceGeneration;
+    this.workspaceCount = setTimeout(() => void this.countWorkspaceTraces(generation), this.host.settings().validationDelay);
+  }
+
+  private async countWorkspaceTraces(generation: number): Promise<void> {
+    const { host } = this;
+    const settings = host.settings();
+    const open = new Set(host.documents.all().map((document) => document.uri));
+    const limits = {
+      maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: host.workspaceFolderPaths(),
+      workBudget: settings.guardrails.workBudget, maxViolations: settings.maxProblems,
+    };
+    const stale = () => generation !== this.workspaceGeneration;
+    try {
+      const found = await evaluateWorkspaceTraces(this.bindings.rulesForEveryTrace(this.openRuleFiles()), open, limits, stale);
+      if (!found || stale()) return;
+      for (const problem of found.problems) host.info(`[guardrails] lens counts left out ${problem}`);
+      this.results.setWorkspace(found.entries, found.limitNotice);
+      host.refreshCodeLenses();
+    } catch (error) {
+      host.logFailure('guardrails', 'workspace', generation, error);
+    }
+  }
+
+  /** The preview marks the nodes with guardrail violations too (in a dataset, those of the line drawn). */
+  withViolations(uri: string, problems: Problem[]): Problem[] {
+    const violations = this.results.get(uri)?.violations ?? [];
+    if (violations.length === 0) return problems;
+    const severity = this.host.settings().guardrails.severity;
+    return [...problems, ...violations.map((v) => ({ span: v.span, severity, code: v.code, message: v.message }))];
+  }
+}
