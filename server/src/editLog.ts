@@ -2,10 +2,10 @@
  * The edits made to each open document since the version its model was last built for, merged into one change,
  * so that a language service can build the next model from the previous one (see LanguageService.reparse).
  */
-import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import type { TextDocument, TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import type { TextDocumentsConfiguration } from 'vscode-languageserver';
 import type { TextChange } from './common/service';
+import { EditorDocument } from './editorDocument';
 
 interface Entry {
   /** The version the change starts from. */
@@ -57,7 +57,7 @@ export function merged(first: TextChange, second: TextChange): TextChange {
 /** The editor's documents, updated as the library does, with each edit's offsets written to `log`. */
 export function documentsRecordingEdits(log: EditLog): TextDocumentsConfiguration<TextDocument> {
   return {
-    create: TextDocument.create,
+    create: EditorDocument.create,
     update(document: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
       const before = document.version;
       let change: TextChange | null | undefined;
@@ -71,7 +71,7 @@ export function documentsRecordingEdits(log: EditLog): TextDocumentsConfiguratio
         } else {
           change = null;
         }
-        document = TextDocument.update(document, [each], version);
+        document = EditorDocument.update(document as EditorDocument, [each], version);
       }
       log.record(document.uri, before, version, change);
       return document;

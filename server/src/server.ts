@@ -2,7 +2,7 @@ import {
   CancellationToken, CodeActionKind, createConnection, ErrorCodes, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes, ProposedFeatures,
   ResponseError, TextDocuments, TextDocumentSyncKind, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './common/service';
 import { emptyGraph } from './preview/emptyGraph';
 import { BudgetExceeded, type Budget } from './common/budget';
@@ -14,6 +14,7 @@ import { fixAllKind, toInlayHint } from './convert';
 import { codeActions } from './codeActionRequest';
 import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { documentsRecordingEdits, EditLog } from './editLog';
+import { EditorDocument } from './editorDocument';
 import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
 import { documentView } from './documentView';
 import { ModelPreparation } from './modelPreparation';
@@ -34,7 +35,7 @@ const connection = createConnection(ProposedFeatures.all);
 // Edited traces are read again only where the edit touched them; the end-to-end benchmark sets this variable to
 // compare with reading every version in full.
 const edits = process.env.AGENT_TRACES_FULL_REREAD ? undefined : new EditLog();
-const documents = new TextDocuments(edits ? documentsRecordingEdits(edits) : TextDocument);
+const documents = new TextDocuments<TextDocument>(edits ? documentsRecordingEdits(edits) : EditorDocument);
 const models = new DocumentModels(
   () => ({
     maxLines: settings.jsonlMaxLines, maxOutlineEntries: settings.jsonlMaxOutlineEntries, cachedLineModels: settings.jsonlCachedLineModels,
