@@ -55,6 +55,8 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
   });
 
   await check(`clicking ${fileName} opens it in an editor`, async () => {
+    // The workbench restores what the suite before left open (previews among them): start from no editors.
+    await runCommand(page, 'View: Close All Editor Groups');
     await page.getByRole('treeitem', { name: new RegExp(`^${fileName.replace(/\./g, '\\.')}`) }).click();
     await page.locator('.tabs-container .tab', { hasText: fileName }).waitFor({ timeout: STEP_TIMEOUT_MS });
     await page.locator('.editor-instance .monaco-editor .view-lines').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -112,15 +114,8 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
     await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
     await runCommand(page, 'Agent Traces: Open Preview');
     // 13 events and 5 calls, and the file's five problems (four errors, one information); the view draws only what is on screen, so check the first events and the counts.
-    const frame = await webviewContentFrame(page);
-    const content = frame.locator('body');
     const expected = ['18 nodes', '5 problems', '#0 user', 'lookup_order(order_id=1042)', '#3 tool ← "call_lookup_9"'];
-    await frame.waitForFunction((list) => list.every((t) => document.body.innerText.includes(t)), expected, { timeout: STEP_TIMEOUT_MS })
-      .catch(async () => {
-        const shown = await content.innerText().catch(() => '');
-        const missing = expected.filter((t) => !shown.includes(t));
-        throw new Error(`the preview does not show ${JSON.stringify(missing)}; it shows: ${JSON.stringify(shown.slice(0, 400))}`);
-      });
+    await webviewContentFrame(page, expected);
     return `${await screenshot('preview')}`;
   });
 
@@ -187,21 +182,28 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
 
 /**
  * The frame holding the extension's page: a webview is an iframe (VS Code's host page) holding another iframe
- * with the extension's HTML. Its name and id change as it loads, so it is found by that nesting.
+ * with the extension's HTML. Its name and id change as it loads, so it is found by that nesting; with `showing`,
+ * the one whose text holds every string of it (another preview may be open too).
  */
-async function webviewContentFrame(page) {
+async function webviewContentFrame(page, showing = []) {
   const deadline = Date.now() + STEP_TIMEOUT_MS;
+  let seen = '';
   for (;;) {
     const inner = page.frames().filter((frame) => {
       const parent = frame.parentFrame();
       return /\/webview\//.test(frame.url()) && parent && /\/webview\//.test(parent.url());
     });
     for (const frame of inner) {
-      const hasBody = await frame.evaluate(() => (document.body?.childElementCount ?? 0) > 0).catch(() => false);
-      if (hasBody) return frame;
+      const text = await frame.evaluate(() => ((document.body?.childElementCount ?? 0) > 0 ? document.body.innerText : undefined)).catch(() => undefined);
+      if (text === undefined) continue;
+      if (showing.every((expected) => text.includes(expected))) return frame;
+      seen = text;
     }
-    if (Date.now() > deadline) throw new Error(`no webview content frame; frames: ${page.frames().map((f) => f.url().slice(0, 80)).join(' | ')}`);
-    await page.waitForEvent('framenavigated', { timeout: 1_000 }).catch(() => {});
+    if (Date.now() > deadline) {
+      if (seen) throw new Error(`the preview does not show ${JSON.stringify(showing.filter((t) => !seen.includes(t)))}; it shows: ${JSON.stringify(seen.slice(0, 400))}`);
+      throw new Error(`no webview content frame; frames: ${page.frames().map((f) => f.url().slice(0, 80)).join(' | ')}`);
+    }
+    await page.waitForEvent('framenavigated', { timeout: 250 }).catch(() => {});
   }
 }
 
