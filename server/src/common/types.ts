@@ -165,10 +165,14 @@ export interface Lens {
 /** How each rule of a rule file fared on the traces it was evaluated on (the server keeps these; see rulesOnTraces/). */
 export interface RuleFileResults {
   /**
-   * Per rule index: violations, the traces that have one, where they are, why it was not evaluated (if so), and
-   * whether it stopped at the violation limit on some trace (then it has more).
+   * Per rule index: violations, the traces that have one, where they are, why it was not evaluated (if so) and on
+   * how many trace files, and whether it stopped at the violation limit on some trace (then it has more).
    */
-  rule(ruleIndex: number): { violations: number; traces: number; targets: Target[]; reason?: string; limited?: boolean };
+  rule(ruleIndex: number): {
+    violations: number; traces: number; targets: Target[]; reason?: string; limited?: boolean;
+    /** Trace files the rule was not evaluated on (for `reason`, the first such reason). */
+    unevaluated: number;
+  };
   /** Why the whole file was not evaluated on some trace (a failure, a trace that is not JSON), if so. */
   fileReason?: string;
   /** Open trace documents the rules were evaluated on. */

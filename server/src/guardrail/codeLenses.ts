@@ -4,7 +4,8 @@ import type { RuleModel } from './model';
 
 /**
  * Per rule: "N violations in M traces" over the traces the file was evaluated on (the open ones and, up to a limit
- * the lens names when hit, the workspace's other trace files), or why the rule was not evaluated.
+ * the lens names when hit, the workspace's other trace files), with why and on how many it was not evaluated; or
+ * only why, when it was evaluated on none.
  */
 export function codeLenses(model: RuleModel, context: ServiceContext): Lens[] {
   const results = context.guardrailResults?.forRuleFile(model.uri);
@@ -16,17 +17,19 @@ export function codeLenses(model: RuleModel, context: ServiceContext): Lens[] {
     const rule = results.rule(ruleIndex++);
     const span = statement.headerSpan;
     const reason = rule.reason ?? results.fileReason;
-    if (reason && rule.violations === 0) {
+    const onDisk = results.workspaceFiles ?? 0;
+    const evaluated = results.documents + onDisk - rule.unevaluated;
+    if (reason && evaluated <= 0) {
       lenses.push({ span, title: `Not evaluated: ${oneLine(reason)}` });
       continue;
     }
-    const onDisk = results.workspaceFiles ?? 0;
     const open = `${results.documents} open trace file${results.documents === 1 ? '' : 's'}`;
     const disk = `${onDisk} ${results.documents === 0 ? '' : 'more '}trace file${onDisk === 1 ? '' : 's'} in the workspace`;
     const of = onDisk === 0 ? open : results.documents === 0 ? disk : `${open} and ${disk}`;
     const title = results.documents + onDisk === 0
       ? 'No open trace to check (open a trace, or bind rule files with agentTraces.guardrails.policies)'
-      : `${count(rule.violations, 'violation', rule.limited)} in ${count(rule.traces, 'trace')} (of ${of})${results.limitNotice ? ` · ${results.limitNotice}` : ''}`;
+      : `${count(rule.violations, 'violation', rule.limited)} in ${count(rule.traces, 'trace')} (of ${of})${results.limitNotice ? ` · ${results.limitNotice}` : ''}`
+        + (reason ? ` · not evaluated on ${count(rule.unevaluated, 'trace file')}: ${oneLine(reason)}` : '');
     lenses.push({ span, title, targets: rule.targets.length > 0 ? rule.targets : undefined });
   }
   return lenses;

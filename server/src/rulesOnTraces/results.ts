@@ -39,12 +39,14 @@ export class TraceResults implements GuardrailResults {
   }
 
   forRuleFile(uri: string): RuleFileResults | undefined {
-    const perRule = new Map<number, { violations: number; traces: Set<string>; targets: Target[]; reason?: string; limited?: boolean }>();
+    const perRule = new Map<number, { violations: number; traces: Set<string>; targets: Target[]; reason?: string; limited?: boolean; unevaluated: Set<string> }>();
     const ruleTally = (ruleIndex: number) => {
       let tally = perRule.get(ruleIndex);
-      if (!tally) perRule.set(ruleIndex, (tally = { violations: 0, traces: new Set(), targets: [] }));
+      if (!tally) perRule.set(ruleIndex, (tally = { violations: 0, traces: new Set(), targets: [], unevaluated: new Set() }));
       return tally;
     };
+    /** Trace files on which the whole rule file was not evaluated. */
+    const fileUnevaluated = new Set<string>();
     let documents = 0;
     let workspaceFiles = 0;
     let fileReason: string | undefined;
@@ -57,8 +59,14 @@ export class TraceResults implements GuardrailResults {
       for (const [ruleIndex, outcome] of outcomes) {
         if (outcome.limited) ruleTally(ruleIndex).limited = true;
         if (!outcome.reason) continue;
-        if (ruleIndex < 0) fileReason ??= outcome.reason;
-        else ruleTally(ruleIndex).reason ??= outcome.reason;
+        if (ruleIndex < 0) {
+          fileReason ??= outcome.reason;
+          fileUnevaluated.add(traceUri);
+        } else {
+          const tally = ruleTally(ruleIndex);
+          tally.reason ??= outcome.reason;
+          tally.unevaluated.add(traceUri);
+        }
       }
       for (const violation of result.violations) {
         if (violation.ruleUri !== uri) continue;
@@ -71,7 +79,10 @@ export class TraceResults implements GuardrailResults {
     return {
       rule: (ruleIndex) => {
         const tally = perRule.get(ruleIndex);
-        return tally ? { violations: tally.violations, traces: tally.traces.size, targets: tally.targets, reason: tally.reason, limited: tally.limited } : { violations: 0, traces: 0, targets: [] };
+        const unevaluated = new Set([...fileUnevaluated, ...(tally?.unevaluated ?? [])]).size;
+        return tally
+          ? { violations: tally.violations, traces: tally.traces.size, targets: tally.targets, reason: tally.reason, limited: tally.limited, unevaluated }
+          : { violations: 0, traces: 0, targets: [], unevaluated };
       },
       fileReason,
       documents,

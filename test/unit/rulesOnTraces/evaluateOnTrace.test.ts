@@ -147,6 +147,22 @@ describe('rule file code lenses', () => {
     ]);
   });
 
+  it('counts a rule that failed on some traces only over the others, and says on how many it was not evaluated', () => {
+    // Reading an argument the call does not have fails the evaluation, as the analyzer's KeyError does: only on a
+    // trace with such a call.
+    const failing = rules('raise "p" if:\n    (c: ToolCall)\n    c.function.arguments["to"] == "x"\n');
+    const results = new TraceResults();
+    const empty = '[]';
+    const withMessage = '[{"role": "assistant", "content": null, "tool_calls": [{"id": "1", "type": "function", "function": {"name": "send", "arguments": {}}}]}]';
+    results.set('file:///w/empty.trace.json', evaluateRulesOnTrace([failing], empty, false, options), new LineIndex(empty));
+    const titles = () => guardrailService.codeLenses!(failing.model, { settings: defaultSettings, guardrailResults: results }).map((lens) => lens.title);
+    assert.deepEqual(titles(), ['0 violations in 0 traces (of 1 open trace file)']);
+    results.set('file:///w/message.trace.json', evaluateRulesOnTrace([failing], withMessage, false, options), new LineIndex(withMessage));
+    assert.match(titles()[0], /^0 violations in 0 traces \(of 2 open trace files\) · not evaluated on 1 trace file: .*KeyError/);
+    results.delete('file:///w/empty.trace.json');
+    assert.match(titles()[0], /^Not evaluated: .*KeyError/);
+  });
+
   it('stops a rule at agentTraces.maxProblems violations per trace, says so on the trace, and counts "N+" in the lens', () => {
     const text = JSON.stringify(Array.from({ length: 5 }, () => ({ role: 'user', content: 'hunter2' })));
     const result = evaluateRulesOnTrace([rule], text, false, { workBudget: 1_000_000, maxViolations: 2 });
