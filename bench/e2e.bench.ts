@@ -294,6 +294,7 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
   const times = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const rises = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const heaps = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
+  const liveHeaps = new Map<ServerKind, number>();
   const heapFile = join(tmpdir(), `agent-traces-heap-${process.pid}`);
   for (let round = 0; round < rounds; round++) {
     for (const kind of kinds) {
@@ -307,7 +308,9 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
       rises.get(kind)!.push(client.peakMemory() - before);
       await client.stop();
       if (probed) {
-        heaps.get(kind)!.push(Number(readFileSync(heapFile, 'utf8')));
+        const [peak, live] = readFileSync(heapFile, 'utf8').split(' ').map(Number);
+        heaps.get(kind)!.push(peak);
+        liveHeaps.set(kind, live);
         rmSync(heapFile, { force: true });
       } else {
         times.get(kind)!.push(time);
@@ -316,11 +319,12 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
   }
   const median = (values: number[]) => percentile(values, 50);
   console.log(`cold opens, ${rounds} fresh processes each: time (median and fastest of ${rounds - 1}), the resident size's rise at its peak`);
-  console.log('over the file size (median), and the peak heap in use over the file size (the last process, under bench/heapProbe.ts):');
+  console.log('over the file size (median), and the peak heap in use over the file size, then the most a full collection left alive');
+  console.log('(the last process, under bench/heapProbe.ts):');
   for (const kind of kinds) {
     console.log(
       `${kind.name.padEnd(27)} ${ms(median(times.get(kind)!))} ${ms(Math.min(...times.get(kind)!))}   ${(median(rises.get(kind)!) / bytes).toFixed(1).padStart(6)}x`
-      + `   heap ${(heaps.get(kind)![0] / bytes).toFixed(1).padStart(5)}x`,
+      + `   heap ${(heaps.get(kind)![0] / bytes).toFixed(1).padStart(5)}x   live ${((liveHeaps.get(kind) ?? 0) / bytes).toFixed(1).padStart(5)}x`,
     );
   }
   const mine = median(times.get(ours)!);

@@ -4,8 +4,8 @@ import type { RuleModel } from './model';
 
 /**
  * Per rule: "N violations in M traces" over the traces the file was evaluated on (the open ones and, up to a limit
- * the lens names when hit, the workspace's other trace files), with why and on how many it was not evaluated; or
- * only why, when it was evaluated on none.
+ * the lens names when hit, the workspace's other trace files), with on how many it was not evaluated (and why,
+ * when it found nothing elsewhere); or only why, when it was evaluated on none.
  */
 export function codeLenses(model: RuleModel, context: ServiceContext): Lens[] {
   const results = context.guardrailResults?.forRuleFile(model.uri);
@@ -29,7 +29,7 @@ export function codeLenses(model: RuleModel, context: ServiceContext): Lens[] {
     const title = results.documents + onDisk === 0
       ? 'No open trace to check (open a trace, or bind rule files with agentTraces.guardrails.policies)'
       : `${count(rule.violations, 'violation', rule.limited)} in ${count(rule.traces, 'trace')} (of ${of})${results.limitNotice ? ` · ${results.limitNotice}` : ''}`
-        + (reason ? ` · not evaluated on ${count(rule.unevaluated, 'trace file')}: ${oneLine(reason)}` : '');
+        + (reason ? ` · not evaluated on ${count(rule.unevaluated, 'trace file')}${rule.violations === 0 ? `: ${oneLine(reason)}` : ''}` : '');
     lenses.push({ span, title, targets: rule.targets.length > 0 ? rule.targets : undefined });
   }
   return lenses;

@@ -159,6 +159,11 @@ describe('rule file code lenses', () => {
     assert.deepEqual(titles(), ['0 violations in 0 traces (of 1 open trace file)']);
     results.set('file:///w/message.trace.json', evaluateRulesOnTrace([failing], withMessage, false, options), new LineIndex(withMessage));
     assert.match(titles()[0], /^0 violations in 0 traces \(of 2 open trace files\) · not evaluated on 1 trace file: .*KeyError/);
+    // Beside violations found elsewhere, only the count: the traces that failed say why on themselves.
+    const sent = '[{"role": "assistant", "content": null, "tool_calls": [{"id": "2", "type": "function", "function": {"name": "send", "arguments": {"to": "x"}}}]}]';
+    results.set('file:///w/sent.trace.json', evaluateRulesOnTrace([failing], sent, false, options), new LineIndex(sent));
+    assert.equal(titles()[0], '1 violation in 1 trace (of 3 open trace files) · not evaluated on 1 trace file');
+    results.delete('file:///w/sent.trace.json');
     results.delete('file:///w/empty.trace.json');
     assert.match(titles()[0], /^Not evaluated: .*KeyError/);
   });
