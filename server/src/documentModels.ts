@@ -178,11 +178,7 @@ export class DocumentModels {
       try {
         const model = await service.parseInSlices!({ uri, version, text, ...limits, budget: stale }, nextTurn, sliceMs);
         await nextTurn();
-        // Positions from line starts found with indexOf: the editor's document computes its own line offsets a
-        // character at a time, which held a 50 MB trace's check up by about half a second. LineIndex breaks lines
-        // at \n only; a text with any \r (possibly a lone one, a line break to the editor) keeps the document's.
-        const positions = text.includes('\r') ? document : new LineIndex(text);
-        const parsed: ParsedDocument = { uri, version, languageId, service, model, positions, limits, inSlices: true };
+        const parsed: ParsedDocument = { uri, version, languageId, service, model, positions: document, limits, inSlices: true };
         if (!reading.superseded) this.open.set(uri, parsed);
         return parsed;
       } catch (error) {

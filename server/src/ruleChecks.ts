@@ -64,12 +64,11 @@ export class RuleChecks {
 
   /**
    * The guardrail diagnostics of a trace document; its results are kept for the rule files' code lenses. The trace's
-   * own diagnostics are published even when this fails; a stopped evaluation throws BudgetExceeded. `view` converts
-   * positions (see documentView.ts); `document` is the editor's, whose identity says when it changed.
+   * own diagnostics are published even when this fails; a stopped evaluation throws BudgetExceeded.
    */
-  async checkSafely(document: TextDocument, view: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
+  async checkSafely(document: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
     try {
-      return await this.check(document, view, dataset);
+      return await this.check(document, dataset);
     } catch (error) {
       if (error instanceof BudgetExceeded) throw error;
       this.host.logFailure('guardrails', document.uri, document.version, error);
@@ -77,7 +76,7 @@ export class RuleChecks {
     }
   }
 
-  private async check(document: TextDocument, view: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
+  private async check(document: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
     const { host, evaluations } = this;
     const rules = this.bindings.rulesFor(document.uri, this.openRuleFiles());
     if (rules.length === 0) {
@@ -97,14 +96,14 @@ export class RuleChecks {
     let evaluated: Awaited<ReturnType<ServerDiagnostics['guardrailDiagnostics']>>;
     try {
       const slicing = () => host.info(`[guardrails] ${uri}@${version}: evaluating ${rules.length} rule file${rules.length === 1 ? '' : 's'} in slices, answering other requests in between`);
-      evaluated = await this.rulesOnTrace().guardrailDiagnostics(view, dataset, rules, settings.guardrails, settings.maxProblems, budget, slicing);
+      evaluated = await this.rulesOnTrace().guardrailDiagnostics(document, dataset, rules, settings.guardrails, settings.maxProblems, budget, slicing);
     } catch (error) {
       if (error instanceof BudgetExceeded) host.info(`[guardrails] ${uri}@${version}: evaluation stopped (a newer version, a closed file or changed rules superseded it)`);
       throw error;
     } finally {
       if (evaluations.get(uri) === run) evaluations.delete(uri);
     }
-    this.results.set(uri, evaluated.result, view);
+    this.results.set(uri, evaluated.result, document);
     host.refreshCodeLenses();
     return evaluated.diagnostics;
   }

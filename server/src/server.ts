@@ -16,7 +16,6 @@ import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
 import { documentsRecordingEdits, EditLog } from './editLog';
 import { EditorDocument } from './editorDocument';
 import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
-import { documentView } from './documentView';
 import { ModelPreparation } from './modelPreparation';
 import { warmUpTraceReading } from './warmUp';
 import type { GraphData } from '../../shared/protocol';
@@ -187,7 +186,7 @@ async function validate(uri: string, version: number): Promise<void> {
     if (document.version !== version || documents.get(uri) !== document) return;
     const diagnostics = problems.map((problem) => toDiagnostic(parsed.positions, uri, problem));
     if (parsed.languageId === 'guardrail') recheckTraces(0);
-    else diagnostics.push(...(await rules.checkSafely(document, documentView(document, parsed), parsed.languageId === 'agent-trace-jsonl')));
+    else diagnostics.push(...(await rules.checkSafely(document, parsed.languageId === 'agent-trace-jsonl')));
     void connection.sendDiagnostics({ uri, version, diagnostics });
     toolIndex.update(uri, parsed.languageId, parsed.model);
     void sendNotification(connection, ModelChangedNotification, { uri, version });
@@ -302,7 +301,7 @@ async function guarded<R>(
     // A big document read in slices may have been edited meanwhile: the answer would point at the old text.
     if (document.version !== version) return new ResponseError(LSPErrorCodes.ContentModified, 'The document changed');
     if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
-    return work(parsed, documentView(document, parsed), budget);
+    return work(parsed, document, budget);
   } catch (error) {
     if (error instanceof BudgetExceeded) {
       if (error.reason === 'cancelled') return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
