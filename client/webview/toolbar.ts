@@ -46,7 +46,7 @@ export class Toolbar {
   private readonly errorBanner = el('div', 'banner error');
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly handlers: ToolbarHandlers) {
+  constructor(handlers: ToolbarHandlers) {
     this.tracePicker.title = 'Trace in this dataset';
     this.tracePicker.setAttribute('aria-label', 'Trace in this dataset');
     this.tracePicker.hidden = true;

@@ -1,7 +1,7 @@
 import type { Problem, Span } from '../common/types';
-import { spanOf, type Expr, type Ident, type Parameter, type Program, type Statement } from './ast';
+import { spanOf, type Expr, type Ident, type Program, type Statement } from './ast';
 import {
-  BUILTIN_FUNCTIONS, LIBRARY_FUNCTIONS, MODULES, RESULT_TYPES, TYPES, VALUE_TYPES,
+  BUILTIN_FUNCTIONS, LIBRARY_FUNCTIONS, MODULES, VALUE_TYPES,
   elementType, fieldOf, has, suggest, typeInfo, type FunctionInfo,
 } from './library';
 import { lookup } from '../common/lookup';

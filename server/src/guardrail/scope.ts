@@ -1,6 +1,6 @@
 /** What resolving a rule file produces: its symbols, their occurrences and the scopes they are visible in. */
 import type { Problem, Span } from '../common/types';
-import type { Expr, Ident, Parameter } from './ast';
+import type { Expr, Parameter } from './ast';
 import { BUILTIN_FUNCTIONS, RESULT_TYPES, has } from './library';
 
 export type SymbolKind = 'variable' | 'parameter' | 'constant' | 'predicate' | 'import' | 'comprehension';

@@ -1,6 +1,6 @@
 import { sourceString, type Findable, type JsonArray, type JsonNode, type JsonObject, type JsonProperty } from './nodes';
 import { LAZY_DEPTH, lazyContainer } from './validReader';
-import type { Field as ReadField, JsonValue as ReadValue } from './tree';
+import type { JsonValue as ReadValue } from './tree';
 
 /**
  * The nodes features visit, over a tree the tolerant reader recorded, each built on first visit. A container it did
