@@ -164,7 +164,7 @@ connection.onDidChangeWatchedFiles((change) => {
     else void toolIndex.refreshFile(event.uri);
   }
   // Rule files read the Python modules they import: check them again.
-  if (pythonChanged) for (const document of documents.all()) if (models.get(document)?.languageId === 'guardrail') scheduleValidation(document, 0);
+  if (pythonChanged) for (const document of documents.all()) if (models.languageOf(document) === 'guardrail') scheduleValidation(document, 0);
 });
 
 // ---- diagnostics: debounced per document, computed from the shared model ----
@@ -215,7 +215,7 @@ documents.onDidClose((event) => {
   preparation.cancel(event.document.uri);
   clearTimeout(pendingValidation.get(event.document.uri));
   pendingValidation.delete(event.document.uri);
-  const wasRuleFile = models.get(event.document)?.languageId === 'guardrail';
+  const wasRuleFile = models.languageOf(event.document) === 'guardrail';
   models.forget(event.document.uri);
   rules.forget(event.document.uri);
   if (wasRuleFile) recheckTraces(0);
@@ -226,7 +226,7 @@ documents.onDidClose((event) => {
 // ---- guardrail rules on the open traces (server/src/rulesOnTraces/) ----
 
 function recheckTraces(delay: number): void {
-  for (const document of documents.all()) if (models.get(document)?.languageId !== 'guardrail') scheduleValidation(document, delay);
+  for (const document of documents.all()) if (models.languageOf(document) !== 'guardrail') scheduleValidation(document, delay);
   rules.scheduleWorkspaceCount();
 }
 
