@@ -8,6 +8,7 @@ import { languageForDocument, languageForFile, serviceFor, type LanguageId } fro
 import type { PositionMapper } from './convert';
 import { failedParseService, type FailedParse } from './failedParse';
 import type { EditLog } from './editLog';
+import { nextTurn, sliceMs } from './common/steps';
 
 export interface ParsedDocument {
   uri: string;
@@ -30,8 +31,6 @@ export interface ParsedDocument {
  * once, which costs less than a slice.
  */
 const sliceFromLength = 1_000_000;
-const sliceMs = 8;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The problems of a version found again (see problemsOf), in slices when the document was read in slices. */
 export async function problemsInSlices(parsed: ParsedDocument, context: ServiceContext): Promise<Problem[]> {

@@ -3,6 +3,7 @@ import { checkBudget, type Budget } from '../common/budget';
 import type { RuleModel } from '../guardrail/model';
 import { evaluateRulesStepwise, type EvaluationResult } from '../guardrail/evaluate';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText, type TraceText } from './tracesInText';
+import { runSteps, runStepsInSlices } from '../common/steps';
 
 /**
  * Runs rule files on one trace document (a `.trace.json`, or each trace line of a dataset) and places every
@@ -83,10 +84,7 @@ export function ruleFileName(uri: string): string {
 
 /** `dataset`: the text is JSON Lines and each line holding a trace (a list, or an object with `messages`) is one. */
 export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions): RulesOnTraceResult {
-  const steps = evaluationSteps(rules, text, dataset, options);
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return step.value;
+  return runSteps(evaluationSteps(rules, text, dataset, options));
 }
 
 /**
@@ -97,15 +95,7 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
 export async function evaluateRulesOnTraceInSlices(
   rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions, pause: () => Promise<void>, sliceMs: number,
 ): Promise<RulesOnTraceResult> {
-  const steps = evaluationSteps(rules, text, dataset, options);
-  let sliceEnd = Date.now() + sliceMs;
-  for (let step = steps.next(); ; step = steps.next()) {
-    if (step.done) return step.value;
-    if (Date.now() < sliceEnd) continue;
-    await pause();
-    checkBudget(options.budget);
-    sliceEnd = Date.now() + sliceMs;
-  }
+  return runStepsInSlices(evaluationSteps(rules, text, dataset, options), pause, sliceMs, () => checkBudget(options.budget));
 }
 
 /**

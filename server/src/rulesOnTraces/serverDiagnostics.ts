@@ -4,10 +4,8 @@ import type { Budget } from '../common/budget';
 import { toGuardrailNoticeDiagnostic, toViolationDiagnostic } from '../convert';
 import type { ServerSettings } from '../settings';
 import { evaluateRulesOnTraceInSlices, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
+import { nextTurn, sliceMs } from '../common/steps';
 
-/** Milliseconds of evaluation between two turns of the event loop (as big traces are read: see documentModels.ts). */
-const sliceMs = 8;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The server's side of rules on a trace: evaluate (the service) and convert to diagnostics (at the LSP boundary).

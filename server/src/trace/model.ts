@@ -7,6 +7,7 @@ import { contains } from '../common/spans';
 import type { Span } from '../common/types';
 import { decodeJsonString, sourceOffsetInLiteral } from '../json/strings';
 import { parseJson, parseJsonInSlices, type Field, type JsonValue, type ParsedJson, type SyntaxProblem } from './parser';
+import { runSteps, runStepsInSlices } from '../common/steps';
 
 export type { Field, JsonValue, SyntaxProblem, ValueKind, Shape } from './parser';
 export { contains };
@@ -99,20 +100,13 @@ export async function parseTraceInSlices(
   text: string, budget: Budget | undefined, pause: () => Promise<void>, sliceMs: number,
 ): Promise<TraceModel> {
   const model = modelShell(text, 0, text.length, await parseJsonInSlices(text, 0, text.length, budget, pause, sliceMs));
-  const steps = eventSteps(model);
-  let until = performance.now() + sliceMs;
-  while (!steps.next().done) {
-    if (performance.now() < until) continue;
-    await pause();
-    until = performance.now() + sliceMs;
-  }
+  await runStepsInSlices(eventSteps(model), pause, sliceMs);
   return model;
 }
 
 function traceOf(text: string, start: number, end: number, parsed: ParsedJson): TraceModel {
   const model = modelShell(text, start, end, parsed);
-  const steps = eventSteps(model);
-  while (!steps.next().done);
+  runSteps(eventSteps(model));
   return model;
 }
 
@@ -189,8 +183,8 @@ function makeCall(model: TraceModel, event: TraceEvent, value: JsonValue, topLev
 
 const noCalls: never[] = [];
 
-/** Events read between two points where a read in slices may pause. */
-const EVENTS_PER_STEP = 500;
+/** Events read (or checked, see validate.ts) between two points where work in slices may pause. */
+export const EVENTS_PER_STEP = 500;
 
 /** Adds the events, their calls and links to the model, yielding every few hundred events. */
 function* eventSteps(model: TraceModel): Generator<void, void, void> {

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../common/service';
 import type { Problem, Severity, Span } from '../common/types';
 import { parseJson } from './parser';
 import {
-  decodeString, field, keySpan, sourceOffsetInString, valueSpan,
+  EVENTS_PER_STEP, decodeString, field, keySpan, sourceOffsetInString, valueSpan,
   type Field, type JsonValue, type ToolCall, type TraceEvent, type TraceModel,
 } from './model';
 import {
@@ -14,6 +14,7 @@ import { callLabel, describeKind } from './text';
 import { knownRoles, unknownRole } from './roles';
 import { outputLinkSpan } from './definition';
 import { keepEventProblems, noProblems, reusedEventProblems } from './reusedChecks';
+import { runSteps, runStepsInSlices } from '../common/steps';
 
 /** Every problem of a trace, syntax first-class, capped at settings.maxProblems with a notice. */
 export function validate(model: TraceModel, context: ServiceContext): Problem[] {
@@ -31,28 +32,14 @@ function capped(model: TraceModel, context: ServiceContext, problems: Problem[])
 
 /** The same problems, found in slices of events that each end with `pause()` (a big trace leaves the server free). */
 export async function validateInSlices(model: TraceModel, context: ServiceContext, pause: () => Promise<void>, sliceMs: number): Promise<Problem[]> {
-  const steps = checkSteps(model, context);
-  let until = performance.now() + sliceMs;
-  for (; ;) {
-    const step = steps.next();
-    if (step.done) return capped(model, context, step.value);
-    if (performance.now() < until) continue;
-    await pause();
-    until = performance.now() + sliceMs;
-  }
+  return capped(model, context, await runStepsInSlices(checkSteps(model, context), pause, sliceMs));
 }
 
 /** All problems, sorted by position, uncapped. */
 export function collectProblems(model: TraceModel, context: ServiceContext): Problem[] {
-  const steps = checkSteps(model, context);
-  for (; ;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(checkSteps(model, context));
 }
 
-/** Events checked between two points where a check in slices may pause. */
-const EVENTS_PER_STEP = 500;
 
 /** Checks the trace, yielding every few hundred events; returns the problems sorted by position. */
 function* checkSteps(model: TraceModel, context: ServiceContext): Generator<void, Problem[], void> {

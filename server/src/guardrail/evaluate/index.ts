@@ -11,6 +11,7 @@ import { Interpreter } from './interpreter';
 import { locate, locateRepresentatives, type Mark } from './ranges';
 import { stringValue } from './strings';
 import { PyDict, PyError, PyFunction, PyObject, Unknown, isStr, pyRepr, pyStr, str, type Value } from './values';
+import { runSteps } from '../../common/steps';
 
 /**
  * Evaluates a parsed rule file on one trace, with the official analyzer's semantics (see
@@ -139,10 +140,7 @@ export function nestingDepth(value: unknown, limit: number): number {
 type EvaluatedModel = Pick<RuleModel, 'text' | 'program' | 'syntaxProblems'> & Partial<Pick<RuleModel, 'semanticProblems'>>;
 
 export function evaluateRules(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): EvaluationResult {
-  const steps = evaluateRulesStepwise(model, trace, options);
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return step.value;
+  return runSteps(evaluateRulesStepwise(model, trace, options));
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   Contents, EventObject, FunctionObject, ImageChunk, MessageEvent, TextChunk, ToolCallEvent, ToolEvent, ToolOutputEvent, ToolParameterObject,
   fromJson, readList,
 } from './traceObjects';
+import { runSteps } from '../../common/steps';
 
 /**
  * The trace as the official analyzer reads it (`runtime/input.py`): events parsed into Message, ToolCall,
@@ -94,10 +95,7 @@ function parseContent(raw: Value | undefined, allowDict: boolean, where: string)
 
 /** Builds the analyzer's input from a trace given as parsed JSON (a list of events). */
 export function buildInput(trace: unknown): TraceInput {
-  const steps = buildInputStepwise(trace);
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return step.value;
+  return runSteps(buildInputStepwise(trace));
 }
 
 /** Events read between two pauses of buildInputStepwise. */
