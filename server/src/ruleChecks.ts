@@ -8,7 +8,6 @@ import type { RuleModel } from './guardrail';
 import { RuleBindings } from './rulesOnTraces/bindings';
 import type { RuleFile } from './rulesOnTraces/evaluateOnTrace';
 import { TraceResults } from './rulesOnTraces/results';
-import { evaluateWorkspaceTraces } from './rulesOnTraces/workspaceTraces';
 import type { ServerSettings } from './settings';
 
 /** What the server lends the rule checks: its documents and models, settings, log and the lens refresh. */
@@ -109,8 +108,8 @@ export class RuleChecks {
   }
 
   /**
-   * The rule evaluator (with its Python parser) loads with the first trace that has rules to check: a server that
-   * only reads traces starts without it. A require (not an import) is what the bundler keeps lazy, in the same bundle.
+   * The rule evaluator (with its Python parser) loads with the first trace that has rules to check, or the first
+   * workspace count for a rule file's lenses: a server that only reads traces starts without it. A require (not an import) is what the bundler keeps lazy, in the same bundle.
    */
   private rulesOnTrace(): ServerDiagnostics {
     return (this.evaluator ??= require('./rulesOnTraces/serverDiagnostics') as ServerDiagnostics);
@@ -133,7 +132,7 @@ export class RuleChecks {
     };
     const stale = () => generation !== this.workspaceGeneration;
     try {
-      const found = await evaluateWorkspaceTraces(this.bindings.rulesForEveryTrace(this.openRuleFiles()), open, limits, stale);
+      const found = await this.rulesOnTrace().evaluateWorkspaceTraces(this.bindings.rulesForEveryTrace(this.openRuleFiles()), open, limits, stale);
       if (!found || stale()) return;
       for (const problem of found.problems) host.info(`[guardrails] lens counts left out ${problem}`);
       this.results.setWorkspace(found.entries, found.limitNotice);

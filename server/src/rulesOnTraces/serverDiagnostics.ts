@@ -4,6 +4,9 @@ import type { Budget } from '../common/budget';
 import { toGuardrailNoticeDiagnostic, toViolationDiagnostic } from '../convert';
 import type { ServerSettings } from '../settings';
 import { evaluateRulesOnTraceInSlices, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
+
+// The workspace counts for rule lenses evaluate too: they load with the evaluator (see ruleChecks.ts).
+export { evaluateWorkspaceTraces } from './workspaceTraces';
 import { nextTurn, sliceMs } from '../common/steps';
 
 

@@ -2,7 +2,8 @@ import { pathToFileURL } from 'node:url';
 import { LineStarts } from '../common/lineIndex';
 import { readTextFile, walkFiles } from '../diskFiles';
 import { isCheckedByDefault, languageForFile } from '../languages';
-import { evaluateRulesOnTrace, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
+import { nextTurn, sliceMs } from '../common/steps';
+import { evaluateRulesOnTraceInSlices, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
 
 /**
  * The rule files' verdicts on the workspace's trace files that are not open, for the rule files' code lenses: a
@@ -65,11 +66,14 @@ export async function evaluateWorkspaceTraces(
       }
       const language = languageForFile(read.path, read.text);
       if (language !== 'agent-trace' && language !== 'agent-trace-jsonl') continue;
-      const result = evaluateRulesOnTrace(rules, read.text, language === 'agent-trace-jsonl', { workBudget: limits.workBudget, maxViolations: limits.maxViolations, isCancelled: isStale });
+      // In slices, as open traces are: a big file must not hold up the requests of the open ones.
+      const result = await evaluateRulesOnTraceInSlices(
+        rules, read.text, language === 'agent-trace-jsonl', { workBudget: limits.workBudget, maxViolations: limits.maxViolations, isCancelled: isStale }, nextTurn, sliceMs,
+      );
       if (isStale()) return undefined;
       // Only what the lenses read is kept: the counts, and the places of violations with the file's line starts.
       found.entries.set(uri, { result: { ...result, notices: [] }, positions: new LineStarts(read.text) });
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
   return found;
