@@ -29,7 +29,14 @@ export function spend(budget: Budget | undefined, steps: number): number {
 }
 
 export function checkBudget(budget: Budget | undefined): void {
-  if (!budget) return;
-  if (budget.isCancellationRequested) throw new BudgetExceeded('cancelled');
-  if (budget.deadline !== undefined && Date.now() > budget.deadline) throw new BudgetExceeded('time');
+  const spent = spentBy(budget);
+  if (spent) throw new BudgetExceeded(spent);
+}
+
+/** Why the budget is spent (cancelled, or past its deadline), or undefined while work may go on. */
+export function spentBy(budget: Budget | undefined): BudgetExceeded['reason'] | undefined {
+  if (!budget) return undefined;
+  if (budget.isCancellationRequested) return 'cancelled';
+  if (budget.deadline !== undefined && Date.now() > budget.deadline) return 'time';
+  return undefined;
 }

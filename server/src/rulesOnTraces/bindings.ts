@@ -19,10 +19,6 @@ export class RuleBindings {
     else this.chosen.set(traceUri, files.map(parseRuleFile));
   }
 
-  chosenFor(traceUri: string): string[] {
-    return (this.chosen.get(traceUri) ?? []).map((rule) => rule.uri);
-  }
-
   forget(traceUri: string): void {
     this.chosen.delete(traceUri);
   }

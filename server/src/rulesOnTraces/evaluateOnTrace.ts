@@ -1,5 +1,5 @@
 import type { Span } from '../common/types';
-import { checkBudget, type Budget } from '../common/budget';
+import { checkBudget, spentBy, type Budget } from '../common/budget';
 import type { RuleModel } from '../guardrail/model';
 import { evaluateRulesStepwise, type EvaluationResult } from '../guardrail/evaluate';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText, type TraceText } from './tracesInText';
@@ -104,8 +104,7 @@ export async function evaluateRulesOnTraceInSlices(
  */
 function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions): Generator<void, RulesOnTraceResult, void> {
   const { budget } = options;
-  const budgetSpent = () => budget !== undefined && (budget.isCancellationRequested || (budget.deadline !== undefined && Date.now() > budget.deadline));
-  const isCancelled = () => budgetSpent() || (options.isCancelled?.() ?? false);
+  const isCancelled = () => spentBy(budget) !== undefined || (options.isCancelled?.() ?? false);
   const result: RulesOnTraceResult = { violations: [], notices: [], outcomes: new Map(), traces: 0 };
   const noticed = new Set<string>();
   const notice = (rule: RuleFile, ruleIndex: number, span: Span, message: string, ruleSpan: Span, kind: TraceNotice['kind']): void => {

@@ -346,4 +346,3 @@ function importBinding(module: string, name: string): Binding {
   };
 }
 
-export { EvaluationFailure };

@@ -256,11 +256,3 @@ export function pyFindIter(pattern: string, s: string, flags?: PyRegexFlags): { 
   for (const m of s.matchAll(re)) out.push({ start: m.index!, end: m.index! + m[0].length, text: m[0] });
   return out;
 }
-
-/** `re.search`: the first match, or null. */
-export function pySearch(pattern: string, s: string, flags?: PyRegexFlags): { start: number; end: number } | null {
-  const re = compile(pattern, flags);
-  const m = re.exec(s);
-  re.lastIndex = 0;
-  return m ? { start: m.index, end: m.index + m[0].length } : null;
-}
