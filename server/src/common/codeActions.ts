@@ -4,11 +4,9 @@
  */
 import type { CodeFix, Problem, Span, TextEditSpan } from './types';
 
-const overlaps = (a: Span, b: Span) => a.start <= b.end && b.start <= a.end;
-
 /** The problems a request's range touches. */
 export function problemsIn(problems: Problem[], span: Span): Problem[] {
-  return problems.filter((problem) => overlaps(problem.span, span));
+  return problems.filter((problem) => touches(problem.span, span));
 }
 
 /**
@@ -38,7 +36,10 @@ function sameEdit(a: TextEditSpan, b: TextEditSpan): boolean {
   return a.span.start === b.span.start && a.span.end === b.span.end && a.newText === b.newText;
 }
 
-// Two insertions at one offset, or an edit ending where another starts, would have no defined order.
+/**
+ * The spans overlap or meet: a problem a request's range touches, or two edits without a defined order (two
+ * insertions at one offset, or an edit ending where another starts).
+ */
 function touches(a: Span, b: Span): boolean {
   return a.start <= b.end && b.start <= a.end;
 }

@@ -9,6 +9,7 @@ import { LineIndex } from '../common/lineIndex';
 import { spanOf } from './ast';
 import type { RuleModel } from './model';
 import { isThirdPartyModule, pythonModuleInfo, type PythonName } from './python';
+import { codeBlock, inlineCode } from '../common/markdown';
 
 /** Warnings on imports of modules outside the standard library that cannot be found, or lack a name. */
 export function pythonImportProblems(model: RuleModel, modules: PythonModules | undefined): Problem[] {
@@ -84,18 +85,10 @@ export function pythonTarget(imported: PythonImported): Target {
 export function describePythonImport(imported: PythonImported, module: string): string {
   const d = imported.definition;
   const parts: string[] = [];
-  if (d?.signature) parts.push(codeBlock('python', d.signature));
-  else if (d) parts.push(codeBlock('python', `${d.name}  # ${d.kind === 'import' ? 'imported name' : d.kind}`));
-  else parts.push(codeBlock('python', `module ${module}`));
-  if (d?.docstring) parts.push(codeBlock('text', d.docstring));
-  parts.push(`From \`${imported.file.path.replace(/`/g, "'")}\`, found through agentTraces.guardrails.pythonPaths; it must also be importable where the policy runs.`);
+  if (d?.signature) parts.push(codeBlock(d.signature, 'python'));
+  else if (d) parts.push(codeBlock(`${d.name}  # ${d.kind === 'import' ? 'imported name' : d.kind}`, 'python'));
+  else parts.push(codeBlock(`module ${module}`, 'python'));
+  if (d?.docstring) parts.push(codeBlock(d.docstring, 'text'));
+  parts.push(`From ${inlineCode(imported.file.path)}, found through agentTraces.guardrails.pythonPaths; it must also be importable where the policy runs.`);
   return parts.join('\n\n');
-}
-
-/** A fenced block whose fence is longer than any run of backticks in the (untrusted) text. */
-function codeBlock(language: string, text: string): string {
-  let longest = 0;
-  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${language}\n${text}\n${fence}`;
 }

@@ -1,4 +1,5 @@
 import { spend } from '../common/budget';
+import { lastStartingAtOrBefore } from '../common/spans';
 import type { DocumentInput, TextChange } from '../common/service';
 import type { Problem } from '../common/types';
 import { detached, movedNode } from '../json/relocate';
@@ -21,7 +22,7 @@ export function parseLinesAfterEdit(previous: LinesModel, doc: DocumentInput, ed
   if (!change) return linesModel(doc, previous.lines.map((line) => moved(line, text, 0, 0)), 0);
   const old = previous.lines;
   // The first line the edit touches: the last starting at or before it.
-  const first = lastStartingAtOrBefore(old, change.start);
+  const first = Math.max(0, lastStartingAtOrBefore(old, change.start));
   // The first line left whole: its start and the line break before it lie after the edit.
   let after = first + 1;
   while (after < old.length && old[after].start <= change.oldEnd) after++;
@@ -76,15 +77,4 @@ function movedProblem(problem: Problem, delta: number): Problem {
     copy.related = problem.related.map((info) => ({ span: { start: info.span.start + delta, end: info.span.end + delta }, message: detached(info.message) }));
   }
   return copy;
-}
-
-function lastStartingAtOrBefore(lines: Line[], offset: number): number {
-  let low = 0;
-  let high = lines.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (lines[middle].start <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return low;
 }

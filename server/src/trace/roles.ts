@@ -6,6 +6,7 @@
 import { closestNames } from '../common/editDistance';
 import type { Severity } from '../common/types';
 import { roleValues } from './schema';
+import { shorten } from '../common/text';
 
 export const knownRoles: ReadonlySet<string> = new Set(roleValues);
 
@@ -16,7 +17,7 @@ export function roleSuggestions(role: string): string[] {
 
 /** A warning when the role looks like a typo of a known one, else a hint (custom roles exist). */
 export function unknownRole(role: string): { severity: Severity; message: string } {
-  const shown = JSON.stringify(role.length > 40 ? `${role.slice(0, 39)}…` : role);
+  const shown = JSON.stringify(shorten(role, 40));
   const suggestions = roleSuggestions(role);
   if (suggestions.length > 0) {
     return {
