@@ -95,3 +95,10 @@ export function onRequest<P, R, E, D>(
 export function onNotification<P, D>(on: Pick<Endpoint<D>, 'onNotification'>, type: NotificationType<P>, handler: (params: P) => void): D {
   return on.onNotification(type.method, handler);
 }
+
+/**
+ * Commands the server's code lenses name and the client registers: reveal a node of the preview (a trace file's or a
+ * dataset line's event with calls: uri, offset), and show violations of a rule (uri, position, locations).
+ */
+export const RevealInPreviewCommand = 'agentTraces.revealInPreview';
+export const RevealLocationsCommand = 'agentTraces.revealLocations';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { RulesForTraceRequest, sendNotification, sendRequest, VisibleRulesNotification } from '../../shared/requests';
+import { RevealLocationsCommand, RulesForTraceRequest, sendNotification, sendRequest, VisibleRulesNotification } from '../../shared/requests';
 
 interface LspLocation {
   uri: string;
@@ -26,7 +26,7 @@ export function reportVisibleRules(context: vscode.ExtensionContext, client: Lan
 /** "Check with Rules…" (pick rule files for the active trace) and the rule files' code lenses' reveal. */
 export function registerGuardrailCommands(context: vscode.ExtensionContext, client: LanguageClient): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('agentTraces.revealLocations', async (uri: string, position: LspLocation['range']['start'], locations: LspLocation[]) => {
+    vscode.commands.registerCommand(RevealLocationsCommand, async (uri: string, position: LspLocation['range']['start'], locations: LspLocation[]) => {
       const converter = client.protocol2CodeConverter;
       const targets = locations.map((location) => converter.asLocation(location));
       if (targets.length === 1) {

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ModelChangedNotification, onNotification } from '../../shared/requests';
+import { ModelChangedNotification, onNotification, RevealInPreviewCommand } from '../../shared/requests';
 import { fileName, PreviewPanel, type PanelHost, type RenderedInfo, type RevealedInfo } from './previewPanel';
 
 export type { RenderedInfo, RevealedInfo } from './previewPanel';
@@ -69,7 +69,7 @@ class Previews implements PanelHost {
       }),
       vscode.commands.registerCommand('agentTraces.showPreview', (argument?: unknown) => this.show(argument, false)),
       vscode.commands.registerCommand('agentTraces.showPreviewToSide', (argument?: unknown) => this.show(argument, true)),
-      vscode.commands.registerCommand('agentTraces.revealInPreview', (uri?: unknown, offset?: unknown) => this.revealInPreview(uri, offset)),
+      vscode.commands.registerCommand(RevealInPreviewCommand, (uri?: unknown, offset?: unknown) => this.revealInPreview(uri, offset)),
       onNotification(this.client, ModelChangedNotification, (params) => this.panels.get(params.uri)?.refreshSoon()),
       vscode.window.onDidChangeTextEditorSelection((event) => {
         const active = event.selections[0]?.active;

@@ -8,6 +8,7 @@ import type {
   CodeFix, CompletionEntry, InlayLabel, Lens, CompletionKind, FoldingSpan, Highlight, HoverResult, OutlineItem, OutlineKind, Problem, Severity,
   Span, Target, TextEditSpan,
 } from './common/types';
+import { RevealLocationsCommand } from '../../shared/requests';
 
 /** Anything that maps offsets to positions: a TextDocument or a LineIndex. */
 export interface PositionMapper {
@@ -163,7 +164,6 @@ export function toGuardrailNoticeDiagnostic(doc: PositionMapper, notice: TraceNo
 }
 
 /** The command a code lens runs to reveal its targets (registered by the client). */
-export const revealLocationsCommand = 'agentTraces.revealLocations';
 
 /** The code action kind of fix-on-save (`editor.codeActionsOnSave`: `source.fixAll.agentTraces`). */
 export const fixAllKind = `${CodeActionKind.SourceFixAll}.agentTraces`;
@@ -211,6 +211,6 @@ export function toCodeLens(doc: PositionMapper, uri: string, lens: Lens): CodeLe
   }));
   return {
     range,
-    command: { title: lens.title, command: locations.length > 0 ? revealLocationsCommand : '', arguments: locations.length > 0 ? [uri, range.start, locations] : undefined },
+    command: { title: lens.title, command: locations.length > 0 ? RevealLocationsCommand : '', arguments: locations.length > 0 ? [uri, range.start, locations] : undefined },
   };
 }

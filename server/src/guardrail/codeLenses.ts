@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../common/service';
 import type { Lens } from '../common/types';
 import type { RuleModel } from './model';
+import { shorten } from '../common/text';
 
 /**
  * Per rule: "N violations in M traces" over the traces the file was evaluated on (the open ones and, up to a limit
@@ -41,6 +42,5 @@ function count(n: number, noun: string, atLeast = false): string {
 }
 
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
+  return shorten(text.replace(/\s+/g, ' '), 160);
 }

@@ -303,13 +303,13 @@ class Parser {
     return true;
   }
 
-  /** Skips an indented block (INDENT … matching DEDENT) after an error. */
   /** An indented block where none may open: one error at the indent, and the block is skipped. */
   private skipUnexpectedBlock(indent: Token): void {
     this.report({ start: this.endOf(indent), end: this.endOf(indent) }, "Unexpected indented block: only lines ending in ':' or ':=' open a block");
     this.skipBlock();
   }
 
+  /** Skips an indented block (INDENT … matching DEDENT) after an error. */
   private skipBlock(): void {
     let depth = 0;
     for (;;) {

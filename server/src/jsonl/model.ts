@@ -34,8 +34,6 @@ export function parseLines(doc: DocumentInput): LinesModel {
 export function linesModel(doc: DocumentInput, lines: Line[], omittedLines: number): LinesModel {
   const text = doc.text;
   const contentLines = lines.filter((line) => line.kind !== 'blank');
-  // Diagnostics need no line index (the server converts offsets with its own): it is built when a feature asks.
-  let lineIndex: LineIndex | undefined;
   return {
     uri: doc.uri,
     version: doc.version,
@@ -43,9 +41,8 @@ export function linesModel(doc: DocumentInput, lines: Line[], omittedLines: numb
     lines,
     contentLines,
     format: detectFormat(contentLines),
-    get lineIndex() {
-      return (lineIndex ??= new LineIndex(text));
-    },
+    // Its line starts are found when a feature first asks (diagnostics need none: the server converts offsets itself).
+    lineIndex: new LineIndex(text),
     traceModels: new LruCache(doc.cachedLineModels ?? defaultCachedLineModels),
     omittedLines,
     maxLines: doc.maxLines ?? defaultMaxLines,

@@ -2,9 +2,9 @@
 import type { ServiceContext } from '../common/service';
 import type { Lens } from '../common/types';
 import type { TraceModel } from './model';
+import { RevealInPreviewCommand } from '../../../shared/requests';
 
 /** The command the client registers: reveal the node of the event at an offset in the document's preview. */
-export const revealInPreviewCommand = 'agentTraces.revealInPreview';
 
 /** The setting that caps them (a long trace's lenses would cost more than they help). */
 export const maxLensesSetting = 'agentTraces.codeLens.maxEvents';
@@ -38,7 +38,7 @@ export function appendEventLenses(model: TraceModel, uri: string | undefined, le
     lenses.push({
       span: { start, end: start + 1 },
       title: `${outputs} output${outputs === 1 ? '' : 's'} · open in preview`,
-      command: { id: revealInPreviewCommand, arguments: [uri, start] },
+      command: { id: RevealInPreviewCommand, arguments: [uri, start] },
     });
   }
   return withCalls;
