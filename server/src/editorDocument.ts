@@ -1,4 +1,5 @@
 import type { Position, Range, TextDocument, TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import { lineStarts } from './common/lineIndex';
 
 const LF = 10;
 const CR = 13;
@@ -130,11 +131,8 @@ function isBefore(a: Position, b: Position): boolean {
 
 /** The offsets (plus `base`) where lines of `text` start, after each \n, \r\n or \r; `first` adds the start of the text. */
 function lineStartsOf(text: string, base: number, first: boolean): number[] {
+  if (text.indexOf('\r') === -1) return lineStarts(text, base, first);
   const starts = first ? [base] : [];
-  if (text.indexOf('\r') === -1) {
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(base + i + 1);
-    return starts;
-  }
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code === CR && text.charCodeAt(i + 1) === LF) i++;

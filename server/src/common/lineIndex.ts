@@ -72,11 +72,12 @@ function positionIn(starts: readonly number[], length: number, offset: number): 
   return { line: lo, character: at - starts[lo] };
 }
 
-function lineStarts(text: string): number[] {
-  const starts = [0];
+/** Where lines of `text` start (plus `base`), after each \n; `first` adds the start of the text itself. */
+export function lineStarts(text: string, base = 0, first = true): number[] {
+  const starts = first ? [base] : [];
   let i = text.indexOf('\n');
   while (i !== -1) {
-    starts.push(i + 1);
+    starts.push(base + i + 1);
     i = text.indexOf('\n', i + 1);
   }
   return starts;
