@@ -88,22 +88,24 @@ export async function checkFile(path: string, options: CheckOptions, cwd: string
   const settings = { ...defaultServerSettings, maxProblems: options.maxProblems };
   let found: Problem[];
   let fixes: Pick<FileReport, 'fixed' | 'notFixed'> = {};
+  let checkedText = text;
   try {
-    let checkedText = text;
+    let model: unknown;
     if (options.fix) {
       const result = fixFile(service, uri, text, { settings, pythonModules: options.pythonModules });
       fixes = { fixed: result.fixed, notFixed: result.notFixed };
+      model = result.model;
       if (result.text !== text) {
         await fs.writeFile(path, result.text, 'utf8');
         checkedText = result.text;
       }
     }
-    found = service.validate(service.parse({ uri, version: 0, text: checkedText }), { settings, pythonModules: options.pythonModules });
-    if (checkedText !== text) return report(shownPath, checkedText, found, fixes);
+    model ??= service.parse({ uri, version: 0, text: checkedText });
+    found = service.validate(model, { settings, pythonModules: options.pythonModules });
   } catch (error) {
     return { path: shownPath, problems: [], failure: `not checked: the checker failed on this file (${(error as Error).message})` };
   }
-  return report(shownPath, text, found, fixes);
+  return report(shownPath, checkedText, found, fixes);
 }
 
 function report(path: string, text: string, found: Problem[], fixes: Pick<FileReport, 'fixed' | 'notFixed'>): FileReport {

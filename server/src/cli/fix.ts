@@ -15,7 +15,7 @@ const syntaxCodes = new Set(['json/syntax', 'gr/syntax']);
 
 export function fixFile(
   service: LanguageService<unknown>, uri: string, original: string, context: ServiceContext,
-): { text: string; fixed: NonNullable<FileReport['fixed']>; notFixed?: string } {
+): { text: string; fixed: NonNullable<FileReport['fixed']>; notFixed?: string; model?: unknown } {
   const uncapped: ServiceContext = { ...context, settings: { ...context.settings, maxProblems: Number.MAX_SAFE_INTEGER } };
   const fixed: NonNullable<FileReport['fixed']> = [];
   if (!service.codeFixes) return { text: original, fixed };
@@ -31,7 +31,8 @@ export function fixFile(
       return { text: original, fixed: [], notFixed: `not fixed: a syntax error no fix can repair unambiguously at ${at.line + 1}:${at.character + 1}` };
     }
     const { edits, applied } = fixAllEdits(service, model, problems);
-    if (edits.length === 0) break;
+    // Nothing more to fix: the last pass's model is the returned text's, which the checker need not read again.
+    if (edits.length === 0) return { text, fixed, model };
     const lines = new LineIndex(text);
     for (const fix of applied) {
       const at = lines.positionAt(fix.problem!.span.start);
