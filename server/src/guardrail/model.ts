@@ -38,19 +38,13 @@ export function buildModel(doc: DocumentInput): RuleModel {
     comments: parsed.comments,
     program: parsed.program,
     syntaxProblems: parsed.problems,
-    semanticProblems: withoutUnusedImportsIfBroken(resolve(parsed.program, false).problems, parsed.problems.length > 0),
+    // A line that does not parse is left out of the program, and the names it uses with it: with syntax errors an
+    // import may only look unused (the line being typed uses it), so no import is called unused then.
+    semanticProblems: resolve(parsed.program, false, parsed.problems.length === 0).problems,
     get resolution(): Resolution {
       return (resolution ??= resolve(parsed.program, true));
     },
   };
-}
-
-/**
- * A line that does not parse is left out of the program, and the names it uses with it: with syntax errors an
- * import may only look unused (the line being typed uses it), so no import is called unused then.
- */
-function withoutUnusedImportsIfBroken(problems: Problem[], broken: boolean): Problem[] {
-  return broken ? problems.filter((problem) => problem.code !== 'gr/unused-import') : problems;
 }
 
 /** Index of the token covering `offset` (or ending exactly at it), or -1. */

@@ -35,14 +35,15 @@ const STRING_METHOD_RESULTS: Record<string, string> = lookup({
 
 /**
  * Scopes, types and semantic problems. With `index` false only the problems are computed (the diagnostics path);
- * with `index` true also the occurrence index and references the editor features need.
+ * with `index` true also the occurrence index and references the editor features need. `unusedImports`: also say
+ * which imports nothing uses (the diagnostics path, when every line parsed: see model.ts).
  */
-export function resolve(program: Program, index = true): Resolution {
-  return new Resolver(index).run(program);
+export function resolve(program: Program, index = true, unusedImports = false): Resolution {
+  return new Resolver(index, unusedImports).run(program);
 }
 
 class Resolver {
-  constructor(private readonly index: boolean) {}
+  constructor(private readonly index: boolean, private readonly unusedImports: boolean) {}
 
   private readonly symbols: RuleSymbol[] = [];
   private readonly occurrences: Occurrence[] = [];
@@ -62,7 +63,7 @@ class Resolver {
   run(program: Program): Resolution {
     for (const statement of program.statements) this.declareGlobal(statement);
     for (const statement of program.statements) this.resolveStatement(statement);
-    for (const problem of unusedImportProblems(program, this.imports, this.usedImports)) this.problems.push(problem);
+    if (this.unusedImports) for (const problem of unusedImportProblems(program, this.imports, this.usedImports)) this.problems.push(problem);
     for (const symbol of this.index ? this.symbols : []) {
       if (!symbol.inferred) this.symbolType(symbol, this.declScope.get(symbol) ?? this.global);
     }
