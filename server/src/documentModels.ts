@@ -9,6 +9,8 @@ import type { PositionMapper } from './convert';
 import { failedParseService, type FailedParse } from './failedParse';
 import type { EditLog } from './editLog';
 import { nextTurn, sliceMs } from './common/steps';
+import type { TextSource } from './common/textSource';
+import { EditorDocument } from './editorDocument';
 
 export interface ParsedDocument {
   uri: string;
@@ -114,10 +116,11 @@ export class DocumentModels {
     const change = this.edits?.take(uri, cached?.version, version);
     const service = cached?.service;
     if (!cached || cached.languageId !== languageId || !sameLimits(cached.limits, limits) || !service?.reparse) return undefined;
-    const text = document.getText();
+    // The whole text is joined only when the language asks for it (an edited big document is kept in chunks).
+    const input: DocumentInput = { uri, version, get text() { return document.getText(); }, source: sourceOf(document), ...limits, budget };
     let model: unknown;
     try {
-      model = service.reparse(cached.model, { uri, version, text, ...limits, budget }, change);
+      model = service.reparse(cached.model, input, change);
     } catch (error) {
       // The request stopped: the previous model is as it was (see reparse) and serves the next request.
       if (error instanceof BudgetExceeded) throw error;
@@ -128,7 +131,7 @@ export class DocumentModels {
     }
     if (model === undefined) return undefined;
     // The editor's document keeps its line offsets up to date through edits; a big one is checked in slices.
-    const parsed: ParsedDocument = { uri, version, languageId, service, model, positions: document, limits, inSlices: text.length >= sliceFromLength };
+    const parsed: ParsedDocument = { uri, version, languageId, service, model, positions: document, limits, inSlices: lengthOf(document) >= sliceFromLength };
     this.open.set(uri, parsed);
     return parsed;
   }
@@ -144,7 +147,7 @@ export class DocumentModels {
     const service = languageId && serviceFor(languageId);
     const cached = this.open.get(document.uri);
     const current = cached && cached.version === document.version && cached.languageId === languageId && sameLimits(cached.limits, limits);
-    if (current || !languageId || !service?.parseInSlices || document.getText().length < sliceFromLength) return this.get(document, budget);
+    if (current || !languageId || !service?.parseInSlices || lengthOf(document) < sliceFromLength) return this.get(document, budget);
     const reread = this.reread(cached, document, languageId, limits, budget);
     if (reread) {
       checkBudget(budget);
@@ -165,7 +168,7 @@ export class DocumentModels {
   readsAtOnce(document: TextDocument): boolean {
     const languageId = this.languageOf(document);
     const service = languageId && serviceFor(languageId);
-    return !!service && (!service.parseInSlices || document.getText().length < sliceFromLength);
+    return !!service && (!service.parseInSlices || lengthOf(document) < sliceFromLength);
   }
 
   private readInSlices(document: TextDocument, languageId: LanguageId, service: LanguageService<unknown>, limits: ParseLimits): Reading {
@@ -257,6 +260,15 @@ export class DocumentModels {
     const model: FailedParse = { error: error instanceof Error ? error.message : String(error) };
     return { uri, version, languageId, service: failedParseService as LanguageService<unknown>, model, positions, limits };
   }
+}
+
+/** The editor's text as it keeps it (see EditorDocument.source); other documents' text. */
+function sourceOf(document: TextDocument): TextSource {
+  return document instanceof EditorDocument ? document.source() : document.getText();
+}
+
+function lengthOf(document: TextDocument): number {
+  return document instanceof EditorDocument ? document.length : document.getText().length;
 }
 
 /** What a document is parsed with besides its text: a change of any reads the document again. */

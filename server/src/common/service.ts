@@ -5,12 +5,18 @@ import type {
 } from './types';
 import type { GraphData, LineRange } from '../../../shared/protocol';
 import type { Budget } from './budget';
+import type { TextSource } from './textSource';
 
 /** The text of one document version, as the server, the CLI and the tests hand it to a service. */
 export interface DocumentInput {
   uri: string;
   version: number;
   text: string;
+  /**
+   * The same text as the editor keeps it (see TextSource): reading part of an edited big document through it costs
+   * no copy of the whole, which `text` makes. Services that read only what an edit touched use it when present.
+   */
+  source?: TextSource;
   /** When the parse should stop early (a request's cancellation and time budget); absent for no limit. */
   budget?: Budget;
   /** JSON Lines: lines after this many are not read (the model says how many were left out). */

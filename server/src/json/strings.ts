@@ -2,12 +2,14 @@
  * Reading JSON string literals in place, shared by the trace and JSON Lines services: finding escapes without
  * searching past a string's end, decoding, and mapping decoded offsets back to the source.
  */
+import type { TextSource } from '../common/textSource';
+
 
 /**
  * indexOf that never looks at or past limit, however far away the next match is: long ranges are searched
  * through a slice (no copy in V8), short ones directly.
  */
-export function indexOfWithin(text: string, charCode: number, from: number, limit: number): number {
+export function indexOfWithin(text: TextSource, charCode: number, from: number, limit: number): number {
   if (limit - from <= 64) {
     for (let i = from; i < limit; i++) if (text.charCodeAt(i) === charCode) return i;
     return -1;
@@ -23,7 +25,7 @@ function isHexDigit(c: number): boolean {
 }
 
 /** Length of the valid escape sequence at text[pos] (a backslash), or 0. Allocates nothing. */
-export function escapeLength(text: string, pos: number, end: number): number {
+export function escapeLength(text: TextSource, pos: number, end: number): number {
   if (pos + 1 >= end) return 0;
   switch (text.charCodeAt(pos + 1)) {
     case 0x22: case 0x5c: case 0x2f: case 0x62: case 0x66: case 0x6e: case 0x72: case 0x74:
@@ -38,7 +40,7 @@ export function escapeLength(text: string, pos: number, end: number): number {
 }
 
 /** Decodes the text between a string's quotes (at most maxChars characters), keeping broken escapes as written. */
-export function decodeJsonString(text: string, from: number, to: number, maxChars: number): string {
+export function decodeJsonString(text: TextSource, from: number, to: number, maxChars: number): string {
   let out = '';
   let i = from;
   while (i < to && out.length < maxChars) {
@@ -77,7 +79,7 @@ export function decodeJsonString(text: string, from: number, to: number, maxChar
  * The source offset of decoded character `decodedOffset` of the string literal text[start, end) (quotes
  * included), stepping over escapes as decodeJsonString reads them. Plain runs between backslashes map one to one.
  */
-export function sourceOffsetInLiteral(text: string, start: number, end: number, decodedOffset: number): number {
+export function sourceOffsetInLiteral(text: TextSource, start: number, end: number, decodedOffset: number): number {
   const contentEnd = Math.max(start + 1, end - 1);
   let pos = start + 1;
   let decoded = 0;
@@ -92,7 +94,7 @@ export function sourceOffsetInLiteral(text: string, start: number, end: number, 
 }
 
 /** Source characters of the escape at text[pos] that decodeJsonString turns into one character. */
-function escapedSourceLength(text: string, pos: number, end: number): number {
+function escapedSourceLength(text: TextSource, pos: number, end: number): number {
   if (text.charCodeAt(pos + 1) === 0x75) {
     // A broken \u is kept as written: its backslash is one character of its own.
     return escapeLength(text, pos, end) === 6 ? 6 : 1;

@@ -4,6 +4,7 @@
  * "fix all", fix-on-save and `agent-traces check --fix` apply.
  */
 import { closestNames } from '../common/editDistance';
+import type { TextSource } from '../common/textSource';
 import type { CodeFix, Problem, Span, TextEditSpan } from '../common/types';
 import {
   callAt, decodeString, eventAt, field, valueSpan, type Field, type JsonValue, type ToolCall, type TraceEvent,
@@ -44,14 +45,14 @@ const fixMakers: Record<string, FixMaker> = {
 };
 
 /** A comment alone on its line goes with its line; one after code goes with the spaces before it. */
-function wholeLineIfAlone(text: string, span: Span): Span {
+function wholeLineIfAlone(text: TextSource, span: Span): Span {
   let start = span.start;
-  while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+  while (start > 0 && (text.charAt(start - 1) === ' ' || text.charAt(start - 1) === '\t')) start--;
   let end = span.end;
-  while (end < text.length && (text[end] === ' ' || text[end] === '\t')) end++;
-  const lineStart = start === 0 || text[start - 1] === '\n';
-  if (lineStart && text[end] === '\r' && text[end + 1] === '\n') return { start, end: end + 2 };
-  if (lineStart && text[end] === '\n') return { start, end: end + 1 };
+  while (end < text.length && (text.charAt(end) === ' ' || text.charAt(end) === '\t')) end++;
+  const lineStart = start === 0 || text.charAt(start - 1) === '\n';
+  if (lineStart && text.charAt(end) === '\r' && text.charAt(end + 1) === '\n') return { start, end: end + 2 };
+  if (lineStart && text.charAt(end) === '\n') return { start, end: end + 1 };
   return { start, end: span.end };
 }
 
@@ -84,7 +85,7 @@ function repairArgumentsString(model: TraceModel, problem: Problem): CodeFix[] {
   ], true)];
 }
 
-function closedString(text: string, value: JsonValue): boolean {
+function closedString(text: TextSource, value: JsonValue): boolean {
   return value.end - value.start >= 2 && text.charCodeAt(value.end - 1) === 0x22 && text.charCodeAt(value.end - 2) !== 0x5c;
 }
 
@@ -124,10 +125,10 @@ function insertOutput(model: TraceModel, problem: Problem): CodeFix[] {
 }
 
 /** The whitespace before an offset on its line, or undefined when something else precedes it there. */
-function lineIndent(text: string, offset: number): string | undefined {
+function lineIndent(text: TextSource, offset: number): string | undefined {
   let start = offset;
-  while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
-  if (start > 0 && text[start - 1] !== '\n') return undefined;
+  while (start > 0 && (text.charAt(start - 1) === ' ' || text.charAt(start - 1) === '\t')) start--;
+  if (start > 0 && text.charAt(start - 1) !== '\n') return undefined;
   return text.slice(start, offset);
 }
 

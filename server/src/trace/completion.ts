@@ -1,4 +1,5 @@
 import { createScanner } from 'jsonc-parser';
+import type { TextSource } from '../common/textSource';
 import { ScanError, Token } from '../json/tokens';
 import type { ServiceContext } from '../common/service';
 import type { CompletionEntry, Span } from '../common/types';
@@ -37,7 +38,7 @@ function childWhere(parent: Container, isObject: boolean): Where {
 }
 
 /** Reads text[from, offset) to find where the cursor is: which object, key or value position, partial token. */
-function cursorContext(text: string, from: number, offset: number, base: Where, initialToken: number): CursorContext | undefined {
+function cursorContext(text: TextSource, from: number, offset: number, base: Where, initialToken: number): CursorContext | undefined {
   const source = text.substring(from, offset);
   const scanner = createScanner(source, true);
   const stack: Container[] = [{ isObject: false, shape: base, index: 0, keys: [], afterColon: false, start: from }];
@@ -124,7 +125,7 @@ function finishValue(container: Container | undefined): void {
 }
 
 /** Where the string starting at `quote` ends in the full text: after its closing quote, or at the line end. */
-function stringEnd(text: string, quote: number, cursor: number): number {
+function stringEnd(text: TextSource, quote: number, cursor: number): number {
   for (let i = cursor; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x5c) {
@@ -183,7 +184,7 @@ function propertiesFor(where: Where, role: string | undefined, keys: string[]): 
   }
 }
 
-function roleBeforeCursor(model: TraceModel, text: string, container: Container, offset: number): string | undefined {
+function roleBeforeCursor(model: TraceModel, text: TextSource, container: Container, offset: number): string | undefined {
   const event = eventAt(model, container.start);
   if (event && event.value.start === container.start && event.role !== undefined) return event.role;
   const match = /"role"\s*:\s*"([a-z_]+)"/.exec(text.substring(container.start, Math.min(offset, container.start + 2000)));

@@ -7,7 +7,8 @@
 import type { TextChange } from '../common/service';
 import { shiftValue } from '../json/shift';
 import { relinkedTrace, type JsonValue, type SyntaxProblem, type TraceModel } from './model';
-import { parseEventJson } from './parser';
+import { parseEventJson, type ParsedJson } from './parser';
+import type { TextSource } from '../common/textSource';
 
 /**
  * What an incremental read changed, for the checks that can reuse the previous version's per-event problems:
@@ -24,7 +25,7 @@ export interface RereadStep {
  * touched; undefined when the edit may change the structure around it (the caller then reads the whole text).
  * The previous model's tree is moved into the new model: the previous model must not be used afterwards.
  */
-export function reread(previous: TraceModel, text: string, change: TextChange): { model: TraceModel; step: RereadStep } | undefined {
+export function reread(previous: TraceModel, text: TextSource, change: TextChange): { model: TraceModel; step: RereadStep } | undefined {
   const before = previous.text;
   const events = previous.eventsValue;
   const root = previous.root;
@@ -54,10 +55,10 @@ export function reread(previous: TraceModel, text: string, change: TextChange): 
     // Inside one event, its first and last characters untouched: read that event again, alone.
     regionStart = items[k].start;
     regionEnd = items[k].end;
-    const reread = parseEventJson(text, regionStart, regionEnd + delta);
+    const reread = readEvent(text, regionStart, regionEnd + delta);
     const value = reread.root;
     if (reread.errors.length > 0 || !value || value.start !== regionStart || value.end !== regionEnd + delta) return undefined;
-    const old = parseEventJson(before, regionStart, regionEnd);
+    const old = readEvent(before, regionStart, regionEnd);
     if (old.errors.length > 0) return undefined;
     const newDepth = reread.depth === 0 ? 0 : reread.depth + enclosing.length;
     const oldDepth = old.depth === 0 ? 0 : old.depth + enclosing.length;
@@ -115,6 +116,22 @@ export function reread(previous: TraceModel, text: string, change: TextChange): 
   return { model, step: { edited, firstShifted, delta } };
 }
 
+/**
+ * The event in source[from, to) read alone, with the source's offsets. Chunks are read through a slice of the event
+ * (joining them all would copy the whole document).
+ */
+function readEvent(source: TextSource, from: number, to: number): ParsedJson {
+  if (typeof source === 'string') return parseEventJson(source, from, to);
+  const read = parseEventJson(source.slice(from, to), 0, to - from);
+  if (read.root) shiftValue(read.root, from);
+  for (let i = 0; i < read.folds.length; i++) read.folds[i] += from;
+  for (const error of read.errors) {
+    error.start += from;
+    error.end += from;
+  }
+  return read;
+}
+
 /** The index of the first item that ends after `offset` (items.length when none does). */
 function firstEndingAfter(items: JsonValue[], offset: number): number {
   let lo = 0;
@@ -128,7 +145,7 @@ function firstEndingAfter(items: JsonValue[], offset: number): number {
 }
 
 /** Whether text[from, to) holds only the blanks JSON allows and exactly `commas` commas. */
-function onlyBlanksAndCommas(text: string, from: number, to: number, commas: number): boolean {
+function onlyBlanksAndCommas(text: TextSource, from: number, to: number, commas: number): boolean {
   let seen = 0;
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
@@ -139,7 +156,7 @@ function onlyBlanksAndCommas(text: string, from: number, to: number, commas: num
 }
 
 /** A line break as the reader counts lines (a \n, or a \r); stops at the first (indexOf would search past `to`). */
-function hasLineBreak(text: string, from: number, to: number): boolean {
+function hasLineBreak(text: TextSource, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c === 10 || c === 13) return true;

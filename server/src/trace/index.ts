@@ -31,7 +31,7 @@ export const traceService = {
   },
   reparse(previous: TraceModel, doc: DocumentInput, change: TextChange | undefined): TraceModel | undefined {
     // Without the editor's edits, the whole text is read: finding the change by comparison is left to JSON Lines.
-    const read = change && reread(previous, doc.text, change);
+    const read = change && reread(previous, doc.source ?? doc.text, change);
     if (!read) return undefined;
     carryEventProblems(previous, read.model, read.step);
     read.model.uri = doc.uri;

@@ -5,6 +5,7 @@
 import type { Budget } from '../common/budget';
 import { contains } from '../common/spans';
 import type { Span } from '../common/types';
+import type { TextSource } from '../common/textSource';
 import { decodeJsonString, sourceOffsetInLiteral } from '../json/strings';
 import { parseJson, parseJsonInSlices, type Field, type JsonValue, type ParsedJson, type SyntaxProblem } from './parser';
 import { runSteps, runStepsInSlices } from '../common/steps';
@@ -63,7 +64,8 @@ export interface ToolCall {
 export type TraceForm = 'array' | 'object' | 'other' | 'empty';
 
 export interface TraceModel {
-  text: string;
+  /** A string once read in full; an edited big document's chunks after an incremental read (see TextSource). */
+  text: TextSource;
   start: number;
   end: number;
   /** Set by the language service's parse (the JSON Lines service leaves them unset). */
@@ -111,7 +113,7 @@ function traceOf(text: string, start: number, end: number, parsed: ParsedJson): 
 }
 
 /** The model without its events, which eventSteps adds. */
-function modelShell(text: string, start: number, end: number, parsed: ParsedJson): TraceModel {
+function modelShell(text: TextSource, start: number, end: number, parsed: ParsedJson): TraceModel {
   const root = parsed.root;
   let form: TraceForm = 'other';
   let eventsValue: JsonValue | null = null;
@@ -140,7 +142,7 @@ function modelShell(text: string, start: number, end: number, parsed: ParsedJson
  * What an event is. A broken role still leaves the event what its other keys say (an output when it names a
  * tool_call_id, a message when it holds tool_calls), so one fault is reported once and its links still hold.
  */
-function classify(text: string, value: JsonValue, index: number): EventKind {
+function classify(text: TextSource, value: JsonValue, index: number): EventKind {
   if (value.kind !== 'object') return 'invalid';
   const fields = value.fields ?? [];
   const role = field(fields, 'role');
@@ -203,7 +205,7 @@ function* eventSteps(model: TraceModel): Generator<void, void, void> {
  * links kept when the edited event's links cannot have changed, else found again. The previous model's events must
  * not be used afterwards.
  */
-export function relinkedTrace(previous: TraceModel, text: string, parsed: ParsedJson, edited: number): TraceModel {
+export function relinkedTrace(previous: TraceModel, text: TextSource, parsed: ParsedJson, edited: number): TraceModel {
   const model = modelShell(text, 0, text.length, parsed);
   const items = model.eventsValue?.items;
   if (!items) return model;
@@ -337,7 +339,7 @@ class Links {
 }
 
 /** The decoded value of a string node (kept short strings are returned as is). */
-export function stringValue(text: string, value: JsonValue): string {
+export function stringValue(text: TextSource, value: JsonValue): string {
   if (value.str !== undefined) return value.str;
   return decodeString(text, value, Infinity);
 }
@@ -346,7 +348,7 @@ export function stringValue(text: string, value: JsonValue): string {
  * Decodes at most maxChars characters of a string node without copying the rest of a large string.
  * Tolerates broken escapes (they are kept as written).
  */
-export function decodeString(text: string, value: JsonValue, maxChars: number): string {
+export function decodeString(text: TextSource, value: JsonValue, maxChars: number): string {
   if (value.str !== undefined) return value.str.length > maxChars ? value.str.slice(0, maxChars) : value.str;
   const from = value.start + 1;
   let to = value.end;
@@ -366,7 +368,7 @@ export function decodeString(text: string, value: JsonValue, maxChars: number): 
 /**
  * Maps an offset in the decoded value of a string node back to the source offset (accounting for escapes).
  */
-export function sourceOffsetInString(text: string, value: JsonValue, decodedOffset: number): number {
+export function sourceOffsetInString(text: TextSource, value: JsonValue, decodedOffset: number): number {
   return sourceOffsetInLiteral(text, value.start, value.end, decodedOffset);
 }
 

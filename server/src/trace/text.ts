@@ -1,5 +1,6 @@
 /** Short human-readable renderings of trace parts (labels, previews) computed from spans without full decoding. */
 import { createScanner } from 'jsonc-parser';
+import type { TextSource } from '../common/textSource';
 import { Token } from '../json/tokens';
 import { decodeString, field, type JsonValue, type ToolCall, type TraceEvent, type TraceModel, type ValueKind } from './model';
 import { shorten } from '../common/text';
@@ -126,7 +127,7 @@ export function valueText(model: TraceModel, v: JsonValue | null | undefined, ma
 }
 
 /** Decoded length of a long escaped string: raw length minus what escapes add. */
-function approximateDecodedLength(text: string, v: JsonValue): number {
+function approximateDecodedLength(text: TextSource, v: JsonValue): number {
   let length = v.end - v.start - 2;
   let i = text.indexOf('\\', v.start + 1);
   while (i !== -1 && i < v.end - 1) {

@@ -3,13 +3,16 @@ import * as assert from 'node:assert/strict';
 import { TextDocument, type Position, type Range } from 'vscode-languageserver-textdocument';
 import { EditorDocument } from '../../../server/src/editorDocument';
 import { random } from '../testing';
+import type { TextSource } from '../../../server/src/common/textSource';
 
 const pieces = ['a', 'bc', ' ', '\n', '\r\n', '\r', '\r\r\n', 'é', '😀', '{"role": "user"}', '\n\n', ''];
 
 /** Every question a request may ask of a document, asked of both. */
-function sameAnswers(ours: EditorDocument, theirs: TextDocument, where: string): void {
+function sameAnswers(ours: EditorDocument, theirs: TextDocument, where: string, next: () => number): void {
   const text = theirs.getText();
-  assert.equal(ours.getText(), text, where);
+  // The text as kept (in chunks once edited) is read before getText joins it.
+  sameText(ours.source(), text, where, next);
+  assert.equal(ours.length, text.length, where);
   assert.equal(ours.lineCount, theirs.lineCount, where);
   for (let offset = -1; offset <= text.length + 1; offset++) assert.deepEqual(ours.positionAt(offset), theirs.positionAt(offset), `${where}: positionAt(${offset})`);
   for (let line = -1; line <= theirs.lineCount; line++) {
@@ -20,6 +23,26 @@ function sameAnswers(ours: EditorDocument, theirs: TextDocument, where: string):
       assert.equal(ours.offsetAt(position), theirs.offsetAt(position), `${where}: offsetAt(${JSON.stringify(position)})`);
     }
   }
+  assert.equal(ours.getText(), text, where);
+}
+
+/** Every read the services make of a text gives what the string gives. */
+function sameText(source: TextSource, text: string, where: string, next: () => number): void {
+  assert.equal(source.length, text.length, where);
+  for (let i = -1; i <= text.length; i++) {
+    assert.equal(source.charCodeAt(i), text.charCodeAt(i), `${where}: charCodeAt(${i})`);
+    assert.equal(source.charAt(i), text.charAt(i), `${where}: charAt(${i})`);
+  }
+  const somewhere = () => Math.floor(next() * (text.length + 4)) - 2;
+  for (let i = 0; i < 20; i++) {
+    const [a, b] = [somewhere(), somewhere()];
+    assert.equal(source.slice(a, b), text.slice(a, b), `${where}: slice(${a}, ${b})`);
+    assert.equal(source.slice(a), text.slice(a), `${where}: slice(${a})`);
+    assert.equal(source.substring(a, b), text.substring(a, b), `${where}: substring(${a}, ${b})`);
+    const needle = next() < 0.5 ? pieces[Math.floor(next() * pieces.length)] : text.slice(Math.max(0, a), Math.max(0, a) + 1 + Math.floor(next() * 4));
+    assert.equal(source.indexOf(needle, a), text.indexOf(needle, a), `${where}: indexOf(${JSON.stringify(needle)}, ${a})`);
+  }
+  assert.equal(source.toString(), text, `${where}: toString()`);
 }
 
 function randomText(next: () => number, count: number): string {
@@ -38,9 +61,11 @@ describe('the editor document kept by the server', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const next = random(seed);
       const initial = randomText(next, 30);
-      const ours = EditorDocument.create('file:///a.trace.json', 'agent-trace', 1, initial);
+      // Chunks of a few characters put chunk edges everywhere an edit or a read can fall.
+      const chunkLength = [1, 2, 5, 16, undefined][seed % 5];
+      const ours = EditorDocument.create('file:///a.trace.json', 'agent-trace', 1, initial, chunkLength);
       let theirs = TextDocument.create('file:///a.trace.json', 'agent-trace', 1, initial);
-      sameAnswers(ours, theirs, `seed ${seed}, created`);
+      sameAnswers(ours, theirs, `seed ${seed}, created`, next);
       for (let step = 2; step <= 60; step++) {
         // Line starts are sometimes asked for before an edit (kept up to date in place) and sometimes not (counted anew).
         if (next() < 0.5) ours.positionAt(0);
@@ -49,7 +74,7 @@ describe('the editor document kept by the server', () => {
         EditorDocument.update(ours, [change], step);
         theirs = TextDocument.update(theirs, [change], step);
         assert.equal(ours.version, step);
-        sameAnswers(ours, theirs, `seed ${seed}, step ${step}, ${JSON.stringify(change)}`);
+        sameAnswers(ours, theirs, `seed ${seed}, step ${step}, ${JSON.stringify(change)}`, next);
       }
     }
   });

@@ -6,6 +6,7 @@ import { context } from './helpers';
 import { traceService } from '../../../server/src/trace';
 import type { TraceModel } from '../../../server/src/trace/model';
 import type { TextChange } from '../../../server/src/common/service';
+import { EditorDocument } from '../../../server/src/editorDocument';
 import { random } from '../testing';
 
 // Built to out/test/unit/trace/: the repository root is four levels up.
@@ -122,6 +123,9 @@ function editAndCompare(name: string, original: string, seed: number, count: num
   let text = original;
   let model = traceService.parse({ uri: name, version: 0, text });
   traceService.validate(model, ctx);
+  // The editor's document, kept in chunks as the server keeps it: the incremental model reads through them.
+  const chunkLength = [7, 64, 1000, undefined][seed % 4];
+  let editor = EditorDocument.create(name, 'agent-trace', 0, text, chunkLength);
   const undo: Edit[] = [];
   for (let i = 1; i <= count; i++) {
     let edit: Edit | undefined;
@@ -150,8 +154,14 @@ function editAndCompare(name: string, original: string, seed: number, count: num
     if (!edit.label.startsWith('undo')) undo.push(inverse);
     const change: TextChange = { start: edit.start, oldEnd: edit.end, newEnd: edit.start + edit.insert.length };
     const doc = { uri: name, version: i, text: after };
+    const range = { start: editor.positionAt(edit.start), end: editor.positionAt(edit.end) };
+    // An offset inside a \r\n has no position of its own: the editor cannot send that edit, so it starts anew.
+    if (editor.offsetAt(range.start) === edit.start && editor.offsetAt(range.end) === edit.end) EditorDocument.update(editor, [{ range, text: edit.insert }], i);
+    else editor = EditorDocument.create(name, 'agent-trace', i, after, chunkLength);
+    const source = editor.source();
+    assert.equal(source.slice(0, source.length), after);
     const wasBroken = model.syntaxErrors.length > 0;
-    const incremental = traceService.reparse(model, doc, change);
+    const incremental = traceService.reparse(model, { ...doc, source }, change);
     const full = traceService.parse(doc);
     const where = `${name}, seed ${seed}, edit ${i}: ${edit.label} at ${edit.start}-${edit.end} of ${JSON.stringify(edit.insert)} `
       + `(text there before: ${JSON.stringify(text.slice(Math.max(0, edit.start - 20), edit.end + 20))})`;
