@@ -353,10 +353,10 @@ function checkDuplicateIds(model: TraceModel, add: Add): void {
 function checkLinks(model: TraceModel, add: Add): void {
   checkDuplicateIds(model, add);
   for (const event of model.events) {
-    if (event.kind !== 'output') continue;
+    // An answered output (most of them) is passed before its fields are searched: this runs on every check.
+    if (event.kind !== 'output' || (event.callId !== undefined && event.answers)) continue;
     const idField = field(event.fields, 'tool_call_id');
     if (event.callId !== undefined && idField?.value) {
-      if (event.answers) continue;
       const span = valueSpan(idField.value);
       const named = model.callsById.get(event.callId);
       if (named && named.length > 0) {
