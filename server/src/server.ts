@@ -17,7 +17,7 @@ import { documentsRecordingEdits, EditLog } from './editLog';
 import { EditorDocument } from './editorDocument';
 import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
 import { ModelPreparation } from './modelPreparation';
-import { warmUpTraceReading } from './warmUp';
+import { prepareForTyping, warmUpTraceReading } from './warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
   GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
@@ -188,6 +188,7 @@ async function validate(uri: string, version: number): Promise<void> {
     if (parsed.languageId === 'guardrail') recheckTraces(0);
     else diagnostics.push(...(await rules.checkSafely(document, parsed.languageId === 'agent-trace-jsonl')));
     void connection.sendDiagnostics({ uri, version, diagnostics });
+    if (parsed.inSlices && parsed.languageId === 'agent-trace') prepareForTyping(document);
     toolIndex.update(uri, parsed.languageId, parsed.model);
     void sendNotification(connection, ModelChangedNotification, { uri, version });
   } catch (error) {

@@ -1,28 +1,55 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { defaultSettings } from './common/service';
 import { EditorDocument } from './editorDocument';
 import { traceService } from './trace';
 import type { TraceModel } from './trace/model';
 
 /**
- * Reads and checks a small made-up trace a few times, a turn of the event loop each, right after the server starts,
- * then edits it as a user types: V8 optimizes the scanner, the tree builder, the checks and the incremental re-read
- * while the client is still busy starting, so the first big trace a user opens, and the first edit in it, run
- * optimized code (read by unoptimized code, a 10 MB trace took up to twice as long; the first edit of a 50 MB trace
- * took half as long again as the next). About 170 KB per round, a few milliseconds each once optimized.
+ * Reads and checks a small made-up trace a few times, a turn of the event loop each, right after the server starts:
+ * V8 optimizes the scanner, the tree builder and the checks while the client is still busy starting, so the first
+ * big trace a user opens is read by optimized code (read by unoptimized code, a 10 MB trace took up to twice as
+ * long). About 170 KB per round, a few milliseconds each once optimized.
  */
-export function warmUpTraceReading(rounds = 3, editRounds = 2): void {
+export function warmUpTraceReading(rounds = 3): void {
   const text = sampleTrace(250);
-  let left = rounds + editRounds;
-  const round = () => {
+  inRounds(rounds, () => readAndCheck(text));
+}
+
+/**
+ * After a big trace is checked, while its user reads it: its line starts are counted (else the first edit counts them,
+ * about 20 ms in a 50 MB trace; a trace without problems has not needed them yet) and editing is warmed up.
+ */
+export function prepareForTyping(document: TextDocument): void {
+  setImmediate(() => document.lineCount);
+  warmUpEditing();
+}
+
+let editingWarmedUp = false;
+
+/**
+ * Once per server, after the first big trace is checked: types into a small made-up trace in a few short rounds,
+ * so the first edit of the big trace runs an optimized incremental re-read (unoptimized, the first edit of a 50 MB
+ * trace took half as long again as the next). Not at start-up: there it would hold up the first open.
+ */
+export function warmUpEditing(rounds = 4): void {
+  if (editingWarmedUp) return;
+  editingWarmedUp = true;
+  const text = sampleTrace(60);
+  inRounds(rounds, () => typeInto(text, 5));
+}
+
+/** `round` run `count` times, a turn of the event loop each; a round that throws ends the warm-up. */
+function inRounds(count: number, round: () => unknown): void {
+  let left = count;
+  const next = () => {
     try {
-      if (left > editRounds) readAndCheck(text);
-      else typeInto(text, 20);
+      round();
     } catch {
       return; // a warm-up that fails costs nothing more: the real reading reports its own failures
     }
-    if (--left > 0) setImmediate(round);
+    if (--left > 0) setImmediate(next);
   };
-  setImmediate(round);
+  setImmediate(next);
 }
 
 function readAndCheck(text: string): void {
