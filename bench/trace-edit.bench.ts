@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
   const pair = (values: number[]) => `${percentile(values, 50).toFixed(1).padStart(6)} /${percentile(values, 95).toFixed(1).padStart(6)}`;
   console.log('CPU ms, p50 / p95, one-character edits and their undos (string, key, number, between events)');
-  console.log('document update: the editor\'s document (vscode-languageserver-textdocument) applying the edit, every server pays it');
+  console.log('document update: the editor\'s document applying the edit (incremental: ours, kept in chunks; full re-read: vscode-languageserver-textdocument, which joins the whole text)');
   for (const mb of sizes.length > 0 ? sizes : [10, 50]) {
     const text = generateTrace(mb * 1024 * 1024, 1, { outputLines: [10, 30] });
     console.log(`--- ${(text.length / 2 ** 20).toFixed(1)} MB`);
