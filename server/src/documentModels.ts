@@ -8,7 +8,7 @@ import { languageForDocument, languageForFile, serviceFor, type LanguageId } fro
 import type { PositionMapper } from './convert';
 import { failedParseService, type FailedParse } from './failedParse';
 import type { EditLog } from './editLog';
-import { nextTurn, sliceMs } from './common/steps';
+import { nextTurn, sliceFromLength, sliceMs } from './common/steps';
 import type { TextSource } from './common/textSource';
 import { EditorDocument } from './editorDocument';
 
@@ -27,12 +27,6 @@ export interface ParsedDocument {
   inSlices?: boolean;
 }
 
-/**
- * Documents at least this many characters long are read and checked in slices of `sliceMs` that each give the event
- * loop a turn, when their language can (traces): other requests are answered in between. Smaller ones are read at
- * once, which costs less than a slice.
- */
-const sliceFromLength = 1_000_000;
 
 /** The problems of a version found again (see problemsOf), in slices when the document was read in slices. */
 export async function problemsInSlices(parsed: ParsedDocument, context: ServiceContext): Promise<Problem[]> {

@@ -8,6 +8,12 @@ export type Steps<T> = Generator<void, T, void>;
 export const sliceMs = 8;
 
 /**
+ * Documents (and traces in them) at least this many characters long are read and checked in slices where their
+ * language can: other requests are answered in between. Smaller ones are read at once, which costs less than a slice.
+ */
+export const sliceFromLength = 1_000_000;
+
+/**
  * Turns of the event loop a pause lasts. The JSON-RPC library answers a request in three turns (it decodes the
  * message, dispatches it, then writes the answer, each from its own setImmediate): with one turn per pause, each of
  * those waited behind a slice of our work, and a hover on a small file took 35-55 ms while a 50 MB trace was read.

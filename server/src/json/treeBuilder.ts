@@ -6,6 +6,7 @@
  * deep nesting cannot overflow the call stack.
  */
 import { spend, type Budget } from '../common/budget';
+import { runStepsInSlices, type Steps } from '../common/steps';
 import { Lexer, reportTokenError, unknownTokenMessage } from './scanner';
 import { ScanError, Token } from './tokens';
 import type { Field, JsonValue, ParsedJson, ReadingPlan, SyntaxCode, SyntaxProblem, ValueKind } from './tree';
@@ -85,14 +86,21 @@ export function buildTree<S extends string>(text: string, from: number, end: num
  * The same reading, in slices of about `sliceMs` that each end with `pause()` (e.g. a turn of the event loop), so a
  * server keeps answering other requests while a big document is read. `budget` still stops it between tokens.
  */
-export async function buildTreeInSlices<S extends string>(
+export function buildTreeInSlices<S extends string>(
   text: string, from: number, end: number, plan: ReadingPlan<S>, budget: Budget | undefined, pause: () => Promise<void>, sliceMs: number,
 ): Promise<ParsedJson<S>> {
+  return runStepsInSlices(buildTreeInSteps(text, from, end, plan, budget, sliceMs), pause, sliceMs);
+}
+
+/** The same reading as steps of about `stepMs` each, for work that runs in steps of its own (see common/steps.ts). */
+export function* buildTreeInSteps<S extends string>(
+  text: string, from: number, end: number, plan: ReadingPlan<S>, budget: Budget | undefined, stepMs: number,
+): Steps<ParsedJson<S>> {
   const builder = new TreeBuilder(text, from, end, plan, budget);
   for (; ;) {
-    const parsed = builder.advance(performance.now() + sliceMs);
+    const parsed = builder.advance(performance.now() + stepMs);
     if (parsed) return parsed;
-    await pause();
+    yield;
   }
 }
 

@@ -181,7 +181,7 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
       if (evaluation.errors.length > 0 && !placer.addressesRead) {
         // Locating ranges reads the trace's text again: a step of its own.
         yield;
-        placer.readAddresses();
+        yield* placer.readAddressesInSteps();
         yield;
       }
       for (const error of evaluation.errors) {

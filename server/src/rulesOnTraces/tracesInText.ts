@@ -1,6 +1,10 @@
 import type { Span } from '../common/types';
 import type { GuardrailError } from '../guardrail/evaluate';
-import { traceSpans } from '../guardrail/evaluate/traceSpans';
+import { traceSpans, traceSpansInSteps } from '../guardrail/evaluate/traceSpans';
+import { sliceFromLength, type Steps } from '../common/steps';
+
+/** Milliseconds of reading a big trace's addresses between two points where its evaluation may pause. */
+const addressStepMs = 2;
 
 /**
  * The traces a document holds, as the editor and `agent-traces eval` both read them: a trace file is one trace, a
@@ -74,6 +78,13 @@ export class ErrorPlacer {
   readAddresses(): (address: string) => Span {
     this.spanOf ??= traceSpans(this.text, this.trace.start, this.trace.end);
     return this.spanOf;
+  }
+
+  /** readAddresses as steps of a few milliseconds for a big trace (read at once, it held the server up to 250 ms). */
+  *readAddressesInSteps(): Steps<void> {
+    if (this.spanOf) return;
+    if (this.trace.end - this.trace.start < sliceFromLength) this.readAddresses();
+    else this.spanOf = yield* traceSpansInSteps(this.text, this.trace.start, this.trace.end, addressStepMs);
   }
 
   place(error: GuardrailError, fallback: Span): Span {

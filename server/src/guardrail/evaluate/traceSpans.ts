@@ -1,7 +1,8 @@
 import type { Span } from '../../common/types';
 import { parseAddress, resolveAddress } from '../../dataset/address';
-import { parseJsonValue } from '../../json/readJson';
-import type { JsonNode } from '../../json/nodes';
+import { parseJsonValue, parseValidJsonInSteps } from '../../json/readJson';
+import type { Steps } from '../../common/steps';
+import type { JsonNode, ParsedValue } from '../../json/nodes';
 
 /**
  * Maps an evaluation's official addresses (`messages.<i>.<key>…[:start-end]`, code points) to source spans in the
@@ -11,7 +12,15 @@ import type { JsonNode } from '../../json/nodes';
  * copies, such as `server`) falls back to the nearest enclosing value.
  */
 export function traceSpans(text: string, start: number, end: number): (address: string) => Span {
-  const parsed = parseJsonValue(text, start, end);
+  return spansIn(text, start, parseJsonValue(text, start, end));
+}
+
+/** The same, reading the trace in steps of about `stepMs` (a big trace: see parseValidJsonInSteps). */
+export function* traceSpansInSteps(text: string, start: number, end: number, stepMs: number): Steps<(address: string) => Span> {
+  return spansIn(text, start, yield* parseValidJsonInSteps(text, start, end, stepMs));
+}
+
+function spansIn(text: string, start: number, parsed: ParsedValue): (address: string) => Span {
   const root = parsed.root ? addressRoot(parsed.root) : null;
   return (address) => {
     if (!root) return { start, end: start };
