@@ -30,7 +30,7 @@ export class ChunkedText implements TextSource {
   private last = 0;
   private whole: string | undefined;
 
-  constructor(private readonly chunks: readonly string[], private readonly starts: readonly number[], readonly length: number) {}
+  constructor(private chunks: readonly string[], private starts: readonly number[], readonly length: number) {}
 
   charCodeAt(index: number): number {
     let k = this.last;
@@ -75,7 +75,14 @@ export class ChunkedText implements TextSource {
   }
 
   toString(): string {
-    return (this.whole ??= this.chunks.join(''));
+    if (this.whole === undefined) {
+      this.whole = this.chunks.join('');
+      // The chunks may be slices of an older text: once joined, they no longer keep it alive.
+      this.chunks = [this.whole];
+      this.starts = [0];
+      this.last = 0;
+    }
+    return this.whole;
   }
 
   private range(from: number, to: number): string {
