@@ -1,5 +1,5 @@
 import type { Position, Range, TextDocument, TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
-import { lineStarts } from './common/lineIndex';
+import { lastAtOrBefore, lineStarts } from './common/lineIndex';
 import { ChunkedText, type TextSource } from './common/textSource';
 
 const LF = 10;
@@ -149,8 +149,9 @@ export class EditorDocument implements TextDocument {
 
   /** Replaces text[start, end) by `text` in the chunks, copying only the chunks the edit touches. */
   private replaceInChunks(start: number, end: number, text: string): void {
-    const first = chunkHolding(this.chunkStarts, start);
-    const last = chunkHolding(this.chunkStarts, end);
+    // The chunks holding the edit's ends (the last chunk for the text's end).
+    const first = lastAtOrBefore(this.chunkStarts, start);
+    const last = lastAtOrBefore(this.chunkStarts, end);
     const joined = this.chunks[first].substring(0, start - this.chunkStarts[first]) + text + this.chunks[last].substring(end - this.chunkStarts[last]);
     const pieces: string[] = [];
     if (joined.length <= 2 * this.chunkLength) pieces.push(joined);
@@ -194,18 +195,6 @@ export class EditorDocument implements TextDocument {
     if (shift !== 0) for (let i = firstLine + 1 + added.length; i < updated.length; i++) updated[i] += shift;
     this.lines = updated;
   }
-}
-
-/** The chunk whose characters include `offset`, or the last chunk for the text's end. */
-function chunkHolding(starts: number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (starts[middle] <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return low;
 }
 
 function isBefore(a: Position, b: Position): boolean {

@@ -62,14 +62,20 @@ export class LineStarts {
 /** Zero-based line and character of an offset in a text of `length` characters with these line starts. */
 function positionIn(starts: readonly number[], length: number, offset: number): { line: number; character: number } {
   const at = Math.max(0, Math.min(offset, length));
+  const line = lastAtOrBefore(starts, at);
+  return { line, character: at - starts[line] };
+}
+
+/** The index of the last of these ascending offsets that is at or before `offset` (0 when none is). */
+export function lastAtOrBefore(offsets: readonly number[], offset: number): number {
   let lo = 0;
-  let hi = starts.length - 1;
+  let hi = offsets.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= at) lo = mid;
+    if (offsets[mid] <= offset) lo = mid;
     else hi = mid - 1;
   }
-  return { line: lo, character: at - starts[lo] };
+  return lo;
 }
 
 /** Where lines of `text` start (plus `base`), after each \n; `first` adds the start of the text itself. */

@@ -3,6 +3,8 @@
  * which answer reads of a few characters without joining the whole text. Joining a 50 MB document after every edit
  * copies 100 MB and is what made each keystroke in it cost more than all of our own work.
  */
+import { lastAtOrBefore } from './lineIndex';
+
 export interface TextSource {
   readonly length: number;
   /** NaN outside the text, as for strings. */
@@ -100,13 +102,6 @@ export class ChunkedText implements TextSource {
 
   /** The chunk holding `offset` (the last chunk for the text's end). */
   private chunkAt(offset: number): number {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.starts[middle] <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    return lastAtOrBefore(this.starts, offset);
   }
 }
