@@ -116,6 +116,26 @@ describe('agent-traces eval', () => {
     ]);
   });
 
+  it('decides what holds traces as the editor does: by name, and for a .jsonl by its first line', () => {
+    const sub = mkdtempSync(join(dir, 'kinds-'));
+    const secretLine = '[{"role": "user", "content": "a secret"}]';
+    // Another JSON Lines file (its first line is no trace, dataset row or log entry) that happens to hold a trace later.
+    writeFileSync(join(sub, 'notes.jsonl'), `{"note": "from the run"}\n${secretLine}\n`);
+    // Trace text in a file the editor does not read as a trace.
+    writeFileSync(join(sub, 'copy.txt'), `${secretLine}\n`);
+    // A plain .json is a trace file to the editor.
+    writeFileSync(join(sub, 'plain.json'), `${secretLine}\n`);
+    const result = run(sub, 'eval', join('..', 'secret.gr'), 'notes.jsonl', 'copy.txt', 'plain.json');
+    assert.equal(result.code, 2, result.stderr);
+    const notTraces = 'error guardrails evaluation failed: not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';
+    assert.deepEqual(result.lines, [
+      `notes.jsonl: ${notTraces}`,
+      `copy.txt: ${notTraces}`,
+      'plain.json:1:33 warning guardrails secret word',
+      '3 traces in 3 files evaluated: 1 violation, 2 failed',
+    ]);
+  });
+
   it('places a violation without ranges on the first line of its trace', () => {
     const sub = mkdtempSync(join(dir, 'whole-'));
     writeFileSync(join(sub, 'always.gr'), 'raise "always" if:\n    (m: Message)\n');

@@ -7,6 +7,7 @@ import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { bytesPerMB, readTextFile } from '../diskFiles';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText } from '../rulesOnTraces/tracesInText';
+import { traceLayoutOfFile } from '../languages';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
 
@@ -118,12 +119,19 @@ export async function runEval(args: string[]): Promise<number> {
       continue;
     }
     const text = read.text;
+    // As the editor decides (by name, and for a .jsonl by its first line), so that a file is read the same way here.
+    const layout = traceLayoutOfFile(file, text);
+    if (!layout) {
+      reports.push({ file: shown, errors: [], error: notTracesMessage, notices: [] });
+      failed++;
+      continue;
+    }
     let lines: LineIndex | undefined;
     const position = (offset: number): Position => {
       const p = (lines ??= new LineIndex(text)).positionAt(offset);
       return { line: p.line + 1, column: p.character + 1 };
     };
-    for (const found of tracesInText(text, file.toLowerCase().endsWith('.jsonl'))) {
+    for (const found of tracesInText(text, layout === 'dataset')) {
       const report: TraceReport = { file: shown, errors: [], error: null, notices: [], ...(found.line !== undefined ? { line: found.line } : {}) };
       reports.push(report);
       if (found.problem) {
@@ -165,6 +173,8 @@ export async function runEval(args: string[]): Promise<number> {
   if (failed > 0) return 2;
   return violations > 0 ? 1 : 0;
 }
+
+const notTracesMessage = 'not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';
 
 function noticeText(n: EvaluationNotice, at: (offset: number) => string): string {
   return `${at(n.start)} information guardrails ${n.message}`;
