@@ -144,6 +144,19 @@ describe('agent-traces eval', () => {
     assert.deepEqual(reports[0].errors.map((e: { range: unknown }) => e.range), [{ start: { line: 1, column: 1 }, end: { line: 1, column: 2 } }]);
   });
 
+  it('reports a rule file the analyzer would not load once, not once per trace of a dataset, and evaluates nothing', () => {
+    const sub = mkdtempSync(join(dir, 'unloadable-'));
+    writeFileSync(join(sub, 'typo.gr'), 'raise "x" if:\n    (out: Outputt)\n');
+    writeFileSync(join(sub, 'three.jsonl'), '[{"role": "user", "content": "a"}]\n[{"role": "user", "content": "b"}]\n{"messages": [{"role": "user", "content": "c"}]}\n');
+    const result = run(sub, 'eval', 'typo.gr', 'three.jsonl');
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, '');
+    assert.deepEqual(result.stderr.trim().split('\n'), [
+      'typo.gr:2:6 error guardrails The rules cannot be loaded: Failed to resolve type Outputt',
+      'agent-traces eval: typo.gr cannot be loaded; nothing was evaluated',
+    ]);
+  });
+
   it('exits 2 on usage errors and on a rule file with syntax errors', () => {
     const usage = run(dir, 'eval', 'secret.gr');
     assert.equal(usage.code, 2);

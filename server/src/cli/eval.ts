@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
-import { evaluateRules, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
+import { evaluateRules, loadFailure, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
 import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { bytesPerMB, readTextFile } from '../diskFiles';
@@ -20,7 +20,8 @@ Options:
   --json             print one entry per trace: file, line, errors (message, args, kwargs, key, ranges, range), error
   -h, --help         show this help
 
-Exit status: 0 when no violation was found, 1 when any was, 2 on bad usage or a failed evaluation.`;
+Exit status: 0 when no violation was found, 1 when any was, 2 on bad usage, a rule file that does not parse or
+load, or a failed evaluation.`;
 
 interface EvalOptions {
   rules: string;
@@ -98,6 +99,13 @@ export async function runEval(args: string[]): Promise<number> {
   if (rules.syntaxProblems.length > 0) {
     for (const p of rules.syntaxProblems) console.error(escapeForTerminal(`${at(p.span.start)} error ${p.code} ${p.message}`));
     console.error(`agent-traces eval: ${escapeForTerminal(rulesPath)} has syntax errors; nothing was evaluated`);
+    return 2;
+  }
+  // Decided once for the rule file: the analyzer's loader rejects it whatever the trace, so no trace is read.
+  const notLoaded = loadFailure(rules);
+  if (notLoaded) {
+    console.error(escapeForTerminal(`${at(notLoaded.start)} error guardrails ${notLoaded.message}`));
+    console.error(`agent-traces eval: ${escapeForTerminal(rulesPath)} cannot be loaded; nothing was evaluated`);
     return 2;
   }
   const { files, unmatched, errors: inputErrors } = await expandArguments(options.patterns, cwd);
