@@ -116,12 +116,45 @@ describe('agent-traces eval', () => {
     ]);
   });
 
+  it('decides what holds traces as the editor does: by name, and for a .jsonl by its first line', () => {
+    const sub = mkdtempSync(join(dir, 'kinds-'));
+    const secretLine = '[{"role": "user", "content": "a secret"}]';
+    // Another JSON Lines file (its first line is no trace, dataset row or log entry) that happens to hold a trace later.
+    writeFileSync(join(sub, 'notes.jsonl'), `{"note": "from the run"}\n${secretLine}\n`);
+    // Trace text in a file the editor does not read as a trace.
+    writeFileSync(join(sub, 'copy.txt'), `${secretLine}\n`);
+    // A plain .json is a trace file to the editor.
+    writeFileSync(join(sub, 'plain.json'), `${secretLine}\n`);
+    const result = run(sub, 'eval', join('..', 'secret.gr'), 'notes.jsonl', 'copy.txt', 'plain.json');
+    assert.equal(result.code, 2, result.stderr);
+    const notTraces = 'error guardrails evaluation failed: not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';
+    assert.deepEqual(result.lines, [
+      `notes.jsonl: ${notTraces}`,
+      `copy.txt: ${notTraces}`,
+      'plain.json:1:33 warning guardrails secret word',
+      '3 traces in 3 files evaluated: 1 violation, 2 failed',
+    ]);
+  });
+
   it('places a violation without ranges on the first line of its trace', () => {
     const sub = mkdtempSync(join(dir, 'whole-'));
     writeFileSync(join(sub, 'always.gr'), 'raise "always" if:\n    (m: Message)\n');
     writeFileSync(join(sub, 't.trace.json'), '[\n  {"role": "user", "content": "x"}\n]\n');
     const reports = JSON.parse(run(sub, 'eval', 'always.gr', 't.trace.json', '--json').stdout);
     assert.deepEqual(reports[0].errors.map((e: { range: unknown }) => e.range), [{ start: { line: 1, column: 1 }, end: { line: 1, column: 2 } }]);
+  });
+
+  it('reports a rule file the analyzer would not load once, not once per trace of a dataset, and evaluates nothing', () => {
+    const sub = mkdtempSync(join(dir, 'unloadable-'));
+    writeFileSync(join(sub, 'typo.gr'), 'raise "x" if:\n    (out: Outputt)\n');
+    writeFileSync(join(sub, 'three.jsonl'), '[{"role": "user", "content": "a"}]\n[{"role": "user", "content": "b"}]\n{"messages": [{"role": "user", "content": "c"}]}\n');
+    const result = run(sub, 'eval', 'typo.gr', 'three.jsonl');
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, '');
+    assert.deepEqual(result.stderr.trim().split('\n'), [
+      'typo.gr:2:6 error guardrails The rules cannot be loaded: Failed to resolve type Outputt',
+      'agent-traces eval: typo.gr cannot be loaded; nothing was evaluated',
+    ]);
   });
 
   it('exits 2 on usage errors and on a rule file with syntax errors', () => {

@@ -18,9 +18,12 @@ export class ServerProcess {
   /** Settles once the server has asked for the settings and been answered (open documents after it to use them). */
   readonly configured = new Promise<void>((resolvePromise) => (this.markConfigured = resolvePromise));
 
-  /** `configuration` is what the client answers for the `agentTraces` section (empty: every default). */
-  constructor(private readonly configuration: unknown = {}) {
-    this.child = spawn(process.execPath, [resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe' });
+  /**
+   * `configuration` is what the client answers for the `agentTraces` section (empty: every default); `env` adds to the
+   * server process's environment.
+   */
+  constructor(private readonly configuration: unknown = {}, env: Record<string, string> = {}) {
+    this.child = spawn(process.execPath, [resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe', env: { ...process.env, ...env } });
     this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
     this.exited = new Promise((resolvePromise) => this.child.once('exit', (code, signal) => resolvePromise(signal ?? `exit code ${code}`)));
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));

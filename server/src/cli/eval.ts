@@ -2,11 +2,12 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
-import { evaluateRules, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
+import { evaluateRules, loadFailure, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
 import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { bytesPerMB, readTextFile } from '../diskFiles';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText } from '../rulesOnTraces/tracesInText';
+import { traceLayoutOfFile } from '../languages';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
 
@@ -19,7 +20,8 @@ Options:
   --json             print one entry per trace: file, line, errors (message, args, kwargs, key, ranges, range), error
   -h, --help         show this help
 
-Exit status: 0 when no violation was found, 1 when any was, 2 on bad usage or a failed evaluation.`;
+Exit status: 0 when no violation was found, 1 when any was, 2 on bad usage, a rule file that does not parse or
+load, or a failed evaluation.`;
 
 interface EvalOptions {
   rules: string;
@@ -99,6 +101,13 @@ export async function runEval(args: string[]): Promise<number> {
     console.error(`agent-traces eval: ${escapeForTerminal(rulesPath)} has syntax errors; nothing was evaluated`);
     return 2;
   }
+  // Decided once for the rule file: the analyzer's loader rejects it whatever the trace, so no trace is read.
+  const notLoaded = loadFailure(rules);
+  if (notLoaded) {
+    console.error(escapeForTerminal(`${at(notLoaded.start)} error guardrails ${notLoaded.message}`));
+    console.error(`agent-traces eval: ${escapeForTerminal(rulesPath)} cannot be loaded; nothing was evaluated`);
+    return 2;
+  }
   const { files, unmatched, errors: inputErrors } = await expandArguments(options.patterns, cwd);
   for (const pattern of unmatched) console.error(`agent-traces eval: no trace matches ${escapeForTerminal(pattern)}`);
   const traceFiles = files.filter((f) => !f.toLowerCase().endsWith('.gr'));
@@ -118,12 +127,19 @@ export async function runEval(args: string[]): Promise<number> {
       continue;
     }
     const text = read.text;
+    // As the editor decides (by name, and for a .jsonl by its first line), so that a file is read the same way here.
+    const layout = traceLayoutOfFile(file, text);
+    if (!layout) {
+      reports.push({ file: shown, errors: [], error: notTracesMessage, notices: [] });
+      failed++;
+      continue;
+    }
     let lines: LineIndex | undefined;
     const position = (offset: number): Position => {
       const p = (lines ??= new LineIndex(text)).positionAt(offset);
       return { line: p.line + 1, column: p.character + 1 };
     };
-    for (const found of tracesInText(text, file.toLowerCase().endsWith('.jsonl'))) {
+    for (const found of tracesInText(text, layout === 'dataset')) {
       const report: TraceReport = { file: shown, errors: [], error: null, notices: [], ...(found.line !== undefined ? { line: found.line } : {}) };
       reports.push(report);
       if (found.problem) {
@@ -165,6 +181,8 @@ export async function runEval(args: string[]): Promise<number> {
   if (failed > 0) return 2;
   return violations > 0 ? 1 : 0;
 }
+
+const notTracesMessage = 'not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';
 
 function noticeText(n: EvaluationNotice, at: (offset: number) => string): string {
   return `${at(n.start)} information guardrails ${n.message}`;

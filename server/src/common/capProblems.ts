@@ -24,6 +24,15 @@ export function capProblems(
   return kept;
 }
 
+/**
+ * The notice every language gives when the cap bites (one wording, so that none says "the first N" while the cap
+ * keeps errors before earlier hints).
+ */
+export function tooManyProblemsMessage(shown: number, found: number): string {
+  const count = (n: number) => n.toLocaleString('en-US');
+  return `Showing ${count(shown)} of ${count(found)} problems: the most severe are kept, errors first (the setting agentTraces.maxProblems raises the limit)`;
+}
+
 /** Document order: by start, then by end. */
 export function sortByPosition(problems: Problem[]): Problem[] {
   return problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);

@@ -1,4 +1,4 @@
-import { capProblems, sortByPosition } from '../common/capProblems';
+import { capProblems, sortByPosition, tooManyProblemsMessage } from '../common/capProblems';
 import type { Problem } from '../common/types';
 import type { ServiceContext } from '../common/service';
 import type { RuleModel } from './model';
@@ -11,10 +11,10 @@ export function validate(model: RuleModel, context: ServiceContext): Problem[] {
     ...model.semanticProblems,
     ...pythonImportProblems(model, context.pythonModules),
   ];
-  return capProblems(sortByPosition(problems), context.settings.maxProblems, (omitted, max) => ({
+  return capProblems(sortByPosition(problems), context.settings.maxProblems, (_omitted, shown, found) => ({
     span: { start: 0, end: 0 },
     severity: 'information',
     code: 'gr/too-many-problems',
-    message: `${omitted} more problems are not shown (limit agentTraces.maxProblems = ${max})`,
+    message: tooManyProblemsMessage(shown, found),
   }));
 }

@@ -1,4 +1,4 @@
-import { capProblems, sortByPosition } from '../common/capProblems';
+import { capProblems, sortByPosition, tooManyProblemsMessage } from '../common/capProblems';
 import type { ServiceContext } from '../common/service';
 import type { Problem } from '../common/types';
 import type { LinesModel } from './lines';
@@ -9,7 +9,7 @@ import { validateDataset } from '../dataset/validate';
 /**
  * Every line is checked on its own (a broken line only reports its own syntax errors), then the rules that
  * span lines (dataset upload rules, agentguard consistency), then each trace line by the single-trace service.
- * At most settings.maxProblems are returned, in document order, with a notice when more were found.
+ * At most settings.maxProblems are returned (the most severe), in document order, with a notice when more were found.
  */
 export function validate(model: LinesModel, context: ServiceContext): Problem[] {
   const problems: Problem[] = [];
@@ -37,11 +37,11 @@ export function validate(model: LinesModel, context: ServiceContext): Problem[] 
     }
   }
   const firstLineEnd = model.lines[0]?.end ?? 0;
-  const kept = capProblems(sortByPosition(problems), context.settings.maxProblems, (omitted, limit) => ({
+  const kept = capProblems(sortByPosition(problems), context.settings.maxProblems, (_omitted, shown, found) => ({
     span: { start: 0, end: Math.min(firstLineEnd, 1) },
     severity: 'warning',
     code: 'jsonl/too-many-problems',
-    message: `${omitted} more problems were found but not shown: at most ${limit} are reported per file (setting agentTraces.maxProblems).`,
+    message: tooManyProblemsMessage(shown, found),
   }));
   if (model.omittedLines > 0) kept.unshift(lineLimitNotice(model));
   return kept;

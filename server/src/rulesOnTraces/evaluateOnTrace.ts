@@ -1,7 +1,7 @@
 import type { Span } from '../common/types';
 import { checkBudget, spentBy, type Budget } from '../common/budget';
 import type { RuleModel } from '../guardrail/model';
-import { evaluateRulesStepwise, type EvaluationResult } from '../guardrail/evaluate';
+import { evaluateRulesStepwise, loadFailure, type EvaluationResult } from '../guardrail/evaluate';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText, type TraceText } from './tracesInText';
 import { runSteps, runStepsInSlices } from '../common/steps';
 
@@ -114,6 +114,13 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
     noticed.add(key);
     result.notices.push({ ruleUri: rule.uri, ruleIndex, span, message, ruleSpan, kind });
   };
+  // A rule file that does not parse or load fails the same way on every trace: decided once, here. It already shows
+  // why on itself; its code lenses say so (from the first trace evaluated), not every trace.
+  const unloadable = new Map<RuleFile, string>();
+  for (const rule of rules) {
+    const failure = loadFailure(rule.model);
+    if (failure) unloadable.set(rule, failure.message);
+  }
   for (const found of tracesInText(text, dataset)) {
     checkBudget(budget);
     if ((yield* evaluateTrace(found)) === 'cancelled' || options.isCancelled?.()) break;
@@ -139,6 +146,11 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
     for (const rule of rules) {
       const name = ruleFileName(rule.uri);
       if (!result.outcomes.has(rule.uri)) result.outcomes.set(rule.uri, new Map()); // evaluated here, even if clean
+      const notLoaded = unloadable.get(rule);
+      if (notLoaded !== undefined) {
+        outcome(result, rule.uri, -1).reason ??= notLoaded;
+        continue;
+      }
       let evaluation: EvaluationResult;
       try {
         evaluation = yield* evaluateRulesStepwise(rule.model, found.trace, { budget: options.workBudget, maxErrors: options.maxViolations, isCancelled });
@@ -154,11 +166,6 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
       }
       if (evaluation.failure) {
         const failure = evaluation.failure;
-        // A rule file that does not parse or load already shows why on itself: its code lenses say so, not every trace.
-        if (failure.ruleIndex < 0 && (failure.pyType === 'SyntaxError' || failure.pyType === 'PolicyLoadingError')) {
-          outcome(result, rule.uri, -1).reason ??= failure.message;
-          continue;
-        }
         if (failure.ruleIndex < 0) { // the trace itself cannot be evaluated (read as the analyzer reads it, or too deep)
           notice(rule, -1, noticeSpan, `Guardrails from ${name} not evaluated${lineNumber === undefined ? '' : ` on line ${lineNumber}`}: ${failure.message}`, { start: 0, end: 0 }, 'failed');
           continue;

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { LineStarts } from '../common/lineIndex';
 import { readTextFile, walkFiles } from '../diskFiles';
-import { isCheckedByDefault, languageForFile } from '../languages';
+import { isCheckedByDefault, traceLayoutOfFile } from '../languages';
 import { nextTurn, sliceMs } from '../common/steps';
 import { evaluateRulesOnTraceInSlices, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
 
@@ -64,11 +64,11 @@ export async function evaluateWorkspaceTraces(
         found.problems.push(`${path}: ${read.reason}`);
         continue;
       }
-      const language = languageForFile(read.path, read.text);
-      if (language !== 'agent-trace' && language !== 'agent-trace-jsonl') continue;
+      const layout = traceLayoutOfFile(read.path, read.text);
+      if (!layout) continue;
       // In slices, as open traces are: a big file must not hold up the requests of the open ones.
       const result = await evaluateRulesOnTraceInSlices(
-        rules, read.text, language === 'agent-trace-jsonl', { workBudget: limits.workBudget, maxViolations: limits.maxViolations, isCancelled: isStale }, nextTurn, sliceMs,
+        rules, read.text, layout === 'dataset', { workBudget: limits.workBudget, maxViolations: limits.maxViolations, isCancelled: isStale }, nextTurn, sliceMs,
       );
       if (isStale()) return undefined;
       // Only what the lenses read is kept: the counts, and the places of violations with the file's line starts.

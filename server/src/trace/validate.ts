@@ -1,4 +1,4 @@
-import { capProblems } from '../common/capProblems';
+import { capProblems, tooManyProblemsMessage } from '../common/capProblems';
 import type { ServiceContext } from '../common/service';
 import type { Problem, Severity, Span } from '../common/types';
 import { parseJson } from './parser';
@@ -22,11 +22,11 @@ export function validate(model: TraceModel, context: ServiceContext): Problem[] 
 }
 
 function capped(model: TraceModel, context: ServiceContext, problems: Problem[]): Problem[] {
-  return capProblems(problems, context.settings.maxProblems, (_omitted, max, found) => ({
+  return capProblems(problems, context.settings.maxProblems, (_omitted, shown, found) => ({
     span: { start: model.start, end: model.start },
     severity: 'information',
     code: 'trace/too-many-problems',
-    message: `Showing the first ${max} of ${found} problems (setting agentTraces.maxProblems)`,
+    message: tooManyProblemsMessage(shown, found),
   }));
 }
 

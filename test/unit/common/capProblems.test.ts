@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { capProblems } from '../../../server/src/common/capProblems';
+import { capProblems, tooManyProblemsMessage } from '../../../server/src/common/capProblems';
 import type { Problem, Severity } from '../../../server/src/common/types';
 
 const problem = (start: number, severity: Severity): Problem => ({ span: { start, end: start + 1 }, severity, code: severity, message: `${severity} at ${start}` });
@@ -19,4 +19,9 @@ test('over the limit errors are kept before earlier hints, shown in document ord
 
 test('a limit below one still shows the most severe problem', () => {
   assert.deepEqual(describe(capProblems([problem(1, 'hint'), problem(4, 'error')], 0, notice)), ['error at 4', '1 left out, 1 of 2 shown']);
+});
+
+test('the notice every language gives says how many of how many are shown, which ones, and the setting', () => {
+  assert.equal(tooManyProblemsMessage(1000, 250000),
+    'Showing 1,000 of 250,000 problems: the most severe are kept, errors first (the setting agentTraces.maxProblems raises the limit)');
 });

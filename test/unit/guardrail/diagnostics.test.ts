@@ -175,5 +175,5 @@ test('problems are capped at maxProblems with a notice', () => {
   const list = guardrailService.validate(model(text), { settings: { ...defaultSettings, maxProblems: 5 } });
   assert.equal(list.length, 6);
   assert.equal(list[5].code, 'gr/too-many-problems');
-  assert.equal(list[5].message, '15 more problems are not shown (limit agentTraces.maxProblems = 5)');
+  assert.equal(list[5].message, 'Showing 5 of 20 problems: the most severe are kept, errors first (the setting agentTraces.maxProblems raises the limit)');
 });

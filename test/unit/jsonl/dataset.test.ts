@@ -116,7 +116,7 @@ test('problems are capped at maxProblems with a notice', () => {
   assert.equal(problems.length, 6);
   assert.deepEqual(codes(problems.slice(0, 5)), Array(5).fill('jsonl/line-kind'));
   assert.equal(problems[5].code, 'jsonl/too-many-problems');
-  assert.equal(problems[5].message, '7 more problems were found but not shown: at most 5 are reported per file (setting agentTraces.maxProblems).');
+  assert.equal(problems[5].message, 'Showing 5 of 12 problems: the most severe are kept, errors first (the setting agentTraces.maxProblems raises the limit)');
   assert.deepEqual(problems[5].span, { start: 0, end: 1 });
   assert.equal(problemsOf(text, { maxProblems: 12 }).length, 12);
   // Errors are kept before hints when the cap bites.
@@ -124,7 +124,7 @@ test('problems are capped at maxProblems with a notice', () => {
   const mixed = [entry('a', 'success'), entry('b', 'success'), entry('c', 'bogus')].join('\n');
   const capped = problemsOf(mixed, { maxProblems: 1 });
   assert.deepEqual(codes(capped), ['ag/status', 'jsonl/too-many-problems']);
-  assert.equal(capped[1].message, '3 more problems were found but not shown: at most 1 are reported per file (setting agentTraces.maxProblems).');
+  assert.equal(capped[1].message, 'Showing 1 of 4 problems: the most severe are kept, errors first (the setting agentTraces.maxProblems raises the limit)');
 });
 
 test('content alone tells whether a .jsonl file is a dataset, an agentguard log or something else', () => {

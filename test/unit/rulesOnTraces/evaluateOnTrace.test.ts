@@ -199,4 +199,14 @@ describe('rule files that cannot be loaded', () => {
     assert.equal(titles.length, 1);
     assert.match(titles[0], /^Not evaluated: The rules cannot be loaded: .*Outputt/);
   });
+
+  it('say so once for a dataset of several traces, and still let a loadable rule file run on each of them', () => {
+    const broken = rules('raise "x" if:\n    (out: Outputt)\n', 'file:///w/rules/typo.gr');
+    const text = ['[{"role": "user", "content": "hunter2"}]', '{"messages": [{"role": "user", "content": "hunter2"}]}', '[{"role": "user", "content": "x"}]'].join('\n');
+    const result = evaluateRulesOnTrace([broken, rules(passwordRule)], text, true, options);
+    assert.deepEqual(result.notices, []);
+    assert.equal(result.traces, 3);
+    assert.deepEqual(result.violations.map((v) => [v.ruleUri, v.trace]), [['file:///w/rules/leak.gr', 0], ['file:///w/rules/leak.gr', 1]]);
+    assert.deepEqual([...result.outcomes.get('file:///w/rules/typo.gr')!], [[-1, { violations: 0, reason: 'The rules cannot be loaded: Failed to resolve type Outputt' }]]);
+  });
 });

@@ -115,7 +115,7 @@ test('problems are capped at maxProblems with one notice after them', () => {
   assert.deepEqual(problems(text, { maxProblems: 2 }), [
     'error trace/role-type 0:10-0:11 "1": "role" must be a string such as "user", "assistant", "system" or "tool", not a number',
     'error trace/role-type 0:23-0:24 "1": "role" must be a string such as "user", "assistant", "system" or "tool", not a number',
-    'information trace/too-many-problems 0:0-0:0 "": Showing the first 2 of 5 problems (setting agentTraces.maxProblems)',
+    'information trace/too-many-problems 0:0-0:0 "": Showing 2 of 5 problems: the most severe are kept, errors first (the setting agentTraces.maxProblems raises the limit)',
   ]);
   assert.equal(problems(text, { maxProblems: 5 }).length, 5);
 });

@@ -139,6 +139,23 @@ export function nestingDepth(value: unknown, limit: number): number {
 
 type EvaluatedModel = Pick<RuleModel, 'text' | 'program' | 'syntaxProblems'> & Partial<Pick<RuleModel, 'semanticProblems'>>;
 
+/**
+ * Why the official loader would reject the rule file before any trace is read (syntax errors, or a problem it does
+ * not load with: an unknown type, import, …), or null. It is the same for every trace: a caller that runs one rule
+ * file on many traces decides it once.
+ */
+export function loadFailure(model: EvaluatedModel): EvaluationFailure | null {
+  if (model.syntaxProblems.length > 0) {
+    const p = model.syntaxProblems[0];
+    return new EvaluationFailure(`The rule file has syntax errors (first: ${p.message}); fix them before evaluating`, 'SyntaxError', p.span.start, p.span.end, -1);
+  }
+  const loadError = (model.semanticProblems ?? []).find((p) => p.severity === 'error' && LOAD_ERRORS.has(p.code));
+  if (loadError) {
+    return new EvaluationFailure(`The rules cannot be loaded: ${loadError.message}`, 'PolicyLoadingError', loadError.span.start, loadError.span.end, -1);
+  }
+  return null;
+}
+
 export function evaluateRules(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): EvaluationResult {
   return runSteps(evaluateRulesStepwise(model, trace, options));
 }
@@ -149,17 +166,8 @@ export function evaluateRules(model: EvaluatedModel, trace: unknown, options: Ev
  * for big traces) and drop it between two steps.
  */
 export function* evaluateRulesStepwise(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): Generator<void, EvaluationResult, void> {
-  const result: EvaluationResult = { errors: [], notices: [], failure: null, work: 0, cancelled: false };
-  if (model.syntaxProblems.length > 0) {
-    const p = model.syntaxProblems[0];
-    result.failure = new EvaluationFailure(`The rule file has syntax errors (first: ${p.message}); fix them before evaluating`, 'SyntaxError', p.span.start, p.span.end, -1);
-    return result;
-  }
-  const loadError = (model.semanticProblems ?? []).find((p) => p.severity === 'error' && LOAD_ERRORS.has(p.code));
-  if (loadError) {
-    result.failure = new EvaluationFailure(`The rules cannot be loaded: ${loadError.message}`, 'PolicyLoadingError', loadError.span.start, loadError.span.end, -1);
-    return result;
-  }
+  const result: EvaluationResult = { errors: [], notices: [], failure: loadFailure(model), work: 0, cancelled: false };
+  if (result.failure) return result;
   const depth = nestingDepth(trace, MAX_TRACE_DEPTH);
   if (depth > MAX_TRACE_DEPTH) {
     result.failure = new EvaluationFailure(`The trace nests values more than ${MAX_TRACE_DEPTH} levels deep; guardrails are evaluated on traces nested up to ${MAX_TRACE_DEPTH} levels`, 'RecursionError', 0, 0, -1);
