@@ -28,10 +28,13 @@ export interface ParsedDocument {
 }
 
 
-/** The problems of a version found again (see problemsOf), in slices when the document was read in slices. */
-export async function problemsInSlices(parsed: ParsedDocument, context: ServiceContext): Promise<Problem[]> {
+/**
+ * The problems of a version found again (see problemsOf), in slices when the document was read in slices; `pause`
+ * may throw BudgetExceeded to stop the check between two slices.
+ */
+export async function problemsInSlices(parsed: ParsedDocument, context: ServiceContext, pause = nextTurn): Promise<Problem[]> {
   if (!parsed.inSlices || !parsed.service.validateInSlices) return problemsOf(parsed, context, 'check again');
-  const list = await parsed.service.validateInSlices(parsed.model, context, nextTurn, sliceMs);
+  const list = await parsed.service.validateInSlices(parsed.model, context, pause, sliceMs);
   parsed.problems = { settings: context.settings, list };
   return list;
 }

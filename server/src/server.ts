@@ -17,6 +17,7 @@ import { documentsRecordingEdits, EditLog } from './editLog';
 import { EditorDocument } from './editorDocument';
 import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
 import { ModelPreparation } from './modelPreparation';
+import { nextTurn } from './common/steps';
 import { prepareForTyping, warmUpTraceReading } from './warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
@@ -174,19 +175,33 @@ function scheduleValidation(document: TextDocument, delay = settings.validationD
   pendingValidation.set(document.uri, setTimeout(() => void validate(document.uri, document.version), delay));
 }
 
+/** The latest check started per document: a check that is no longer the latest stops at its next pause. */
+const latestValidation = new Map<string, number>();
+let validationsStarted = 0;
+
 async function validate(uri: string, version: number): Promise<void> {
   pendingValidation.delete(uri);
   const document = documents.get(uri);
   if (!document || document.version !== version) return; // a newer edit has its own validation scheduled
+  // A second check of the same version (new settings, rules or tools right after a big trace opened) supersedes this
+  // one: the two ran side by side, slice for slice, doubling the wait for the first diagnostics.
+  const ticket = ++validationsStarted;
+  latestValidation.set(uri, ticket);
+  const moot = () => latestValidation.get(uri) !== ticket || document.version !== version || documents.get(uri) !== document;
+  const pause = async () => {
+    await nextTurn();
+    if (moot()) throw new BudgetExceeded('cancelled');
+  };
   try {
     // A big document is read and checked in slices; an edit or a close meanwhile makes this check moot.
     const parsed = await models.getInSlices(document);
-    if (!parsed || document.version !== version || documents.get(uri) !== document) return;
-    const problems = await problemsInSlices(parsed, context());
-    if (document.version !== version || documents.get(uri) !== document) return;
+    if (!parsed || moot()) return;
+    const problems = await problemsInSlices(parsed, context(), pause);
+    if (moot()) return;
     const diagnostics = problems.map((problem) => toDiagnostic(parsed.positions, uri, problem));
     if (parsed.languageId === 'guardrail') recheckTraces(0);
     else diagnostics.push(...(await rules.checkSafely(document, parsed.languageId === 'agent-trace-jsonl')));
+    if (moot()) return;
     void connection.sendDiagnostics({ uri, version, diagnostics });
     if (parsed.inSlices && parsed.languageId === 'agent-trace') prepareForTyping(document);
     toolIndex.update(uri, parsed.languageId, parsed.model);
@@ -218,6 +233,7 @@ documents.onDidClose((event) => {
   pendingValidation.delete(event.document.uri);
   const wasRuleFile = models.languageOf(event.document) === 'guardrail';
   models.forget(event.document.uri);
+  latestValidation.delete(event.document.uri);
   rules.forget(event.document.uri);
   if (wasRuleFile) recheckTraces(0);
   else rules.scheduleWorkspaceCount(); // a closed trace is counted from its file again

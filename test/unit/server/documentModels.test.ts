@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { defaultSettings } from '../../../server/src/common/service';
-import { DocumentModels } from '../../../server/src/documentModels';
+import { DocumentModels, problemsInSlices } from '../../../server/src/documentModels';
+import { BudgetExceeded } from '../../../server/src/common/budget';
+import { sampleTrace } from '../../../server/src/warmUp';
 import { traceService } from '../../../server/src/trace';
 
 const limits = () => ({ maxLines: 1000, maxFileSizeMB: 1, folders: [] });
@@ -44,5 +46,24 @@ describe('document models', () => {
       'jsonl/too-many-lines 0-1 The last 3 lines were not read: at most 3 lines of a JSON Lines file are read (setting agentTraces.jsonl.maxLines).',
     ]);
     assert.equal(parsed.service.symbols(parsed.model).length, 3);
+  });
+
+  it('stops the check of a big trace at the pause that throws, keeping nothing of it (a newer check superseded it)', async () => {
+    let text = sampleTrace(1600);
+    text = text.replace('"role": "user"', '"role": "usr"');
+    assert.ok(text.length >= 1_000_000, `${text.length} characters: a trace read in slices`);
+    const models = new DocumentModels(limits);
+    const parsed = (await models.getInSlices(TextDocument.create('file:///big.trace.json', 'agent-trace', 1, text)))!;
+    assert.ok(parsed.inSlices);
+    let pauses = 0;
+    const superseded = async () => {
+      pauses++;
+      throw new BudgetExceeded('cancelled');
+    };
+    await assert.rejects(problemsInSlices(parsed, { settings: defaultSettings }, superseded), BudgetExceeded);
+    assert.equal(pauses, 1);
+    assert.equal(parsed.problems, undefined);
+    const problems = await problemsInSlices(parsed, { settings: defaultSettings });
+    assert.deepEqual(problems.map((p) => p.code), ['trace/unknown-role']);
   });
 });
