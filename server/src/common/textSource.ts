@@ -30,7 +30,6 @@ export function wholeText(source: TextSource): string {
  */
 export class ChunkedText implements TextSource {
   private last = 0;
-  private whole: string | undefined;
 
   constructor(private chunks: readonly string[], private starts: readonly number[], readonly length: number) {}
 
@@ -77,19 +76,17 @@ export class ChunkedText implements TextSource {
   }
 
   toString(): string {
-    if (this.whole === undefined) {
-      this.whole = this.chunks.join('');
-      // The chunks may be slices of an older text: once joined, they no longer keep it alive.
-      this.chunks = [this.whole];
+    if (this.chunks.length > 1) {
+      // The chunks may be slices of an older text: once joined, one chunk of the joined text no longer keeps it alive.
+      this.chunks = [this.chunks.join('')];
       this.starts = [0];
       this.last = 0;
     }
-    return this.whole;
+    return this.chunks[0];
   }
 
   private range(from: number, to: number): string {
     if (from >= to) return '';
-    if (this.whole !== undefined) return this.whole.substring(from, to);
     const first = this.chunkAt(from);
     const firstStart = this.starts[first];
     if (to <= firstStart + this.chunks[first].length) return this.chunks[first].substring(from - firstStart, to - firstStart);
