@@ -27,7 +27,6 @@ export interface ParsedDocument {
   inSlices?: boolean;
 }
 
-
 /**
  * The problems of a version found again (see problemsOf), in slices when the document was read in slices; `pause`
  * may throw BudgetExceeded to stop the check between two slices.
@@ -93,8 +92,7 @@ export class DocumentModels {
     const limits = parseLimits(this.limits());
     const languageId = this.languageOf(document);
     const cached = this.open.get(document.uri);
-    const sameInput = cached && cached.languageId === languageId && sameLimits(cached.limits, limits);
-    if (sameInput && cached.version === document.version) return cached;
+    if (cached && readFrom(cached, languageId, limits) && cached.version === document.version) return cached;
     const service = languageId && serviceFor(languageId);
     if (!languageId || !service) return undefined;
     const reread = this.reread(cached, document, languageId, limits, budget);
@@ -112,7 +110,7 @@ export class DocumentModels {
     // The editor's edits since the cached version, when all are known (else the language finds what changed itself).
     const change = this.edits?.take(uri, cached?.version, version);
     const service = cached?.service;
-    if (!cached || cached.languageId !== languageId || !sameLimits(cached.limits, limits) || !service?.reparse) return undefined;
+    if (!cached || !readFrom(cached, languageId, limits) || !service?.reparse) return undefined;
     // The whole text is joined only when the language asks for it (an edited big document is kept in chunks).
     const input: DocumentInput = { uri, version, get text() { return document.getText(); }, source: sourceOf(document), ...limits, budget };
     let model: unknown;
@@ -143,7 +141,7 @@ export class DocumentModels {
     const languageId = this.languageOf(document);
     const service = languageId && serviceFor(languageId);
     const cached = this.open.get(document.uri);
-    const current = cached && cached.version === document.version && cached.languageId === languageId && sameLimits(cached.limits, limits);
+    const current = cached && readFrom(cached, languageId, limits) && cached.version === document.version;
     if (current || !languageId || !service?.parseInSlices || lengthOf(document) < sliceFromLength) return this.get(document, budget);
     const reread = this.reread(cached, document, languageId, limits, budget);
     if (reread) {
@@ -151,7 +149,7 @@ export class DocumentModels {
       return reread;
     }
     let reading = this.reading.get(document.uri);
-    if (!reading || reading.version !== document.version || reading.languageId !== languageId || !sameLimits(reading.limits, limits)) {
+    if (!reading || reading.version !== document.version || !readFrom(reading, languageId, limits)) {
       if (reading) reading.superseded = true;
       reading = this.readInSlices(document, languageId, service, limits);
       this.reading.set(document.uri, reading);
@@ -273,6 +271,11 @@ type ParseLimits = Required<Pick<DocumentInput, 'maxLines'>> & Pick<DocumentInpu
 
 function parseLimits(limits: ModelLimits): ParseLimits {
   return { maxLines: limits.maxLines, maxOutlineEntries: limits.maxOutlineEntries, cachedLineModels: limits.cachedLineModels };
+}
+
+/** Whether a model (or a reading under way) was read as this language with these limits, its version aside. */
+function readFrom(read: { languageId: string; limits: ParseLimits }, languageId: LanguageId | undefined, limits: ParseLimits): boolean {
+  return read.languageId === languageId && sameLimits(read.limits, limits);
 }
 
 function sameLimits(a: ParseLimits, b: ParseLimits): boolean {
