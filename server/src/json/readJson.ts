@@ -2,7 +2,7 @@ import type { Budget } from '../common/budget';
 import { readValidJson } from './validReader';
 import { nodeOfReadValue } from './views';
 import type { ParsedValue } from './nodes';
-import type { ReadingPlan } from './tree';
+import type { ParsedJson, ReadingPlan } from './tree';
 import { buildTree, buildTreeInSteps } from './treeBuilder';
 import type { Steps } from '../common/steps';
 
@@ -13,31 +13,39 @@ const valuePlan: ReadingPlan<'value'> = {
 };
 
 /**
- * Any JSON value (a JSON Lines line, a string holding JSON) read into the nodes features visit. Valid text takes
- * the fast reader, which builds containers on first visit; broken text is read by the tolerant tree builder that
- * reads trace files, so a broken line gets the same messages (in a line's words), at the same places, and a partial
- * tree. `budget` stops the tolerant reading of a long broken line between tokens.
- */
-/**
  * Valid JSON of a big text read in steps of about `stepMs` by the tree builder (the fast reader reads it all in one
  * go: 30-60 ms for 10 MB), for work that must pause in between; broken text is read as parseJsonValue reads it.
  */
 export function* parseValidJsonInSteps(text: string, start: number, end: number, stepMs: number): Steps<ParsedValue> {
   const read = yield* buildTreeInSteps(text, start, end, valuePlan, undefined, stepMs);
-  if (read.errors.length > 0 || !read.root || read.root.kind === 'invalid') return parseJsonValue(text, start, end);
-  return { root: nodeOfReadValue(text, read.root), errors: [] };
+  if (read.errors.length === 0 && read.root && read.root.kind !== 'invalid') return { root: nodeOfReadValue(text, read.root), errors: [] };
+  return readAsValid(text, start, end) ?? valueOfTree(text, end, read);
 }
 
+/**
+ * Any JSON value (a JSON Lines line, a string holding JSON) read into the nodes features visit. Valid text takes
+ * the fast reader, which builds containers on first visit; broken text is read by the tolerant tree builder that
+ * reads trace files, so a broken line gets the same messages (in a line's words), at the same places, and a partial
+ * tree. `budget` stops the tolerant reading of a long broken line between tokens.
+ */
 export function parseJsonValue(text: string, start: number, end: number, budget?: Budget): ParsedValue {
+  return readAsValid(text, start, end) ?? valueOfTree(text, end, buildTree(text, start, end, valuePlan, budget));
+}
+
+/** The fast reader's value of valid text; undefined for broken text. */
+function readAsValid(text: string, start: number, end: number): ParsedValue | undefined {
   try {
     const root = readValidJson(text, start, end);
-    if (root) return { root, errors: [] };
+    return root ? { root, errors: [] } : undefined;
   } catch (failure) {
     if (!(failure instanceof RangeError)) throw failure;
     // Nesting deep enough to exhaust the stack: say so instead of crashing the server.
     return { errors: [{ start, end: Math.min(end, start + 1), message: 'Values are nested too deeply to be read' }] };
   }
-  const read = buildTree(text, start, end, valuePlan, budget);
+}
+
+/** The value and errors of the tolerant tree builder's reading of text ending at `end`. */
+function valueOfTree(text: string, end: number, read: ParsedJson<'value'>): ParsedValue {
   // What is still open at the line's end repeats an earlier finding (a string cut there, a missing value): the first
   // error alone says it.
   const errors = read.errors
