@@ -58,14 +58,20 @@ export function reread(previous: TraceModel, text: TextSource, change: TextChang
     const reread = readEvent(text, regionStart, regionEnd + delta);
     const value = reread.root;
     if (reread.errors.length > 0 || !value || value.start !== regionStart || value.end !== regionEnd + delta) return undefined;
-    const old = readEvent(before, regionStart, regionEnd);
-    if (old.errors.length > 0) return undefined;
     const newDepth = reread.depth === 0 ? 0 : reread.depth + enclosing.length;
-    const oldDepth = old.depth === 0 ? 0 : old.depth + enclosing.length;
-    // The deepest nesting elsewhere is not known: an edit that makes the deepest event shallower reads it all.
-    if (oldDepth < previous.depth) depth = Math.max(previous.depth, newDepth);
-    else if (newDepth >= oldDepth) depth = newDepth;
-    else return undefined;
+    if (!broken && newDepth >= previous.depth) {
+      // As deep as the deepest before, or deeper: the event read before the edit can change nothing (in a text
+      // without errors it reads alone without one too).
+      depth = newDepth;
+    } else {
+      const old = readEvent(before, regionStart, regionEnd);
+      if (old.errors.length > 0) return undefined;
+      const oldDepth = old.depth === 0 ? 0 : old.depth + enclosing.length;
+      // The deepest nesting elsewhere is not known: an edit that makes the deepest event shallower reads it all.
+      if (oldDepth < previous.depth) depth = Math.max(previous.depth, newDepth);
+      else if (newDepth >= oldDepth) depth = newDepth;
+      else return undefined;
+    }
     replacement = value;
     regionFolds = reread.folds;
   } else {
@@ -164,8 +170,9 @@ function hasLineBreak(text: TextSource, from: number, to: number): boolean {
   return false;
 }
 
+/** Whether a fold starts at `start`; asked of the containers around all events, which close last: searched from the end. */
 function hasFoldAt(folds: number[], start: number): boolean {
-  for (let i = 0; i < folds.length; i += 2) if (folds[i] === start) return true;
+  for (let i = folds.length - 2; i >= 0; i -= 2) if (folds[i] === start) return true;
   return false;
 }
 
