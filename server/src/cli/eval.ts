@@ -151,8 +151,10 @@ export async function runEval(args: string[]): Promise<number> {
       const placer = new ErrorPlacer(text, found);
       const firstLine = firstLineOf(text, found);
       for (const e of result.errors) {
+        // Ranges are spelled out only where they are printed, and first: placing the error then reuses them.
+        const ranges = options.json ? e.ranges : [];
         const best = placer.place(e, firstLine);
-        report.errors.push({ message: e.message, args: e.args, kwargs: e.kwargs, key: e.key, ranges: e.ranges, range: { start: position(best.start), end: position(best.end) } });
+        report.errors.push({ message: e.message, args: e.args, kwargs: e.kwargs, key: e.key, ranges, range: { start: position(best.start), end: position(best.end) } });
       }
       violations += result.errors.length;
       for (const n of result.notices) report.notices.push(noticeText(n, at));
