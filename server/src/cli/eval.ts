@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
-import { evaluateRules, loadFailure, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
+import { evaluateLoadedRules, loadFailure, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
 import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { bytesPerMB, readTextFile } from '../diskFiles';
@@ -147,7 +147,7 @@ export async function runEval(args: string[]): Promise<number> {
         failed++;
         continue;
       }
-      const result: EvaluationResult = evaluateRules(rules, found.trace, { parameters: options.parameters, budget: options.budget });
+      const result: EvaluationResult = evaluateLoadedRules(rules, found.trace, { parameters: options.parameters, budget: options.budget });
       const placer = new ErrorPlacer(text, found);
       const firstLine = firstLineOf(text, found);
       for (const e of result.errors) {

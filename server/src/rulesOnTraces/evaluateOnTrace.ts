@@ -1,7 +1,7 @@
 import type { Span } from '../common/types';
 import { checkBudget, spentBy, type Budget } from '../common/budget';
 import type { RuleModel } from '../guardrail/model';
-import { evaluateRulesStepwise, loadFailure, type EvaluationResult } from '../guardrail/evaluate';
+import { evaluateLoadedRulesStepwise, loadFailure, type EvaluationResult } from '../guardrail/evaluate';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText, type TraceText } from './tracesInText';
 import { runSteps, runStepsInSlices } from '../common/steps';
 
@@ -117,6 +117,7 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
   // A rule file that does not parse or load fails the same way on every trace: decided once, here. It already shows
   // why on itself; its code lenses say so (from the first trace evaluated), not every trace.
   const unloadable = new Map<RuleFile, string>();
+  const names = new Map(rules.map((rule) => [rule, ruleFileName(rule.uri)]));
   for (const rule of rules) {
     const failure = loadFailure(rule.model);
     if (failure) unloadable.set(rule, failure.message);
@@ -133,18 +134,18 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
     const noticeSpan = firstLineOf(text, found);
     const where = lineNumber === undefined ? 'the trace' : `line ${lineNumber}`;
     if (found.problem?.kind === 'not-json') {
-      for (const rule of rules) notice(rule, -1, noticeSpan, `Guardrails from ${ruleFileName(rule.uri)} not evaluated on ${where}: it is not valid JSON (fix the syntax errors first)`, { start: 0, end: 0 }, 'not-json');
+      for (const rule of rules) notice(rule, -1, noticeSpan, `Guardrails from ${names.get(rule)} not evaluated on ${where}: it is not valid JSON (fix the syntax errors first)`, { start: 0, end: 0 }, 'not-json');
       return;
     }
     if (found.problem?.kind === 'no-trace') {
-      for (const rule of rules) notice(rule, -1, noticeSpan, `Guardrails from ${ruleFileName(rule.uri)} not evaluated on ${where}: ${noTraceMessage}`, { start: 0, end: 0 }, 'failed');
+      for (const rule of rules) notice(rule, -1, noticeSpan, `Guardrails from ${names.get(rule)} not evaluated on ${where}: ${noTraceMessage}`, { start: 0, end: 0 }, 'failed');
       return;
     }
     yield;
     const traceNumber = result.traces++;
     const placer = new ErrorPlacer(text, found);
     for (const rule of rules) {
-      const name = ruleFileName(rule.uri);
+      const name = names.get(rule)!;
       if (!result.outcomes.has(rule.uri)) result.outcomes.set(rule.uri, new Map()); // evaluated here, even if clean
       const notLoaded = unloadable.get(rule);
       if (notLoaded !== undefined) {
@@ -153,7 +154,7 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
       }
       let evaluation: EvaluationResult;
       try {
-        evaluation = yield* evaluateRulesStepwise(rule.model, found.trace, { budget: options.workBudget, maxErrors: options.maxViolations, isCancelled });
+        evaluation = yield* evaluateLoadedRulesStepwise(rule.model, found.trace, { budget: options.workBudget, maxErrors: options.maxViolations, isCancelled });
       } catch (error) {
         // A fault of the evaluator must cost this rule file its verdict on this trace, never the trace its diagnostics.
         const message = error instanceof Error ? error.message : String(error);

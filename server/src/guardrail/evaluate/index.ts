@@ -160,14 +160,25 @@ export function evaluateRules(model: EvaluatedModel, trace: unknown, options: Ev
   return runSteps(evaluateRulesStepwise(model, trace, options));
 }
 
+/** evaluateRules for a rule file whose loadFailure is known to be null (decided once for many traces). */
+export function evaluateLoadedRules(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): EvaluationResult {
+  return runSteps(evaluateLoadedRulesStepwise(model, trace, options));
+}
+
 /**
  * The same evaluation, pausing after the trace's depth is checked, every few hundred events while the trace is read
  * and after each rule, so that a caller can spread a long one over several turns of the event loop (the server does,
  * for big traces) and drop it between two steps.
  */
 export function* evaluateRulesStepwise(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): Generator<void, EvaluationResult, void> {
-  const result: EvaluationResult = { errors: [], notices: [], failure: loadFailure(model), work: 0, cancelled: false };
-  if (result.failure) return result;
+  const failure = loadFailure(model);
+  if (failure) return { errors: [], notices: [], failure, work: 0, cancelled: false };
+  return yield* evaluateLoadedRulesStepwise(model, trace, options);
+}
+
+/** evaluateRulesStepwise for a rule file whose loadFailure is known to be null. */
+export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): Generator<void, EvaluationResult, void> {
+  const result: EvaluationResult = { errors: [], notices: [], failure: null, work: 0, cancelled: false };
   const depth = nestingDepth(trace, MAX_TRACE_DEPTH);
   if (depth > MAX_TRACE_DEPTH) {
     result.failure = new EvaluationFailure(`The trace nests values more than ${MAX_TRACE_DEPTH} levels deep; guardrails are evaluated on traces nested up to ${MAX_TRACE_DEPTH} levels`, 'RecursionError', 0, 0, -1);
