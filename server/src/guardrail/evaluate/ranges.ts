@@ -72,10 +72,11 @@ export class Locator {
 
   constructor(private readonly input: TraceInput) {}
 
-  private walk(visit: (v: Value, place: Place) => boolean): void {
+  /** Depth-first from `root` (the whole trace by default), numbering places in the order visited. */
+  private walk(visit: (v: Value, place: Place) => boolean, root: [Value, Place] = [this.input.events, { seq: 0, parent: null, key: '' }]): void {
     let seq = 0;
     const seen = new Set<object>();
-    const stack: [Value, Place][] = [[this.input.events, { seq: 0, parent: null, key: '' }]];
+    const stack: [Value, Place][] = [root];
     while (stack.length > 0) {
       const [v, place] = stack.pop()!;
       place.seq = seq++;
@@ -88,18 +89,20 @@ export class Locator {
   }
 
   private objects(): Map<object, Place[]> {
-    if (!this.byObject) {
-      const map = new Map<object, Place[]>();
-      this.walk((v, place) => {
-        if (v === null || typeof v !== 'object') return false;
-        const list = map.get(v);
-        if (list) list.push(place);
-        else map.set(v, [place]);
-        return true;
-      });
-      this.byObject = map;
-    }
-    return this.byObject;
+    return (this.byObject ??= this.objectPlaces());
+  }
+
+  /** Every object under `root` (the whole trace by default) with its places. */
+  private objectPlaces(root?: [Value, Place]): Map<object, Place[]> {
+    const map = new Map<object, Place[]>();
+    this.walk((v, place) => {
+      if (v === null || typeof v !== 'object') return false;
+      const list = map.get(v);
+      if (list) list.push(place);
+      else map.set(v, [place]);
+      return true;
+    }, root);
+    return map;
   }
 
   private values(): Map<string, Place[]> {
@@ -122,25 +125,10 @@ export class Locator {
   /** Every object inside event `owner`, with its places there (depth-first), indexed on first use. */
   private eventIndex(owner: number): Map<object, Place[]> {
     let index = this.byEvent.get(owner);
-    if (index) return index;
-    index = new Map();
-    let seq = 0;
-    const seen = new Set<object>();
-    const root: Place = { seq: 0, parent: { seq: 0, parent: null, key: '' }, key: owner };
-    const stack: [Value, Place][] = [[this.input.events[owner], root]];
-    while (stack.length > 0) {
-      const [v, place] = stack.pop()!;
-      place.seq = seq++;
-      if (v === null || typeof v !== 'object') continue;
-      const list = index.get(v);
-      if (list) list.push(place);
-      else index.set(v, [place]);
-      if (seen.has(v)) continue;
-      seen.add(v);
-      const kids = children(v);
-      for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i][1], { seq: 0, parent: place, key: kids[i][0] }]);
+    if (!index) {
+      index = this.objectPlaces([this.input.events[owner], { seq: 0, parent: { seq: 0, parent: null, key: '' }, key: owner }]);
+      this.byEvent.set(owner, index);
     }
-    this.byEvent.set(owner, index);
     return index;
   }
 
