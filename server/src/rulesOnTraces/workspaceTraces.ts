@@ -5,6 +5,9 @@ import { isCheckedByDefault, traceLayoutOfFile } from '../languages';
 import { nextTurn, sliceMs } from '../common/steps';
 import { evaluateRulesOnTraceInSlices, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
 
+/** The line starts of a file without violations: nothing is placed in it. */
+const noPositions = new LineStarts('');
+
 /**
  * The rule files' verdicts on the workspace's trace files that are not open, for the rule files' code lenses: a
  * rule file opened beside traces, or bound to every trace with `agentTraces.guardrails.policies`, counts its
@@ -71,8 +74,10 @@ export async function evaluateWorkspaceTraces(
         rules, read.text, layout === 'dataset', { workBudget: limits.workBudget, maxViolations: limits.maxViolations, isCancelled: isStale }, nextTurn, sliceMs,
       );
       if (isStale()) return undefined;
-      // Only what the lenses read is kept: the counts, and the places of violations with the file's line starts.
-      found.entries.set(uri, { result: { ...result, notices: [] }, positions: new LineStarts(read.text) });
+      // Only what the lenses read is kept: the counts, and the places of violations with the file's line starts (a
+      // file without violations has no place to convert).
+      const positions = result.violations.length > 0 ? new LineStarts(read.text) : noPositions;
+      found.entries.set(uri, { result: { ...result, notices: [] }, positions });
       await nextTurn();
     }
   }
