@@ -1,18 +1,13 @@
-/** Where two versions of a text differ: [start, oldEnd) of the old one became [start, newEnd) of the new one. */
-export interface ChangedRange {
-  start: number;
-  oldEnd: number;
-  newEnd: number;
-}
+import type { TextChange } from '../common/service';
 
 /** Characters compared at once: equal blocks are compared by the engine (a memory comparison), not per character. */
 const block = 4096;
 
 /**
- * The smallest range outside of which the two texts are equal (their common prefix and suffix, not overlapping),
- * or undefined when they are the same.
+ * Where two versions of a text differ: the smallest range outside of which they are equal (their common prefix and
+ * suffix, not overlapping), or undefined when they are the same.
  */
-export function changedRange(oldText: string, newText: string): ChangedRange | undefined {
+export function changedRange(oldText: string, newText: string): TextChange | undefined {
   const shorter = Math.min(oldText.length, newText.length);
   let start = 0;
   while (start + block <= shorter && oldText.slice(start, start + block) === newText.slice(start, start + block)) start += block;
