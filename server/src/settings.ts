@@ -1,4 +1,5 @@
 import { defaultSettings, type Settings } from './common/service';
+import { defaultCachedLineModels, defaultMaxLines, defaultMaxOutlineEntries } from './jsonl/model';
 
 /** The `agentTraces` section as the client sends it, with anything missing or malformed replaced by defaults. */
 export interface ServerSettings extends Settings {
@@ -40,9 +41,9 @@ export const defaultServerSettings: ServerSettings = {
   maxFileSizeMB: 100,
   indexMaxFileSizeMB: 10,
   indexMaxTotalSizeMB: 200,
-  jsonlMaxLines: 250_000,
-  jsonlMaxOutlineEntries: 10_000,
-  jsonlCachedLineModels: 64,
+  jsonlMaxLines: defaultMaxLines,
+  jsonlMaxOutlineEntries: defaultMaxOutlineEntries,
+  jsonlCachedLineModels: defaultCachedLineModels,
   pythonPaths: [],
   maxPythonFileSize: 1_000_000,
   guardrails: { policies: [], severity: 'warning', workBudget: 1_000_000, maxLensTraces: 200 },
