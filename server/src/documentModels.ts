@@ -28,12 +28,12 @@ export interface ParsedDocument {
 }
 
 /**
- * The problems of a version found again (see problemsOf), in slices when the document was read in slices; `pause`
- * may throw BudgetExceeded to stop the check between two slices.
+ * The problems of a version found again (see problemsOf), in slices of `slice` ms when the document was read in
+ * slices; `pause` may throw BudgetExceeded to stop the check between two slices.
  */
-export async function problemsInSlices(parsed: ParsedDocument, context: ServiceContext, pause = nextTurn): Promise<Problem[]> {
+export async function problemsInSlices(parsed: ParsedDocument, context: ServiceContext, pause = nextTurn, slice = sliceMs): Promise<Problem[]> {
   if (!parsed.inSlices || !parsed.service.validateInSlices) return problemsOf(parsed, context, 'check again');
-  const list = await parsed.service.validateInSlices(parsed.model, context, pause, sliceMs);
+  const list = await parsed.service.validateInSlices(parsed.model, context, pause, slice);
   parsed.problems = { settings: context.settings, list };
   return list;
 }
