@@ -81,10 +81,10 @@ export class ErrorPlacer {
   }
 
   /** readAddresses as steps of a few milliseconds for a big trace (read at once, it held the server up to 250 ms). */
-  *readAddressesInSteps(): Steps<void> {
+  *readAddressesInSteps(stepMs = addressStepMs): Steps<void> {
     if (this.spanOf) return;
     if (this.trace.end - this.trace.start < sliceFromLength) this.readAddresses();
-    else this.spanOf = yield* traceSpansInSteps(this.text, this.trace.start, this.trace.end, addressStepMs);
+    else this.spanOf = yield* traceSpansInSteps(this.text, this.trace.start, this.trace.end, stepMs);
   }
 
   place(error: GuardrailError, fallback: Span): Span {
