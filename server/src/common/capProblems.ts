@@ -1,4 +1,5 @@
 import type { Problem } from './types';
+import { count } from './text';
 
 const severityRank = { error: 0, warning: 1, information: 2, hint: 3 } as const;
 
@@ -29,7 +30,6 @@ export function capProblems(
  * keeps errors before earlier hints).
  */
 export function tooManyProblemsMessage(shown: number, found: number): string {
-  const count = (n: number) => n.toLocaleString('en-US');
   return `Showing ${count(shown)} of ${count(found)} problems: the most severe are kept, errors first (the setting agentTraces.maxProblems raises the limit)`;
 }
 

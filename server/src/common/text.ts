@@ -2,3 +2,8 @@
 export function shorten(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, Math.max(1, max - 1))}…` : text;
 }
+
+/** A count as messages write it: 1,234,567. */
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}

@@ -10,7 +10,8 @@ import type { ServiceContext } from '../common/service';
 import type { Lens } from '../common/types';
 import type { Line, LinesModel } from '../jsonl/lines';
 import { parseTrace, type TraceModel } from '../trace/model';
-import { appendEventLenses, count, maxLensesSetting } from '../trace/codeLenses';
+import { appendEventLenses, maxLensesSetting } from '../trace/codeLenses';
+import { count } from '../common/text';
 import { isTraceLine } from './traceBridge';
 
 const found = new WeakMap<LinesModel, { max: number; lenses: Lens[] }>();

@@ -3,8 +3,7 @@ import type { ServiceContext } from '../common/service';
 import type { Lens } from '../common/types';
 import type { TraceModel } from './model';
 import { RevealInPreviewCommand } from '../../../shared/requests';
-
-/** The command the client registers: reveal the node of the event at an offset in the document's preview. */
+import { count } from '../common/text';
 
 /** The setting that caps them (a long trace's lenses would cost more than they help). */
 export const maxLensesSetting = 'agentTraces.codeLens.maxEvents';
@@ -42,8 +41,4 @@ export function appendEventLenses(model: TraceModel, uri: string | undefined, le
     });
   }
   return withCalls;
-}
-
-export function count(n: number): string {
-  return n.toLocaleString('en-US');
 }
