@@ -38,3 +38,15 @@ export function lastStartingAtOrBefore(items: readonly { start: number }[], offs
   }
   return found;
 }
+
+/** Index of the first of these spans (in order of their ends) that ends at or after offset; their count when none does. */
+export function firstEndingAtOrAfter(spans: readonly { end: number }[], offset: number): number {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid].end < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../common/service';
 import type { CodeFix, InlayLabel, Problem, Span, TextEditSpan } from '../common/types';
 import { lineAt, type Line, type LinesModel } from '../jsonl/lines';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
+import { firstEndingAtOrAfter } from '../common/spans';
 
 function traceLineAt(model: LinesModel, offset: number): Line | undefined {
   const line = lineAt(model, offset);
@@ -48,14 +49,7 @@ export function datasetRename(model: LinesModel, offset: number, newName: string
 export function datasetInlayHints(model: LinesModel, span: Span, context: ServiceContext): InlayLabel[] {
   const labels: InlayLabel[] = [];
   const lines = model.lines;
-  let lo = 0;
-  let hi = lines.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (lines[mid].end < span.start) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < lines.length && lines[i].start <= span.end; i++) {
+  for (let i = firstEndingAtOrAfter(lines, span.start); i < lines.length && lines[i].start <= span.end; i++) {
     if (isTraceLine(lines[i])) labels.push(...lineTraceService.inlayHints(traceModelOf(model, lines[i]), span, context));
   }
   return labels;

@@ -9,6 +9,7 @@ import { shiftValue } from '../json/shift';
 import { relinkedTrace, type JsonValue, type SyntaxProblem, type TraceModel } from './model';
 import { parseEventJson, type ParsedJson } from './parser';
 import type { TextSource } from '../common/textSource';
+import { firstEndingAtOrAfter } from '../common/spans';
 
 /**
  * What an incremental read changed, for the checks that can reuse the previous version's per-event problems:
@@ -43,7 +44,7 @@ export function reread(previous: TraceModel, text: TextSource, change: TextChang
   // The brackets of the events array are never part of the edit.
   if (from <= events.start || to >= events.end) return undefined;
   const items = events.items;
-  const k = firstEndingAfter(items, from);
+  const k = firstEndingAtOrAfter(items, from + 1);
   const enclosing = root === events ? [events] : [root, events];
 
   let regionStart: number;
@@ -136,18 +137,6 @@ function readEvent(source: TextSource, from: number, to: number): ParsedJson {
     error.end += from;
   }
   return read;
-}
-
-/** The index of the first item that ends after `offset` (items.length when none does). */
-function firstEndingAfter(items: JsonValue[], offset: number): number {
-  let lo = 0;
-  let hi = items.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (items[mid].end > offset) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /** Whether text[from, to) holds only the blanks JSON allows and exactly `commas` commas. */
