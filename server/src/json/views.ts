@@ -38,7 +38,7 @@ export function lineNodeOfReadValue(text: string, value: ReadValue, depth = 0): 
     if (depth >= LAZY_DEPTH || !(isObject ? value.fields : value.items)) return lazyContainer(text, value.start, value.end, isObject);
     if (!isObject) {
       const items = value.items!;
-      if (depth + 1 >= LAZY_DEPTH && items.every(isContainer)) return new LazyItems(text, value.start, value.end, items);
+      if (depth + 1 >= LAZY_DEPTH && items.every(isContainer)) return new LazyItems(text, value.start, value.end, spansOf(items));
       return { type: 'array', start: value.start, end: value.end, items: items.map((item) => lineNodeOfReadValue(text, item, depth + 1)) };
     }
     const properties: JsonProperty[] = value.fields!.map((f) => {
@@ -52,6 +52,16 @@ export function lineNodeOfReadValue(text: string, value: ReadValue, depth = 0): 
 
 const isContainer = (value: ReadValue) => value.kind === 'object' || value.kind === 'array';
 
+/** Start and end of each value, in pairs. */
+function spansOf(values: ReadValue[]): number[] {
+  const spans = new Array<number>(values.length * 2);
+  for (let i = 0; i < values.length; i++) {
+    spans[2 * i] = values[i].start;
+    spans[2 * i + 1] = values[i].end;
+  }
+  return spans;
+}
+
 /**
  * A list whose items (the events of a trace) are all containers read again only when visited: it keeps their spans
  * alone until its items are first asked for, since a large dataset would otherwise hold a node per event.
@@ -62,17 +72,8 @@ class LazyItems implements JsonArray {
   private spans: number[] | undefined;
   private built: JsonNode[] | undefined;
 
-  constructor(private readonly text: string, readonly start: number, readonly end: number, items: ReadValue[] | number[]) {
-    if (typeof items[0] === 'number' || items.length === 0) {
-      this.spans = items as number[];
-      return;
-    }
-    const values = items as ReadValue[];
-    const spans = new Array<number>(values.length * 2);
-    for (let i = 0; i < values.length; i++) {
-      spans[2 * i] = values[i].start;
-      spans[2 * i + 1] = values[i].end;
-    }
+  /** `spans`: start and end of each item, in pairs. */
+  constructor(private readonly text: string, readonly start: number, readonly end: number, spans: number[]) {
     this.spans = spans;
   }
 
