@@ -1,5 +1,5 @@
 import {
-  CancellationToken, CodeActionKind, createConnection, ErrorCodes, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes, ProposedFeatures,
+  CancellationToken, CodeActionKind, ErrorCodes, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes,
   ResponseError, TextDocuments, TextDocumentSyncKind, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -30,8 +30,9 @@ import { FolderPythonModules } from './pythonModules';
 import { version as serverVersion } from '../../package.json';
 import { readPolicyFiles } from './rulesOnTraces/policies';
 import { RuleChecks } from './ruleChecks';
+import { createServerConnection } from './transport/connection';
 
-const connection = createConnection(ProposedFeatures.all);
+const connection = createServerConnection();
 // Edited traces are read again only where the edit touched them; the end-to-end benchmark sets this variable to
 // compare with reading every version in full.
 const edits = process.env.AGENT_TRACES_FULL_REREAD ? undefined : new EditLog();

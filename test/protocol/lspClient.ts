@@ -117,4 +117,9 @@ export class ServerProcess {
   kill(): void {
     this.child.kill();
   }
+
+  /** Closes the server's input, as an editor that goes away without a shutdown does. */
+  endInput(): void {
+    this.child.stdin!.end();
+  }
 }

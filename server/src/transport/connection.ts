@@ -1,0 +1,42 @@
+import { format } from 'node:util';
+import {
+  createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection, type Message,
+} from 'vscode-languageserver/node';
+import { decodeMessageBody } from './messageDecoder';
+
+/**
+ * The server's connection. Over stdio its messages are decoded by `decodeMessageBody`, which reads a big document's
+ * text from the message's bytes without first making the whole message a string; other transports (IPC, sockets)
+ * are left to the library.
+ */
+export function createServerConnection(): Connection {
+  if (!process.argv.includes('--stdio')) return createConnection(ProposedFeatures.all);
+  const reader = new StreamMessageReader(process.stdin, { contentTypeDecoder: jsonDecoder });
+  const connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout));
+  // What the library does for a stdio connection it makes itself: stdout carries only messages, so console output
+  // goes to the client's log; and the end of stdin, the client gone, ends the server.
+  let shutDown = false;
+  connection.onShutdown(() => {
+    shutDown = true;
+  });
+  const exit = (): never => process.exit(shutDown ? 0 : 1);
+  process.stdin.on('end', exit);
+  process.stdin.on('close', exit);
+  console.log = console.info = (...args: unknown[]) => connection.console.log(format(...args));
+  console.warn = (...args: unknown[]) => connection.console.warn(format(...args));
+  console.error = (...args: unknown[]) => connection.console.error(format(...args));
+  return connection;
+}
+
+const jsonDecoder = {
+  name: 'application/json',
+  decode(body: Uint8Array, options: { charset: string }): Promise<Message> {
+    try {
+      const isUtf8 = /^utf-?8$/i.test(options.charset);
+      const message = isUtf8 ? decodeMessageBody(body) : JSON.parse(new TextDecoder(options.charset).decode(body));
+      return Promise.resolve(message as Message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  },
+};

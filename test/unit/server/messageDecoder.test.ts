@@ -1,0 +1,95 @@
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { decodeMessageBody, smallestDecodedFromBytes } from '../../../server/src/transport/messageDecoder';
+import { random } from '../testing';
+
+/** What the library's own decoder gives for these bytes: the value, or the error's kind. */
+function libraryDecoding(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    return { threw: (error as Error).name };
+  }
+}
+
+function ourDecoding(bytes: Buffer): unknown {
+  try {
+    return decodeMessageBody(bytes, 0);
+  } catch (error) {
+    return { threw: (error as Error).name };
+  }
+}
+
+function agrees(bytes: Buffer, where: string): void {
+  const before = Buffer.from(bytes);
+  assert.deepEqual(ourDecoding(bytes), libraryDecoding(bytes), where);
+  assert.ok(bytes.equals(before), `${where}: the body was left as it came`);
+}
+
+function didOpen(text: string): Buffer {
+  return Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: 'file:///a.trace.json', languageId: 'agent-trace', version: 1, text } } }));
+}
+
+const long = 'x'.repeat(20_000);
+
+describe('message decoder', () => {
+  it('gives what JSON.parse gives for every escape and every length of UTF-8 character, in short strings and long', () => {
+    const texts = [
+      '', 'plain', '"quoted" \\ back / slash', '\b\f\n\r\t\u0000\u001f\u007f', 'é ß ÿ', '— € ア', '😀 𝄞 \u{10ffff}',
+      '\ud800', '\udfff', 'a\ud83d', '\ud83d\ud83d\ude00', '\ude00\ud83d', `${long}\ud800${long}`, `${long}😀"\n`,
+    ];
+    for (const text of texts) {
+      agrees(didOpen(text), JSON.stringify(text.slice(0, 40)));
+      agrees(didOpen(text + long), `long: ${JSON.stringify(text.slice(0, 40))}`);
+    }
+  });
+
+  it('reads escapes written in any case and the escaped solidus, which JSON.stringify never writes', () => {
+    agrees(Buffer.from('{"a":"\\u00E9\\u00e9\\/\\uD83D\\uDE00","b":"' + long + '\\uDBFF\\uDFFF"}'), 'hand-written escapes');
+  });
+
+  it('keeps long strings wherever they stand: as keys, in arrays, nested, several in one message', () => {
+    const message = { [long]: long + 'a', list: [long + 'b', 1, { deep: [[long + 'c']] }], [`${long}k`]: { [`${long}j`]: null }, n: -1.5e3, t: true };
+    agrees(Buffer.from(JSON.stringify(message)), 'long keys and values');
+    agrees(Buffer.from(JSON.stringify(message, null, 2)), 'pretty-printed, with space before each colon');
+    agrees(Buffer.from(`{"a" \n\t : "${long}", "b":"${long}"  :  1}`), 'invalid JSON around long strings');
+  });
+
+  it('gives what the library gives for bytes that are not UTF-8, and fails where JSON.parse fails', () => {
+    const bad = [
+      [0x80], [0xbf], [0xc0, 0x80], [0xc1, 0xbf], [0xc2], [0xe0, 0x80, 0x80], [0xe0, 0xa0], [0xed, 0xa0, 0x80], [0xef, 0xbf],
+      [0xf0, 0x80, 0x80, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xff], [0xf0, 0x9f, 0x98],
+    ];
+    for (const bytes of bad) {
+      const inside = Buffer.concat([Buffer.from(`{"text":"${long}`), Buffer.from(bytes), Buffer.from('ok"}')]);
+      agrees(inside, `bytes ${bytes.map((b) => b.toString(16)).join(' ')} in a string`);
+      const atEnd = Buffer.concat([Buffer.from(`{"text":"${long}`), Buffer.from(bytes)]);
+      agrees(atEnd, `bytes ${bytes.map((b) => b.toString(16)).join(' ')} at the end`);
+    }
+    const broken = ['{"a":"\\x"}', '{"a":"\\u12"}', '{"a":"\\u12g4"}', '{"a":"\t"}', '{"a":"\n"}', '{"a":"open', '{"a":"x\\', '{"a":1,}', '"', ''];
+    for (const text of broken) agrees(Buffer.from(text.replace('"a":"', `"a":"${long}`)), JSON.stringify(text));
+  });
+
+  it('agrees with JSON.parse on thousands of random messages, valid and damaged', () => {
+    const next = random(7);
+    const alphabet = ['a', ' ', '"', '\\', '/', '\n', '\t', '\u0000', 'é', '—', '😀', '\ud800', '\udc00', '{', '}', ':', ','];
+    for (let round = 0; round < 3000; round++) {
+      const parts: string[] = [];
+      const length = Math.floor(next() * 60);
+      for (let i = 0; i < length; i++) parts.push(alphabet[Math.floor(next() * alphabet.length)]);
+      const text = (next() < 0.3 ? long : '') + parts.join('');
+      const bytes = didOpen(text);
+      // One in three is damaged: a byte changed at random, which may break the UTF-8, an escape or the JSON.
+      if (round % 3 === 0) bytes[Math.floor(next() * bytes.length)] = Math.floor(next() * 256);
+      agrees(bytes, `round ${round}`);
+    }
+  });
+
+  it('leaves a small body to the library and decodes a big one itself, with the same result', () => {
+    const big = didOpen('🙂 — "x"\n'.repeat(Math.ceil(smallestDecodedFromBytes / 10)));
+    assert.ok(big.length >= smallestDecodedFromBytes);
+    assert.deepEqual(decodeMessageBody(big), JSON.parse(big.toString('utf8')));
+    const small = didOpen('— ok');
+    assert.deepEqual(decodeMessageBody(small), JSON.parse(small.toString('utf8')));
+  });
+});
