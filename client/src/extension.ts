@@ -20,9 +20,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   // A larger young generation: parsing a large trace or rule file allocates many short-lived objects, and the
   // default semi-space makes the collector run several times per parse.
   const execArgv = ['--max-semi-space-size=32'];
+  // Over stdio the server decodes each message itself, and reads a big document's text straight from the message's
+  // bytes; over IPC, Node would first make the whole message a string, which doubles the memory an open takes.
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv } },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...execArgv, '--nolazy', '--inspect=6011'] } },
+    run: { module: serverModule, transport: TransportKind.stdio, options: { execArgv } },
+    debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: [...execArgv, '--nolazy', '--inspect=6011'] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: languages.flatMap((language) => [
