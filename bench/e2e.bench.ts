@@ -294,7 +294,7 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
   const times = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const rises = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const heaps = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
-  const liveHeaps = new Map<ServerKind, number>();
+  const keptHeaps = new Map<ServerKind, number>();
   const heapFile = join(tmpdir(), `agent-traces-heap-${process.pid}`);
   for (let round = 0; round < rounds; round++) {
     for (const kind of kinds) {
@@ -308,9 +308,9 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
       rises.get(kind)!.push(client.peakMemory() - before);
       await client.stop();
       if (probed) {
-        const [peak, live] = readFileSync(heapFile, 'utf8').split(' ').map(Number);
+        const [peak, kept] = readFileSync(heapFile, 'utf8').split(' ').map(Number);
         heaps.get(kind)!.push(peak);
-        liveHeaps.set(kind, live);
+        keptHeaps.set(kind, kept);
         rmSync(heapFile, { force: true });
       } else {
         times.get(kind)!.push(time);
@@ -319,18 +319,18 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
   }
   const median = (values: number[]) => percentile(values, 50);
   console.log(`cold opens, ${rounds} fresh processes each: time (median and fastest of ${rounds - 1}), the resident size's rise at its peak`);
-  console.log('over the file size (median), and the peak heap in use over the file size, then the most a full collection left alive');
+  console.log('over the file size (median), and the peak heap in use over the file size, then what a full collection leaves at exit with the document open');
   console.log('(the last process, under bench/heapProbe.ts):');
   for (const kind of kinds) {
     console.log(
       `${kind.name.padEnd(27)} ${ms(median(times.get(kind)!))} ${ms(Math.min(...times.get(kind)!))}   ${(median(rises.get(kind)!) / bytes).toFixed(1).padStart(6)}x`
-      + `   heap ${(heaps.get(kind)![0] / bytes).toFixed(1).padStart(5)}x   live ${((liveHeaps.get(kind) ?? 0) / bytes).toFixed(1).padStart(5)}x`,
+      + `   heap ${(heaps.get(kind)![0] / bytes).toFixed(1).padStart(5)}x   kept ${((keptHeaps.get(kind) ?? 0) / bytes).toFixed(1).padStart(5)}x`,
     );
   }
   const mine = median(times.get(ours)!);
   console.log(
     `agent-traces: cold (medians) ${(mine / median(times.get(floor)!)).toFixed(2)}× the floor (≤ 2), `
-    + `${(median(times.get(jsonServer)!) / mine).toFixed(2)}× faster than JSON (≥ 4)\n`,
+    + `${(median(times.get(jsonServer)!) / mine).toFixed(2)}× faster than JSON (≥ 4), peak heap ${(heaps.get(ours)![0] / bytes).toFixed(1)}× the file size (≤ 4)\n`,
   );
 }
 
