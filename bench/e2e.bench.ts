@@ -295,6 +295,7 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
   const rises = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const heaps = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const keptHeaps = new Map<ServerKind, number>();
+  const externals = new Map<ServerKind, number>();
   const heapFile = join(tmpdir(), `agent-traces-heap-${process.pid}`);
   for (let round = 0; round < rounds; round++) {
     for (const kind of kinds) {
@@ -308,7 +309,8 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
       rises.get(kind)!.push(client.peakMemory() - before);
       await client.stop();
       if (probed) {
-        const [peak, kept] = readFileSync(heapFile, 'utf8').split(' ').map(Number);
+        const [peak, kept, external] = readFileSync(heapFile, 'utf8').split(' ').map(Number);
+        externals.set(kind, external);
         heaps.get(kind)!.push(peak);
         keptHeaps.set(kind, kept);
         rmSync(heapFile, { force: true });
@@ -319,12 +321,14 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
   }
   const median = (values: number[]) => percentile(values, 50);
   console.log(`cold opens, ${rounds} fresh processes each: time (median and fastest of ${rounds - 1}), the resident size's rise at its peak`);
-  console.log('over the file size (median), and the peak heap in use over the file size, then what a full collection leaves at exit with the document open');
+  console.log('over the file size (median), and the peak heap in use over the file size, then what a full collection leaves at exit with the document open,');
+  console.log('then the most memory outside the heap that V8 counted at a collection (buffers; external strings)');
   console.log('(the last process, under bench/heapProbe.ts):');
   for (const kind of kinds) {
     console.log(
       `${kind.name.padEnd(27)} ${ms(median(times.get(kind)!))} ${ms(Math.min(...times.get(kind)!))}   ${(median(rises.get(kind)!) / bytes).toFixed(1).padStart(6)}x`
-      + `   heap ${(heaps.get(kind)![0] / bytes).toFixed(1).padStart(5)}x   kept ${((keptHeaps.get(kind) ?? 0) / bytes).toFixed(1).padStart(5)}x`,
+      + `   heap ${(heaps.get(kind)![0] / bytes).toFixed(1).padStart(5)}x   kept ${((keptHeaps.get(kind) ?? 0) / bytes).toFixed(1).padStart(5)}x`
+      + `   outside the heap ${((externals.get(kind) ?? 0) / bytes).toFixed(1).padStart(5)}x`,
     );
   }
   const mine = median(times.get(ours)!);
