@@ -26,11 +26,17 @@ describe('hand-editing traces: quick fixes, rename, inlay hints', () => {
     const document = await writeFixture('fix-me.trace.json');
     await waitFor(() => hasCode(document.uri, 'json/trailing-comma'), 20_000, 'the trailing comma reported');
     const at = positionIn(document, ',]', 0);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-      'vscode.executeCodeActionProvider', document.uri, new vscode.Range(at, at), vscode.CodeActionKind.QuickFix.value,
-    );
-    const fix = actions.find((action) => action.title === 'Remove the trailing comma');
-    assert.ok(fix?.edit, `the fix is offered; got ${actions.map((a) => a.title).join(', ')}`);
+    // Asked again until offered, as the diagnostics are waited for: in 2 of about 30 runs the first answer VS Code
+    // gave was empty, though the server's answers, logged over 14 runs, always held the fix.
+    let titles: string[] = [];
+    const fix = await waitFor(async () => {
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider', document.uri, new vscode.Range(at, at), vscode.CodeActionKind.QuickFix.value,
+      );
+      titles = actions.map((action) => action.title);
+      return actions.find((action) => action.title === 'Remove the trailing comma');
+    }, 20_000, 'the fix offered').catch((error: Error) => assert.fail(`${error.message}; last offered: ${titles.join(', ')}`));
+    assert.ok(fix.edit, 'the fix has an edit');
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
     await waitFor(() => !hasCode(document.uri, 'json/trailing-comma') && document.getText().includes('[1]'), 20_000, 'the diagnostic cleared');
   });
