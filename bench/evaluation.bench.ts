@@ -9,7 +9,7 @@ import { guardrailService } from '../server/src/guardrail';
 import { evaluateRules } from '../server/src/guardrail/evaluate';
 import { buildInput } from '../server/src/guardrail/evaluate/input';
 import { parseTrace } from '../server/src/trace/model';
-import { cpuTime, median, random } from './measure';
+import { cpuTime, heapAfterGc, median, random, retainedBy } from './measure';
 import * as v8 from 'node:v8';
 
 const corpus = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus', 'evaluation', 'cases');
@@ -20,23 +20,6 @@ interface Case {
   trace: unknown[];
   api: string;
   pending_start?: number;
-}
-
-const gc = (globalThis as { gc?: () => void }).gc;
-
-function heapAfterGc(): number {
-  gc?.();
-  gc?.();
-  return process.memoryUsage().heapUsed;
-}
-
-/** Heap kept alive by what `make` returns. */
-function retainedBy(make: () => unknown): number {
-  const before = heapAfterGc();
-  let kept: unknown = make();
-  const bytes = heapAfterGc() - before;
-  if (kept) kept = undefined;
-  return bytes;
 }
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;

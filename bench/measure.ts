@@ -24,3 +24,23 @@ export function cpuTime(run: () => unknown): number {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000;
 }
+
+const gc = (globalThis as { gc?: () => void }).gc;
+/** Whether the process runs with --expose-gc, without which heap figures include garbage. */
+export const collectsGarbage = gc !== undefined;
+
+/** The heap in use after two full collections (when run with --expose-gc; else as it is). */
+export function heapAfterGc(): number {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Heap kept alive by what `make` returns (it is dropped before the next measurement). */
+export function retainedBy(make: () => unknown): number {
+  const before = heapAfterGc();
+  let kept: unknown = make();
+  const bytes = heapAfterGc() - before;
+  if (kept) kept = undefined;
+  return bytes;
+}

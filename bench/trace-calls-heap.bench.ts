@@ -6,27 +6,11 @@
  */
 import { parseTrace } from '../server/src/trace/model';
 import { parseJson } from '../server/src/trace/parser';
+import { collectsGarbage, retainedBy } from './measure';
 
 const EVENTS = 500_000;
-const gc = (globalThis as { gc?: () => void }).gc;
-
-function heapAfterGc(): number {
-  gc?.();
-  gc?.();
-  return process.memoryUsage().heapUsed;
-}
-
-/** Heap kept alive by what parse returns (it is dropped before the next measurement). */
-function retainedBy(parse: () => unknown): number {
-  const before = heapAfterGc();
-  let kept: unknown = parse();
-  const bytes = heapAfterGc() - before;
-  if (kept) kept = undefined;
-  return bytes;
-}
-
 function main(): void {
-  if (!gc) {
+  if (!collectsGarbage) {
     console.log('run with node --expose-gc for heap figures');
     return;
   }

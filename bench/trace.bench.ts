@@ -6,7 +6,7 @@ import { validate as validateTrace } from '../server/src/trace/validate';
 import { definition as traceDefinition } from '../server/src/trace/definition';
 import { hover as traceHover } from '../server/src/trace/hover';
 import { defaultSettings, type ServiceContext } from '../server/src/common/service';
-import { cpuTime, median, random } from './measure';
+import { collectsGarbage, cpuTime, heapAfterGc, median, random } from './measure';
 import { generateTrace } from './generateTrace';
 
 const context: ServiceContext = { settings: defaultSettings };
@@ -14,14 +14,6 @@ const context: ServiceContext = { settings: defaultSettings };
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-}
-
-const gc = (globalThis as { gc?: () => void }).gc;
-
-function heapAfterGc(): number {
-  gc?.();
-  gc?.();
-  return process.memoryUsage().heapUsed;
 }
 
 function time(run: () => unknown): number {
@@ -128,7 +120,7 @@ function latency(text: string): { definition: number[]; hover: number[]; hits: n
 function main(): void {
   const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
   const megabytes = sizes.length > 0 ? sizes : [1, 10, 50];
-  if (!gc) console.log('note: run with node --expose-gc for heap figures');
+  if (!collectsGarbage) console.log('note: run with node --expose-gc for heap figures');
   console.log('Hot-loop figures, in process (no transport, no editor): CPU time of this process, median of several runs');
   console.log('(wall-clock ratio in the last column). End-to-end figures over stdio: npm run bench -- e2e');
   console.log('size      JSON.parse  diagnostics  ratio (≤3)  heap/size (≤4)  problems  wall ratio');
