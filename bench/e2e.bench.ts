@@ -16,6 +16,7 @@ import {
   createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
   type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
+import { lastAtOrBefore, lineStarts } from '../server/src/common/lineIndex';
 import { generateRules } from './generateRules';
 import { generateTrace } from './generateTrace';
 import { random } from './measure';
@@ -142,17 +143,10 @@ interface Position {
 
 /** Line and character of offsets in one text. */
 function positionsIn(text: string): (offset: number) => Position {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const starts = lineStarts(text);
   return (offset) => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle] <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return { line: low, character: offset - starts[low] };
+    const line = lastAtOrBefore(starts, offset);
+    return { line, character: offset - starts[line] };
   };
 }
 
