@@ -120,6 +120,27 @@ export function withTimeout<T>(promise: Thenable<T>, timeoutMs: number, descript
   });
 }
 
+/**
+ * Runs `act` and resolves with the first `event` about `uri` fired from the moment `act` starts, within 30 s: how the
+ * preview's render and reveal events are awaited after a command or a click.
+ */
+export async function eventAfter<E extends { uri: string }>(
+  event: vscode.Event<E>, uri: vscode.Uri, act: () => Thenable<unknown>, description: string,
+): Promise<E> {
+  let subscription: vscode.Disposable | undefined;
+  const seen = new Promise<E>((resolve) => {
+    subscription = event((fired) => {
+      if (fired.uri === uri.toString()) resolve(fired);
+    });
+  });
+  try {
+    await act();
+    return await withTimeout(seen, 30_000, description);
+  } finally {
+    subscription?.dispose();
+  }
+}
+
 export function workspaceFile(...segments: string[]): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
   assert.ok(folder, 'the tests need the examples folder open as the workspace');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activeApi, closeAllEditors, openFile, waitFor, withTimeout, type RevealEvent } from './helpers';
+import { activeApi, closeAllEditors, eventAfter, openFile, waitFor, type RevealEvent } from './helpers';
 
 /** The "n outputs · open in preview" lenses of a document, once the server has answered with some. */
 async function eventLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
@@ -14,18 +14,10 @@ async function eventLenses(document: vscode.TextDocument): Promise<vscode.CodeLe
 /** Runs a lens's command as a click does, and resolves with the node the preview selects for it. */
 async function click(lens: vscode.CodeLens, uri: vscode.Uri): Promise<RevealEvent> {
   const api = await activeApi();
-  let subscription: vscode.Disposable | undefined;
-  const revealed = new Promise<RevealEvent>((resolve) => {
-    subscription = api.preview.onDidReveal((event) => {
-      if (event.uri === uri.toString()) resolve(event);
-    });
-  });
-  try {
-    await vscode.commands.executeCommand(lens.command!.command, ...(lens.command!.arguments ?? []));
-    return await withTimeout(revealed, 30_000, `the preview of ${uri.path} to select the lens's node`);
-  } finally {
-    subscription?.dispose();
-  }
+  return eventAfter(
+    api.preview.onDidReveal, uri, () => vscode.commands.executeCommand(lens.command!.command, ...(lens.command!.arguments ?? [])),
+    `the preview of ${uri.path} to select the lens's node`,
+  );
 }
 
 describe('code lenses: "n outputs · open in preview"', () => {

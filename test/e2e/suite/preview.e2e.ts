@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activeApi, closeAllEditors, openFile, RenderEvent, waitFor, withTimeout } from './helpers';
+import { activeApi, closeAllEditors, eventAfter, openFile, RenderEvent, waitFor } from './helpers';
 
 function previewTabs(): vscode.Tab[] {
   return vscode.window.tabGroups.all
@@ -11,18 +11,7 @@ function previewTabs(): vscode.Tab[] {
 /** Runs the preview command on the active editor and resolves with the webview's first render of `uri`. */
 async function renderOf(uri: vscode.Uri, command: string): Promise<RenderEvent> {
   const api = await activeApi();
-  let subscription: vscode.Disposable | undefined;
-  const rendered = new Promise<RenderEvent>((resolve) => {
-    subscription = api.preview.onDidRender((event) => {
-      if (event.uri === uri.toString()) resolve(event);
-    });
-  });
-  try {
-    await vscode.commands.executeCommand(command);
-    return await withTimeout(rendered, 30_000, `the preview of ${uri.path} to render`);
-  } finally {
-    subscription?.dispose();
-  }
+  return eventAfter(api.preview.onDidRender, uri, () => vscode.commands.executeCommand(command), `the preview of ${uri.path} to render`);
 }
 
 describe('trace preview', () => {
