@@ -1,11 +1,9 @@
 import type { Position, Range, TextDocument, TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
-import { lastAtOrBefore, lineStarts } from './common/lineIndex';
+import { isLineBreak, lastAtOrBefore, lineStarts } from './common/lineIndex';
 import { ChunkedText, type TextSource } from './common/textSource';
 
 const LF = 10;
 const CR = 13;
-
-const isLineBreak = (code: number) => code === LF || code === CR;
 
 /** Characters per chunk of an edited document: an edit copies the chunk it falls in, not the whole text. */
 const defaultChunkLength = 1 << 16;
@@ -84,14 +82,7 @@ export class EditorDocument implements TextDocument {
   positionAt(offset: number): Position {
     const at = Math.max(0, Math.min(offset, this.size));
     const starts = this.lineStarts();
-    let low = 0;
-    let high = starts.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (starts[middle] > at) high = middle;
-      else low = middle + 1;
-    }
-    const line = low - 1;
+    const line = lastAtOrBefore(starts, at);
     return { line, character: this.beforeBreak(at, starts[line]) - starts[line] };
   }
 

@@ -37,7 +37,7 @@ export class LineIndex {
   }
 }
 
-function isLineBreak(code: number): boolean {
+export function isLineBreak(code: number): boolean {
   return code === 10 || code === 13;
 }
 
