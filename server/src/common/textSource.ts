@@ -18,11 +18,6 @@ export interface TextSource {
   toString(): string;
 }
 
-/** The whole text of a source, joined when it is in chunks. */
-export function wholeText(source: TextSource): string {
-  return typeof source === 'string' ? source : source.toString();
-}
-
 /**
  * An immutable text made of chunks: `starts[k]` is the offset of `chunks[k]`, chunks are not empty (but for the one
  * chunk of an empty text). Reads inside one chunk cost what they cost on a string; the chunk read last is tried first,
