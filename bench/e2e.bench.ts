@@ -16,7 +16,7 @@ import {
   createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
   type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
-import { lastAtOrBefore, lineStarts } from '../server/src/common/lineIndex';
+import { LineStarts } from '../server/src/common/lineIndex';
 import { generateRules } from './generateRules';
 import { generateTrace } from './generateTrace';
 import { random } from './measure';
@@ -143,11 +143,8 @@ interface Position {
 
 /** Line and character of offsets in one text. */
 function positionsIn(text: string): (offset: number) => Position {
-  const starts = lineStarts(text);
-  return (offset) => {
-    const line = lastAtOrBefore(starts, offset);
-    return { line, character: offset - starts[line] };
-  };
+  const lines = new LineStarts(text);
+  return (offset) => lines.positionAt(offset);
 }
 
 interface Edit {
