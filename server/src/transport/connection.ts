@@ -30,13 +30,8 @@ export function createServerConnection(): Connection {
 
 const jsonDecoder = {
   name: 'application/json',
-  decode(body: Uint8Array, options: { charset: string }): Promise<Message> {
-    try {
-      const isUtf8 = /^utf-?8$/i.test(options.charset);
-      const message = isUtf8 ? decodeMessageBody(body) : JSON.parse(new TextDecoder(options.charset).decode(body));
-      return Promise.resolve(message as Message);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async decode(body: Uint8Array, options: { charset: string }): Promise<Message> {
+    const isUtf8 = /^utf-?8$/i.test(options.charset);
+    return (isUtf8 ? decodeMessageBody(body) : JSON.parse(new TextDecoder(options.charset).decode(body))) as Message;
   },
 };

@@ -9,7 +9,7 @@ import { endianness } from 'node:os';
 
 /** Bodies smaller than this go the library's way: for them the copy costs nothing worth avoiding. */
 export const smallestDecodedFromBytes = 256 * 1024;
-/** Strings of at least this many code units stay out of the JSON that is parsed; shorter ones are written back. */
+/** Strings of at least this many code units stay out of the JSON that is parsed. */
 const longStringUnits = 16 * 1024;
 
 const quote = 0x22;
@@ -31,21 +31,17 @@ export function decodeMessageBody(body: Uint8Array, smallest = smallestDecodedFr
   let copiedTo = 0;
   let index = bytes.indexOf(quote);
   while (index !== -1) {
-    skeleton.push(bytes.toString('utf8', copiedTo, index));
     const string = readString(bytes, index + 1, units);
     // Anything the fast reading does not take (bytes that are not UTF-8, a bad escape) is left to the library's way,
     // so that it gives the same value or the same error.
     if (string === undefined) return JSON.parse(bytes.toString('utf8'));
-    const value = unitBytes.toString('utf16le', 0, 2 * string.units);
-    const isKey = bytes[nextNonSpace(bytes, string.next)] === colon;
-    if (string.units >= longStringUnits && !isKey) {
-      skeleton.push(JSON.stringify(placeholder + longStrings.length));
-      longStrings.push(value);
-    } else {
-      skeleton.push(JSON.stringify(value));
+    // Short strings and keys stay in the JSON as they are written.
+    if (string.units >= longStringUnits && bytes[nextNonSpace(bytes, string.next)] !== colon) {
+      skeleton.push(bytes.toString('utf8', copiedTo, index), JSON.stringify(placeholder + longStrings.length));
+      longStrings.push(unitBytes.toString('utf16le', 0, 2 * string.units));
+      copiedTo = string.next;
     }
-    copiedTo = string.next;
-    index = bytes.indexOf(quote, copiedTo);
+    index = bytes.indexOf(quote, string.next);
   }
   skeleton.push(bytes.toString('utf8', copiedTo));
   if (longStrings.length === 0) return JSON.parse(skeleton.join(''));
