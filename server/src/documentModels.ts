@@ -11,6 +11,7 @@ import type { EditLog } from './editLog';
 import { nextTurn, sliceFromLength, sliceMs } from './common/steps';
 import type { TextSource } from './common/textSource';
 import { EditorDocument } from './editorDocument';
+import { describeError } from './common/text';
 
 export interface ParsedDocument {
   uri: string;
@@ -121,7 +122,7 @@ export class DocumentModels {
       if (error instanceof BudgetExceeded) throw error;
       // Otherwise it may be half moved: it is dropped, and the version read in full.
       this.open.delete(uri);
-      this.log(`[reparse] ${uri}@${version}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      this.log(`[reparse] ${uri}@${version}: ${describeError(error)}`);
       return undefined;
     }
     if (model === undefined) return undefined;
@@ -251,7 +252,7 @@ export class DocumentModels {
   private failed(
     uri: string, version: number, languageId: string, positions: ParsedDocument['positions'], limits: ParseLimits, error: unknown,
   ): ParsedDocument {
-    this.log(`[parse] ${uri}@${version}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    this.log(`[parse] ${uri}@${version}: ${describeError(error)}`);
     const model: FailedParse = { error: error instanceof Error ? error.message : String(error) };
     return { uri, version, languageId, service: failedParseService as LanguageService<unknown>, model, positions, limits };
   }

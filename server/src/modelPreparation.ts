@@ -1,5 +1,6 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentModels } from './documentModels';
+import { describeError } from './common/text';
 
 /** Typing pauses at least this long before an edited document is read again ahead of its check. */
 export const preparePauseMs = 50;
@@ -29,7 +30,7 @@ export class ModelPreparation {
       try {
         this.models.get(document);
       } catch (error) {
-        this.log(`[prepare] ${document.uri}@${version}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+        this.log(`[prepare] ${document.uri}@${version}: ${describeError(error)}`);
       }
     }, preparePauseMs));
   }

@@ -31,6 +31,7 @@ import { version as serverVersion } from '../../package.json';
 import { readPolicyFiles } from './rulesOnTraces/policies';
 import { RuleChecks } from './ruleChecks';
 import { createServerConnection } from './transport/connection';
+import { describeError } from './common/text';
 
 const connection = createServerConnection();
 // Edited traces are read again only where the edit touched them; the end-to-end benchmark sets this variable to
@@ -290,7 +291,7 @@ onRequest(connection, RulesForTraceRequest, async (params) => {
 // ---- requests: each runs inside a guard that honours cancellation and its time budget, and never throws ----
 
 function logFailure(feature: string, uri: string, version: number | undefined, error: unknown): void {
-  const detail = error instanceof Error ? error.stack ?? error.message : String(error);
+  const detail = describeError(error);
   connection.console.error(`[${feature}] ${uri}${version === undefined ? '' : `@${version}`}: ${detail}`);
 }
 

@@ -7,3 +7,8 @@ export function shorten(text: string, max: number): string {
 export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
+
+/** What the server's log says of an error: its stack when it has one. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.stack ?? error.message : String(error);
+}
