@@ -98,7 +98,7 @@ export class DocumentModels {
     if (!languageId || !service) return undefined;
     const reread = this.reread(cached, document, languageId, limits, budget);
     if (reread) return reread;
-    const parsed = this.parse(document.uri, document.version, languageId, service, document.getText(), document, budget);
+    const parsed = this.parse(document.uri, document.version, languageId, service, document.getText(), document, limits, budget);
     this.open.set(document.uri, parsed);
     return parsed;
   }
@@ -217,8 +217,9 @@ export class DocumentModels {
   async readFromDisk(uri: string): Promise<ParsedDocument | undefined> {
     const path = pathOfUri(uri);
     if (!path) throw new Error('only files on disk can be previewed without opening them');
-    const { maxFileSizeMB, folders } = this.limits();
-    const limits = parseLimits(this.limits());
+    const settings = this.limits();
+    const { maxFileSizeMB, folders } = settings;
+    const limits = parseLimits(settings);
     const read = await readTextFile(path, { maxBytes: maxFileSizeMB * bytesPerMB, folders, setting: 'agentTraces.files.maxSizeMB' });
     if (!read.ok) throw new Error(read.reason);
     // Same text, same model (a watcher-free cache: comparing the text costs far less than parsing it).
@@ -228,16 +229,15 @@ export class DocumentModels {
     if (!languageId || !service) return undefined;
     // Only the latest large file is kept: each can hold hundreds of megabytes.
     this.fromDisk = undefined;
-    const parsed = this.parse(uri, -1, languageId, service, read.text, new LineIndex(read.text));
+    const parsed = this.parse(uri, -1, languageId, service, read.text, new LineIndex(read.text), limits);
     this.fromDisk = { uri, text: read.text, parsed };
     return parsed;
   }
 
   private parse(
     uri: string, version: number, languageId: string, service: LanguageService<unknown>, text: string,
-    positions: ParsedDocument['positions'], budget?: Budget,
+    positions: ParsedDocument['positions'], limits: ParseLimits, budget?: Budget,
   ): ParsedDocument {
-    const limits = parseLimits(this.limits());
     const input = { uri, version, text, ...limits, budget };
     try {
       const model = service.parse(input);
