@@ -58,7 +58,6 @@ function address(place: Place): string {
 
 /** A mark found at a place: the first is the order within an error, then expanded into address strings. */
 interface Found {
-  seq: number;
   order: number;
   mark: Mark;
   place: Place;
@@ -149,9 +148,9 @@ export class Locator {
       const index = this.eventIndex(owner);
       const found: Found[] = [];
       marks.forEach((mark, order) => {
-        for (const place of index.get(mark.obj) ?? []) found.push({ seq: place.seq, order, mark, place });
+        for (const place of index.get(mark.obj) ?? []) found.push({ order, mark, place });
       });
-      found.sort((a, b) => a.seq - b.seq || a.order - b.order);
+      found.sort((a, b) => a.place.seq - b.place.seq || a.order - b.order);
       for (const f of found) out.push(f);
     }
     return out;
@@ -162,9 +161,9 @@ export class Locator {
     marks.forEach((mark, order) => {
       const key = sharedKey(mark.obj);
       const places = key !== null ? this.values().get(key) : typeof mark.obj === 'object' ? this.objects().get(mark.obj) : undefined;
-      for (const place of places ?? []) found.push({ seq: place.seq, order, mark, place });
+      for (const place of places ?? []) found.push({ order, mark, place });
     });
-    found.sort((a, b) => a.seq - b.seq || a.order - b.order);
+    found.sort((a, b) => a.place.seq - b.place.seq || a.order - b.order);
     return found;
   }
 }
@@ -183,14 +182,13 @@ function expand(found: Found[], firstOfRun: boolean): string[] {
       out.push(base);
       continue;
     }
-    const offsets = codePoints(s);
     if (!mark.each) {
-      out.push(`${base}:${offsets(mark.start)}-${offsets(mark.end)}`);
+      out.push(`${base}:${codePointOffset(s, mark.start)}-${codePointOffset(s, mark.end)}`);
       continue;
     }
     for (let i = mark.start; i < mark.end; ) {
       const next = i + (i + 1 < mark.end && isSurrogatePair(s.charCodeAt(i), s.charCodeAt(i + 1)) ? 2 : 1);
-      out.push(`${base}:${offsets(i)}-${offsets(next)}`);
+      out.push(`${base}:${codePointOffset(s, i)}-${codePointOffset(s, next)}`);
       if (firstOfRun) break;
       i = next;
     }
@@ -200,12 +198,6 @@ function expand(found: Found[], firstOfRun: boolean): string[] {
 
 function isSurrogatePair(high: number, low: number): boolean {
   return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
-}
-
-/** UTF-16 offset to code-point offset in `s`, deciding once per string whether it has astral characters at all. */
-function codePoints(s: string): (offset: number) => number {
-  if (!/[\uD800-\uDBFF]/.test(s)) return (offset) => Math.min(offset, s.length);
-  return (offset) => codePointOffset(s, offset);
 }
 
 const locators = new WeakMap<TraceInput, Locator>();
