@@ -105,11 +105,7 @@ class Resolver {
         this.occurrence({ span: spanOf(statement.module), module: statement.module.name });
         const bound = statement.alias ?? { name: statement.module.name.split('.')[0], start: statement.module.start, end: statement.module.start + statement.module.name.split('.')[0].length };
         const written = { start: statement.module.start, end: (statement.alias ?? statement.module).end };
-        if (statement.alias) {
-          const symbol = this.newSymbol({ name: bound.name, kind: 'import', declSpan: spanOf(bound), statementSpan: statement.span, module: statement.module.name });
-          this.global.names.set(bound.name, symbol);
-          this.imports.push({ symbol, span: written });
-        } else if (!this.global.names.has(bound.name)) {
+        if (statement.alias || !this.global.names.has(bound.name)) {
           const symbol = this.newSymbol({ name: bound.name, kind: 'import', declSpan: spanOf(bound), statementSpan: statement.span, module: statement.module.name });
           this.global.names.set(bound.name, symbol);
           this.imports.push({ symbol, span: written });
