@@ -134,9 +134,9 @@ export async function runEval(args: string[]): Promise<number> {
       failed++;
       continue;
     }
-    let lines: LineIndex | undefined;
+    const lines = new LineIndex(text); // its line starts are found on the first position asked for
     const position = (offset: number): Position => {
-      const p = (lines ??= new LineIndex(text)).positionAt(offset);
+      const p = lines.positionAt(offset);
       return { line: p.line + 1, column: p.character + 1 };
     };
     for (const found of tracesInText(text, layout === 'dataset')) {
