@@ -103,7 +103,7 @@ export function assignments(
         for (const v of assignment.values()) ranges.push({ obj: v as object });
         return onModel({ result, assignment, ranges });
       }
-      if (interpreter.domains && interpreter.domains.size > 0) {
+      if (interpreter.domains) {
         // A variable without candidates gives no assignment when this expansion's turn comes: do not queue it.
         for (const d of interpreter.domains.values()) if (candidatesOf(d, ctx).length === 0) return false;
         const next = new Map<string, Domain>();
@@ -149,17 +149,14 @@ function leadingPureConditions(body: Expr[]): PureConditions | null {
   for (const line of body) {
     if (line.kind === 'typed') continue;
     if (line.kind !== 'binary') break;
-    if (pure.filters.length > 0) {
-      // After a filter only filters: a flow or tool check there must not prune assignments that the filter raises on.
-      const variable = singleVariable(line);
-      if (!variable) break;
-      pure.filters.push({ variable, line });
-    } else if (line.op === '->' || line.op === '~>') {
+    // After a filter only filters: a flow or tool check there must not prune assignments that the filter raises on.
+    const filtersBegun = pure.filters.length > 0;
+    if (!filtersBegun && (line.op === '->' || line.op === '~>')) {
       const left = name(line.left);
       const right = name(line.right);
       if (!left || !right || left === right) break;
       pure.flows.push({ op: line.op, left, right });
-    } else if (line.op === 'is' && line.left.kind === 'name' && line.right.kind === 'tool' && !hasValueReference(line.right)) {
+    } else if (!filtersBegun && line.op === 'is' && line.left.kind === 'name' && line.right.kind === 'tool' && !hasValueReference(line.right)) {
       pure.tools.push({ variable: line.left.name, pattern: line.right });
     } else {
       const variable = singleVariable(line);
