@@ -50,7 +50,7 @@ export class RuleChecks {
     this.bindings.forget(uri);
   }
 
-  openRuleFiles(): RuleFile[] {
+  private openRuleFiles(): RuleFile[] {
     const { documents, models } = this.host;
     return documents.all().flatMap((document) => {
       if (this.visibleRules && !this.visibleRules.has(document.uri)) return [];

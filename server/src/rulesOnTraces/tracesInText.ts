@@ -26,7 +26,7 @@ export interface TraceText {
 }
 
 /** The trace in a parsed value: a list of events, or the `messages` of an object; undefined when it holds none. */
-export function traceOf(value: unknown): unknown {
+function traceOf(value: unknown): unknown {
   if (Array.isArray(value)) return value;
   if (value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, 'messages')) return (value as { messages: unknown }).messages;
   return undefined;
@@ -75,7 +75,7 @@ export class ErrorPlacer {
     return this.spanOf !== undefined;
   }
 
-  readAddresses(): (address: string) => Span {
+  private readAddresses(): (address: string) => Span {
     this.spanOf ??= traceSpans(this.text, this.trace.start, this.trace.end);
     return this.spanOf;
   }
