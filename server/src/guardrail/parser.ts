@@ -592,10 +592,6 @@ class Parser {
   // ---- body lines ---------------------------------------------------------------------------------
 
   /**
-   * The lines of a block after its opener. A block of comments only (comment lines open and close blocks as any
-   * line does) is a syntax error upstream, as the grammar needs one condition; reported on the opener.
-   */
-  /**
    * After a block's colon that ends its line: the indented lines below it, reporting `missing` when there are none
    * (and `onlyComments` when they hold nothing else). Undefined, with nothing read, when more follows the colon.
    */
@@ -611,6 +607,10 @@ class Parser {
     return this.parseBlockLines(opener, onlyComments, code);
   }
 
+  /**
+   * The lines of a block after its opener. A block of comments only (comment lines open and close blocks as any
+   * line does) is a syntax error upstream, as the grammar needs one condition; reported on the opener.
+   */
   private parseBlockLines(opener: Span, emptyMessage: string, code: SyntaxProblem['code'] = 'gr/syntax'): Expr[] {
     const reported = this.problems.length;
     const lines = this.parseBodyLines();
