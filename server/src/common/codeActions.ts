@@ -5,6 +5,10 @@
 import type { CodeFix, Problem, Span, TextEditSpan } from './types';
 
 /** The problems a request's range touches. */
+/** A quick fix of `problem`; a safe fix is the preferred one unless told otherwise. */
+export const quickfix = (problem: Problem, title: string, edits: TextEditSpan[], safe: boolean, preferred = safe): CodeFix =>
+  ({ title, kind: 'quickfix', problem, edits, safe, preferred });
+
 export function problemsIn(problems: Problem[], span: Span): Problem[] {
   return problems.filter((problem) => touches(problem.span, span));
 }

@@ -2,6 +2,7 @@
  * Quick fixes for rule files: did-you-mean replacements the checker suggested (`gr/unknown-attribute`), the import
  * a standard-library name lacks, and removing an import nothing uses (importFixes.ts).
  */
+import { quickfix } from '../common/codeActions';
 import type { CodeFix, Problem } from '../common/types';
 import { addImport, removeImport } from './importFixes';
 import type { RuleModel } from './model';
@@ -17,12 +18,5 @@ export function codeFixes(model: RuleModel, problems: Problem[]): CodeFix[] {
 }
 
 function replaceField(problem: Problem, suggestion: string): CodeFix {
-  return {
-    title: `Change to '${suggestion}'`,
-    kind: 'quickfix',
-    problem,
-    edits: [{ span: problem.span, newText: suggestion }],
-    safe: false,
-    preferred: true,
-  };
+  return quickfix(problem, `Change to '${suggestion}'`, [{ span: problem.span, newText: suggestion }], false, true);
 }

@@ -2,6 +2,7 @@
  * Import quick fixes for rule files: a standard-library name used without its import gets the import
  * (`gr/unknown-identifier`, `gr/unknown-type`), an import nothing uses is removed (`gr/unused-import`).
  */
+import { quickfix } from '../common/codeActions';
 import type { CodeFix, Problem, Span } from '../common/types';
 import type { ImportName, Statement } from './ast';
 import { MODULES } from './library';
@@ -80,5 +81,5 @@ function wholeLines(text: string, span: Span): Span {
 }
 
 function fix(problem: Problem, title: string, span: Span, newText: string, safe: boolean): CodeFix {
-  return { title, kind: 'quickfix', problem, edits: [{ span, newText }], safe, preferred: true };
+  return quickfix(problem, title, [{ span, newText }], safe, true);
 }

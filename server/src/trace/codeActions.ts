@@ -3,6 +3,7 @@
  * arguments refactoring (object ⇄ JSON string). Only fixes that need no choice are marked safe: those are what
  * "fix all", fix-on-save and `agent-traces check --fix` apply.
  */
+import { quickfix } from '../common/codeActions';
 import { closestNames } from '../common/editDistance';
 import type { TextSource } from '../common/textSource';
 import type { CodeFix, Problem, Span, TextEditSpan } from '../common/types';
@@ -26,9 +27,6 @@ export function codeFixes(model: TraceModel, problems: Problem[]): CodeFix[] {
 }
 
 type FixMaker = (model: TraceModel, problem: Problem) => CodeFix[];
-
-const quickfix = (problem: Problem, title: string, edits: TextEditSpan[], safe: boolean, preferred = safe): CodeFix =>
-  ({ title, kind: 'quickfix', problem, edits, safe, preferred });
 
 const fixMakers: Record<string, FixMaker> = {
   'json/trailing-comma': (_model, problem) => [quickfix(problem, 'Remove the trailing comma', [{ span: problem.span, newText: '' }], true)],
