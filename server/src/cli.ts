@@ -2,6 +2,7 @@ import { checkFile, expandArguments, type FileReport } from './cli/check';
 import { escapeForTerminal, escapeJsonForTerminal } from './cli/escape';
 import { bytesPerMB } from './diskFiles';
 import { evalUsage, runEval } from './cli/eval';
+import { ExitCode, exitCodeHelp, exitCodeOf } from './cli/exitCodes';
 import { version } from '../../package.json';
 import { FolderPythonModules } from './pythonModules';
 import { defaultServerSettings } from './settings';
@@ -23,8 +24,10 @@ Options:
   -h, --help         show this help
   -v, --version      show the version
 
-Exit status: 0 when no errors were found, 1 when any error was found, 2 on bad usage, when nothing matched,
-or when a file or folder could not be checked.
+Errors are findings; warnings, infos and hints are printed but are not. A name or glob that matches nothing,
+and a file or folder that cannot be read, is an input not read.
+
+${exitCodeHelp}
 
 Also: agent-traces eval <rules.gr> <traces...> runs guardrail rules on traces (agent-traces eval --help).`;
 
@@ -83,27 +86,27 @@ export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   if (command === '-v' || command === '--version') {
     console.log(version);
-    return 0;
+    return ExitCode.clean;
   }
   if (command === 'eval') {
     if (rest.includes('-h') || rest.includes('--help')) {
       console.log(evalUsage);
-      return 0;
+      return ExitCode.clean;
     }
     return runEval(rest);
   }
   if (!command || command === '-h' || command === '--help' || rest.includes('-h') || rest.includes('--help')) {
     console.log(usage);
-    return command ? 0 : 2;
+    return command ? ExitCode.clean : ExitCode.usage;
   }
   if (command !== 'check') {
     console.error(`agent-traces: unknown command '${command}'\n\n${usage}`);
-    return 2;
+    return ExitCode.usage;
   }
   const options = parseArguments(rest);
   if (typeof options === 'string') {
     console.error(`agent-traces: ${options}\n\n${usage}`);
-    return 2;
+    return ExitCode.usage;
   }
   const cwd = process.cwd();
   const { files, unmatched, errors: inputErrors } = await expandArguments(options.patterns, cwd);
@@ -132,8 +135,7 @@ export async function main(args: string[]): Promise<number> {
     const failed = notChecked > 0 ? `, ${notChecked} could not be checked` : '';
     console.log(`${checked} ${fileWord} checked${failed}: ${errors} errors, ${count('warning')} warnings, ${count('information')} infos, ${count('hint')} hints`);
   }
-  if (files.length === 0 || notChecked > 0) return 2;
-  return errors > 0 ? 1 : 0;
+  return exitCodeOf({ findings: errors > 0, incomplete: notChecked > 0 || unmatched.length > 0 });
 }
 
 // exitCode rather than exit(): a large report piped to another program must be flushed in full.
@@ -143,6 +145,7 @@ main(process.argv.slice(2)).then(
   },
   (error) => {
     console.error(`agent-traces: ${escapeForTerminal(error instanceof Error ? error.message : String(error))}`);
-    process.exitCode = 2;
+    // The tool itself failed: no result can be trusted, as after bad usage.
+    process.exitCode = ExitCode.usage;
   },
 );

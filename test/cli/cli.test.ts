@@ -52,10 +52,17 @@ describe('agent-traces check', () => {
     assert.equal(result.lines.at(-1), '2 files checked: 1 errors, 0 warnings, 0 infos, 0 hints');
   });
 
-  it('says when a pattern matches nothing and exits 2 when there is nothing to check', () => {
+  it('says when a pattern matches nothing and exits 3 (an input not read) when there is nothing to check', () => {
     const result = check(dir, 'check', 'missing/*.gr');
-    assert.equal(result.code, 2);
+    assert.equal(result.code, 3);
     assert.match(result.stderr, /nothing to check matches missing\/\*\.gr/);
+  });
+
+  it('prints the exit-code table in --help', () => {
+    const help = check(dir, 'check', '--help');
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^ {2}3 {2}some inputs could not be read or evaluated/m);
+    assert.match(help.stdout, /^ {2}4 {2}findings, and some inputs could not be read or evaluated$/m);
   });
 
   it('rejects bad usage with exit 2', () => {

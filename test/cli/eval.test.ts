@@ -40,7 +40,7 @@ describe('agent-traces eval', () => {
     writeFileSync(join(sub, 'esc.gr'), 'raise "a\u001b[2Kb" if:\n    (m: Message)\n    "x" in m.content\n');
     writeFileSync(join(sub, 'x.trace.json'), '[{"role": "user", "content": "x"}]');
     const { code, stdout } = run(sub, 'eval', 'esc.gr', 'pipe.trace.json', 'x.trace.json');
-    assert.equal(code, 2);
+    assert.equal(code, 4, 'a violation and an input not read');
     assert.ok(stdout.includes('pipe.trace.json: error guardrails evaluation failed: not a regular file or folder'), stdout);
     assert.ok(stdout.includes('x.trace.json:1:31 warning guardrails a\\u001b[2Kb'), stdout);
     assert.ok(!stdout.includes('\u001b'), 'no raw ESC reaches the terminal');
@@ -80,13 +80,13 @@ describe('agent-traces eval', () => {
     const clean = run(dir, 'eval', 'param.gr', 'calls.trace.json', '--param', 'limit=10');
     assert.equal(clean.code, 0);
     const text = run(dir, 'eval', 'param.gr', 'calls.trace.json', '--param', 'limit=five');
-    assert.equal(text.code, 2);
+    assert.equal(text.code, 3);
     assert.match(text.stdout, /TypeError: '>' not supported between instances of 'int' and 'str'/);
   });
 
-  it('fails with the cause on the rule line and exits 2 when the analyzer would raise', () => {
+  it('fails with the cause on the rule line and exits 3 when the analyzer would raise', () => {
     const result = run(dir, 'eval', 'param.gr', 'calls.trace.json');
-    assert.equal(result.code, 2);
+    assert.equal(result.code, 3);
     assert.deepEqual(result.lines, [
       "calls.trace.json: error guardrails evaluation failed: param.gr:4:5: Evaluation failed at line 4 (rule 1): MissingPolicyParameter: Missing Policy Parameter: 'limit' (policy relies on `input.limit`), which is required for evaluation of a rule.",
       '1 trace in 1 file evaluated: 0 violations, 1 failed',
@@ -107,7 +107,7 @@ describe('agent-traces eval', () => {
     writeFileSync(join(sub, 'meta.trace.json'), '{"metadata": {"name": "x"}}\n');
     writeFileSync(join(sub, 'odd.jsonl'), '{"metadata": {}}\n{"messages": 5}\n[{"role": "user", "content": "a secret"}]\n');
     const result = run(sub, 'eval', join('..', 'secret.gr'), 'meta.trace.json', 'odd.jsonl');
-    assert.equal(result.code, 2);
+    assert.equal(result.code, 4);
     assert.deepEqual(result.lines, [
       'meta.trace.json: error guardrails evaluation failed: not evaluated: it holds no trace (a list of events, or an object with messages)',
       "odd.jsonl:2: error guardrails evaluation failed: The trace cannot be read as the analyzer reads it: the trace does not fit the analyzer's input schema: a trace is a list of events",
@@ -126,7 +126,7 @@ describe('agent-traces eval', () => {
     // A plain .json is a trace file to the editor.
     writeFileSync(join(sub, 'plain.json'), `${secretLine}\n`);
     const result = run(sub, 'eval', join('..', 'secret.gr'), 'notes.jsonl', 'copy.txt', 'plain.json');
-    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.code, 4, result.stderr);
     const notTraces = 'error guardrails evaluation failed: not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';
     assert.deepEqual(result.lines, [
       `notes.jsonl: ${notTraces}`,
@@ -155,6 +155,24 @@ describe('agent-traces eval', () => {
       'typo.gr:2:6 error guardrails The rules cannot be loaded: Failed to resolve type Outputt',
       'agent-traces eval: typo.gr cannot be loaded; nothing was evaluated',
     ]);
+  });
+
+  it('exits 3 when a file cannot be read and nothing was found in the others, 4 when something was, 3 when nothing matches', () => {
+    const sub = mkdtempSync(join(dir, 'partial-'));
+    execFileSync('mkfifo', [join(sub, 'pipe.trace.json')]);
+    writeFileSync(join(sub, 'clean.trace.json'), '[{"role": "user", "content": "nothing here"}]');
+    writeFileSync(join(sub, 'secret.trace.json'), '[{"role": "user", "content": "a secret"}]');
+    const rules = join('..', 'secret.gr');
+    assert.equal(run(sub, 'eval', rules, 'pipe.trace.json', 'clean.trace.json').code, 3);
+    assert.equal(run(sub, 'eval', rules, 'pipe.trace.json', 'secret.trace.json').code, 4);
+    assert.equal(run(sub, 'eval', rules, 'missing.trace.json', 'secret.trace.json').code, 4, 'a name that matches nothing is an input not read');
+    assert.equal(run(sub, 'eval', rules, 'missing/*.trace.json').code, 3);
+  });
+
+  it('prints the exit-code table in --help', () => {
+    const help = run(dir, 'eval', '--help');
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^ {2}4 {2}findings, and some inputs could not be read or evaluated$/m);
   });
 
   it('exits 2 on usage errors and on a rule file with syntax errors', () => {

@@ -26,21 +26,21 @@ describe('agent-traces check: every input is checked or reported', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reports a .jsonl whose first line is a string as not checked, exiting 2', () => {
+  it('reports a .jsonl whose first line is a string as not checked, exiting 3', () => {
     writeFileSync(join(dir, 'strings.jsonl'), '"just a string"\n"another"\n');
     const result = check(dir, 'strings.jsonl');
     assert.deepEqual(result.lines, [
       'strings.jsonl: error: not checked: not a trace or rule file (by its name, or for .jsonl by its first line)',
       '0 files checked, 1 could not be checked: 0 errors, 0 warnings, 0 infos, 0 hints',
     ]);
-    assert.equal(result.code, 2);
+    assert.equal(result.code, 3);
   });
 
-  it('refuses a file over --max-file-size, exiting 2', () => {
+  it('refuses a file over --max-file-size, exiting 3', () => {
     writeFileSync(join(dir, 'big.trace.json'), `[${' '.repeat(2 * 1024 * 1024)}]`);
     const result = check(dir, '--max-file-size', '1', 'big.trace.json');
     assert.equal(result.lines[0], 'big.trace.json: error: refused: the file is 2.0 MB, over the 1.0 MB limit (setting --max-file-size)');
-    assert.equal(result.code, 2);
+    assert.equal(result.code, 3);
   });
 
   it('reports a FIFO and a symlink to a device as not regular files instead of reading them', () => {
@@ -54,7 +54,7 @@ describe('agent-traces check: every input is checked or reported', () => {
       'zero.trace.json: error: not a regular file or folder',
       '0 files checked, 2 could not be checked: 0 errors, 0 warnings, 0 infos, 0 hints',
     ]);
-    assert.equal(result.code, 2);
+    assert.equal(result.code, 3);
   });
 
   it('escapes control characters from content and file names', () => {
@@ -69,6 +69,17 @@ describe('agent-traces check: every input is checked or reported', () => {
     assert.equal(JSON.parse(json.stdout)[0].problems[0].message, 'tool_call_id "\u001b[2K\r\u009bX" names no tool call in this trace');
   });
 
+  it('exits 4 when errors were found and some file could not be read', () => {
+    const sub = join(dir, 'partial');
+    mkdirSync(sub);
+    execFileSync('mkfifo', [join(sub, 'pipe.trace.json')]);
+    writeFileSync(join(sub, 'bad.trace.json'), '[{"role": "tool", "tool_call_id": "nope", "content": "x"}]');
+    writeFileSync(join(sub, 'good.trace.json'), '[]');
+    assert.equal(check(sub, 'pipe.trace.json', 'bad.trace.json').code, 4);
+    assert.equal(check(sub, 'pipe.trace.json', 'good.trace.json').code, 3);
+    assert.equal(check(sub, 'missing.trace.json', 'bad.trace.json').code, 4, 'a name that matches nothing is an input not read');
+  });
+
   it('reports a glob whose walk fails instead of saying that nothing matches', () => {
     const sub = join(dir, 'globs');
     mkdirSync(sub);
@@ -79,7 +90,7 @@ describe('agent-traces check: every input is checked or reported', () => {
       '0 files checked, 1 could not be checked: 0 errors, 0 warnings, 0 infos, 0 hints',
     ]);
     assert.equal(result.stderr, '');
-    assert.equal(result.code, 2);
+    assert.equal(result.code, 3);
   });
 
   it('reports an unreadable subfolder and goes on, without a stack trace', { skip: runsAsRoot && 'root reads every folder' }, () => {
@@ -94,7 +105,7 @@ describe('agent-traces check: every input is checked or reported', () => {
         '1 file checked, 1 could not be checked: 0 errors, 0 warnings, 0 infos, 0 hints',
       ]);
       assert.equal(result.stderr, '');
-      assert.equal(result.code, 2);
+      assert.equal(result.code, 3);
     } finally {
       chmodSync(join(sub, 'locked'), 0o700);
     }

@@ -5,6 +5,7 @@ import { guardrailService } from '../guardrail';
 import { evaluateLoadedRules, loadFailure, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
 import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
+import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
 import { bytesPerMB, readTextFile } from '../diskFiles';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText } from '../rulesOnTraces/tracesInText';
 import { traceLayoutOfFile } from '../languages';
@@ -20,8 +21,11 @@ Options:
   --json             print one entry per trace: file, line, errors (message, args, kwargs, key, ranges, range), error
   -h, --help         show this help
 
-Exit status: 0 when no violation was found, 1 when any was, 2 on bad usage, a rule file that does not parse or
-load, or a failed evaluation.`;
+Violations are findings. A trace file that cannot be read, a value that holds no trace, and a trace on which a
+rule fails are inputs not evaluated; a rule file with syntax errors, or that the analyzer would not load, is
+reported before any trace is read (exit 2).
+
+${exitCodeHelp}`;
 
 interface EvalOptions {
   rules: string;
@@ -80,13 +84,13 @@ export async function runEval(args: string[]): Promise<number> {
   const options = parseEvalArguments(args);
   if (typeof options === 'string') {
     console.error(`agent-traces eval: ${options}\n\n${evalUsage}`);
-    return 2;
+    return ExitCode.usage;
   }
   const cwd = process.cwd();
   const rulesRead = await readTextFile(options.rules, { maxBytes: maxFileBytes });
   if (!rulesRead.ok) {
     console.error(`agent-traces eval: ${escapeForTerminal(options.rules)}: ${rulesRead.reason}`);
-    return 2;
+    return ExitCode.usage;
   }
   const rulesText = rulesRead.text;
   const rulesPath = relative(cwd, options.rules) || options.rules;
@@ -99,19 +103,19 @@ export async function runEval(args: string[]): Promise<number> {
   if (rules.syntaxProblems.length > 0) {
     for (const p of rules.syntaxProblems) console.error(escapeForTerminal(`${at(p.span.start)} error ${p.code} ${p.message}`));
     console.error(`agent-traces eval: ${escapeForTerminal(rulesPath)} has syntax errors; nothing was evaluated`);
-    return 2;
+    return ExitCode.usage;
   }
   // Decided once for the rule file: the analyzer's loader rejects it whatever the trace, so no trace is read.
   const notLoaded = loadFailure(rules);
   if (notLoaded) {
     console.error(escapeForTerminal(`${at(notLoaded.start)} error guardrails ${notLoaded.message}`));
     console.error(`agent-traces eval: ${escapeForTerminal(rulesPath)} cannot be loaded; nothing was evaluated`);
-    return 2;
+    return ExitCode.usage;
   }
   const { files, unmatched, errors: inputErrors } = await expandArguments(options.patterns, cwd);
   for (const pattern of unmatched) console.error(`agent-traces eval: no trace matches ${escapeForTerminal(pattern)}`);
   const traceFiles = files.filter((f) => !f.toLowerCase().endsWith('.gr'));
-  if (traceFiles.length === 0 && inputErrors.length === 0) return 2;
+  if (traceFiles.length === 0 && inputErrors.length === 0) return ExitCode.incomplete;
 
   // Whatever was named but cannot be read (a FIFO, an unreadable folder) is reported, never silently left out.
   const reports: TraceReport[] = inputErrors.map((error) => ({ file: error.path, errors: [], error: error.reason, notices: [] }));
@@ -180,8 +184,7 @@ export async function runEval(args: string[]): Promise<number> {
     const traces = reports.length;
     console.log(`${traces} trace${traces === 1 ? '' : 's'} in ${traceFiles.length} file${traceFiles.length === 1 ? '' : 's'} evaluated: ${violations} violation${violations === 1 ? '' : 's'}, ${failed} failed`);
   }
-  if (failed > 0) return 2;
-  return violations > 0 ? 1 : 0;
+  return exitCodeOf({ findings: violations > 0, incomplete: failed > 0 || unmatched.length > 0 });
 }
 
 const notTracesMessage = 'not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';
