@@ -395,9 +395,10 @@ connection.onPrepareRename((params, token) =>
 
 connection.onRenameRequest((params, token) =>
   guarded('rename', params.textDocument.uri, token, null, (parsed, document) => {
-    const edits = parsed.service.rename?.(parsed.model, offsetOf(document, params.position), params.newName);
-    if (!edits) return null;
-    return { changes: { [document.uri]: edits.map((edit) => toTextEdit(document, edit)) } };
+    const renamed = parsed.service.rename?.(parsed.model, offsetOf(document, params.position), params.newName);
+    if (!renamed) return null;
+    if ('refusal' in renamed) return new ResponseError(ErrorCodes.InvalidRequest, renamed.refusal);
+    return { changes: { [document.uri]: renamed.edits.map((edit) => toTextEdit(document, edit)) } };
   }),
 );
 

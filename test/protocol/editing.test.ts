@@ -76,6 +76,20 @@ describe('editing help over stdio: code actions, fix-all, rename, inlay hints', 
     );
   });
 
+  it('refuses to rename a call id onto one another call has, with the reason as the rename error', async () => {
+    const twoCalls = 'file:///workspace/two-calls.trace.json';
+    const twoCallsText = `[{"role": "assistant", "tool_calls": [${call('c1')}, ${call('c2')}]}]`;
+    server.open(twoCalls, 'agent-trace', twoCallsText);
+    await server.diagnosticsFor(twoCalls, 1);
+    const onC2 = { line: 0, character: twoCallsText.indexOf('"c2"') + 1 };
+    await assert.rejects(
+      server.connection.sendRequest('textDocument/rename', { textDocument: { uri: twoCalls }, position: onC2, newName: 'c1' }),
+      (error: any) => error.code === -32600 && error.message === 'Another tool call of this trace already has the id "c1" (get_inbox, in event 0): two calls with one id would make their outputs ambiguous',
+    );
+    const edit: any = await server.connection.sendRequest('textDocument/rename', { textDocument: { uri: twoCalls }, position: onC2, newName: 'c3' });
+    assert.deepEqual(edit.changes[twoCalls].map((e: any) => [e.range.start.character, e.range.end.character, e.newText]), [[onC2.character, onC2.character + 2, 'c3']]);
+  });
+
   it('puts a lens on each event with calls that reveals it in the preview', async () => {
     const lenses: any[] = await server.connection.sendRequest('textDocument/codeLens', { textDocument: { uri } });
     assert.deepEqual(lenses.map((l) => [l.range.start.line, l.command.title, l.command.command, l.command.arguments]),

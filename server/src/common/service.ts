@@ -1,6 +1,6 @@
 import type {
   CodeFix, CompletionEntry, GuardrailResults, InlayLabel, Lens, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target,
-  TextEditSpan,
+  RenameResult,
   WorkspaceTools,
 } from './types';
 import type { GraphData, LineRange } from '../../../shared/protocol';
@@ -121,7 +121,8 @@ export interface LanguageService<Model> {
   prepareRename?(model: Model, offset: number): Span | null;
   /** Why the offset cannot be renamed, when the user may expect it can (the editor shows it). */
   renameRefusal?(model: Model, offset: number): string | undefined;
-  rename?(model: Model, offset: number, newName: string): TextEditSpan[] | null;
+  /** The edits of a rename, or why this new name is refused (the editor shows it); null when nothing there can be renamed. */
+  rename?(model: Model, offset: number, newName: string): RenameResult | null;
   graph?(model: Model, options: GraphOptions, context: ServiceContext): GraphData;
   /** Quick fixes for these problems (the document's, as validate gave them), each tied to the one it repairs. */
   codeFixes?(model: Model, problems: Problem[]): CodeFix[];

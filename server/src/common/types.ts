@@ -92,6 +92,9 @@ export interface TextEditSpan {
   newText: string;
 }
 
+/** A rename's edits, or why it is refused (the editor shows the reason instead of renaming). */
+export type RenameResult = { edits: TextEditSpan[] } | { refusal: string };
+
 /** Anything that can tell which trace files in the workspace call a tool (used by rule hover/completion). */
 export interface ToolUsage {
   name: string;

@@ -1,6 +1,6 @@
 /** A dataset's fixes, refactorings and renames: the trace service's, on the trace of the line they fall in. */
 import type { ServiceContext } from '../common/service';
-import type { CodeFix, InlayLabel, Problem, Span, TextEditSpan } from '../common/types';
+import type { CodeFix, InlayLabel, Problem, RenameResult, Span } from '../common/types';
 import { lineAt, type Line, type LinesModel } from '../jsonl/lines';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 import { firstEndingAtOrAfter } from '../common/spans';
@@ -40,7 +40,7 @@ export function datasetRenameRefusal(model: LinesModel, offset: number): string 
   return line ? lineTraceService.renameRefusal(traceModelOf(model, line), offset) : undefined;
 }
 
-export function datasetRename(model: LinesModel, offset: number, newName: string): TextEditSpan[] | null {
+export function datasetRename(model: LinesModel, offset: number, newName: string): RenameResult | null {
   const line = traceLineAt(model, offset);
   return line ? lineTraceService.rename(traceModelOf(model, line), offset, newName) : null;
 }

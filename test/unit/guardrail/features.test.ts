@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { guardrailService as service } from '../../../server/src/guardrail';
+import type { RenameResult, TextEditSpan } from '../../../server/src/common/types';
 import { at, context, model, spanText, toolsContext } from './helpers';
 
 const TEXT = `from invariant import count
@@ -118,19 +119,24 @@ test('references and highlights stay within the variable\'s rule', () => {
   assert.deepEqual(service.highlights(m, at(TEXT, 'tool:get_inbox')), []);
 });
 
-test('rename: variables, predicates and constants; not builtins, types, imports or invalid names', () => {
+function renamedEdits(renamed: RenameResult | null): TextEditSpan[] {
+  assert.ok(renamed && 'edits' in renamed, JSON.stringify(renamed));
+  return renamed.edits;
+}
+
+test('rename: variables, predicates and constants; not builtins, types, imports or invalid names (with the reason)', () => {
   const offset = at(TEXT, 'out is tool');
   assert.equal(spanText(TEXT, service.prepareRename!(m, offset)!), 'out');
-  const edits = service.rename!(m, offset, 'output')!;
+  const edits = renamedEdits(service.rename!(m, offset, 'output'));
   assert.equal(edits.length, 4);
   assert.ok(edits.every((e) => e.newText === 'output' && spanText(TEXT, e.span) === 'out'));
-  assert.equal(service.rename!(m, at(TEXT, 'is_user(out)'), 'from_user')!.length, 2);
-  assert.equal(service.rename!(m, at(TEXT, 'LIMIT\n'), 'MAX')!.length, 2);
-  assert.equal(service.rename!(m, offset, '1bad'), null);
-  assert.equal(service.rename!(m, offset, 'call'), null, 'would merge two variables of the rule');
-  assert.equal(service.rename!(m, offset, 'LIMIT'), null, 'would hide a constant the rule can see');
-  assert.equal(service.rename!(m, at(TEXT, 'LIMIT\n'), 'is_user'), null);
-  assert.equal(service.rename!(m, offset, 'not'), null);
+  assert.equal(renamedEdits(service.rename!(m, at(TEXT, 'is_user(out)'), 'from_user')).length, 2);
+  assert.equal(renamedEdits(service.rename!(m, at(TEXT, 'LIMIT\n'), 'MAX')).length, 2);
+  assert.deepEqual(service.rename!(m, offset, '1bad'), { refusal: '"1bad" is not a name: a name starts with a letter or _ and holds only letters, digits and _' });
+  assert.deepEqual(service.rename!(m, offset, 'call'), { refusal: '"call" already names a variable that out can see: renaming onto it would merge the two' });
+  assert.deepEqual(service.rename!(m, offset, 'LIMIT'), { refusal: '"LIMIT" already names a constant that out can see: renaming onto it would merge the two' }, 'would hide a constant the rule can see');
+  assert.deepEqual(service.rename!(m, at(TEXT, 'LIMIT\n'), 'is_user'), { refusal: '"is_user" already names a predicate that LIMIT can see: renaming onto it would merge the two' });
+  assert.deepEqual(service.rename!(m, offset, 'not'), { refusal: '"not" is a keyword of the rule language' });
   assert.equal(service.prepareRename!(m, at(TEXT, 'len(')), null);
   assert.equal(service.prepareRename!(m, at(TEXT, 'ToolOutput)')), null);
   assert.equal(service.prepareRename!(m, at(TEXT, 'find_pii(out')), null);

@@ -13,8 +13,9 @@ const text = [
 test('dataset rename stays within the line\'s trace', () => {
   const model = parse(text);
   const at = offsetOf(text, '"tool_call_id": "a"', 17, 1);
-  const edits = jsonlService.rename!(model, at, 'b')!;
-  assert.deepEqual(applyEdits(text, edits).split('\n').map((line) => (line.match(/"(id|tool_call_id)": "\w+"/g) ?? []).join(' ')), [
+  const renamed = jsonlService.rename!(model, at, 'b');
+  assert.ok(renamed && 'edits' in renamed, JSON.stringify(renamed));
+  assert.deepEqual(applyEdits(text, renamed.edits).split('\n').map((line) => (line.match(/"(id|tool_call_id)": "\w+"/g) ?? []).join(' ')), [
     '"id": "a" "tool_call_id": "a"',
     '"id": "b" "tool_call_id": "b"',
   ]);
