@@ -6,7 +6,7 @@
 // Cold opens are repeated in fresh processes (their medians are steadier than one run's); the last one of each server
 // runs under bench/heapProbe.ts for its peak heap. A 10,000-line rule file is
 // opened and edited the same way (edit → diagnostics).
-// Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...] [cold] [rules])
+// Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...] [cold] [rules] [decoder])
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +47,8 @@ const ours: ServerKind = {
 };
 /** The same server reading every edited version in full (no incremental re-read), for comparison. */
 const oursFull: ServerKind = { ...ours, name: 'agent-traces, full re-read', env: { AGENT_TRACES_FULL_REREAD: '1' } };
+/** The same server leaving stdio's message decoding to the library (see server/src/transport/connection.ts). */
+const oursLibraryDecoding: ServerKind = { ...ours, name: 'agent-traces, library decoding', env: { AGENT_TRACES_LIBRARY_DECODER: '1' } };
 
 /** One server process and the diagnostics it has published. */
 class Client {
@@ -279,18 +281,18 @@ async function measure(kind: ServerKind, text: string, editCount: number): Promi
 }
 
 /** Cold opens only: a fresh process of each server in turn, `rounds` times, one document each. */
-async function compareColdOpens(text: string, rounds: number): Promise<void> {
+async function compareColdOpens(text: string, rounds: number, kinds = [floor, jsonServer, ours]): Promise<void> {
   const bytes = Buffer.byteLength(text);
-  const kinds = [floor, jsonServer, ours];
   const times = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const rises = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
+  const residents = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const heaps = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const keptHeaps = new Map<ServerKind, number>();
   const externals = new Map<ServerKind, number>();
   const heapFile = join(tmpdir(), `agent-traces-heap-${process.pid}`);
   for (let round = 0; round < rounds; round++) {
     for (const kind of kinds) {
-      // One round in three runs the server under the heap probe (its GC profiler costs a little time).
+      // The last round runs the server under the heap probe (its GC profiler costs a little time).
       const probed = round === rounds - 1;
       const client = new Client(kind, probed ? heapFile : undefined);
       await client.initialize();
@@ -298,6 +300,7 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
       client.resetPeakMemory();
       const time = await timed(() => client.open(`file:///bench/cold${kind.extension}`, text));
       rises.get(kind)!.push(client.peakMemory() - before);
+      residents.get(kind)!.push(client.memory());
       await client.stop();
       if (probed) {
         const [peak, kept, external] = readFileSync(heapFile, 'utf8').split(' ').map(Number);
@@ -312,22 +315,45 @@ async function compareColdOpens(text: string, rounds: number): Promise<void> {
   }
   const median = (values: number[]) => percentile(values, 50);
   console.log(`cold opens, ${rounds} fresh processes each: time (median and fastest of ${rounds - 1}), the resident size's rise at its peak`);
-  console.log('over the file size (median), and the peak heap in use over the file size, then what a full collection leaves at exit with the document open,');
-  console.log('then the most memory outside the heap that V8 counted at a collection (buffers; external strings)');
-  console.log('(the last process, under bench/heapProbe.ts):');
+  console.log('over the file size and the resident size once the document is checked (MB), both medians of all processes; the peak heap');
+  console.log('in use over the file size, then what a full collection leaves at exit with the document open, then the most memory');
+  console.log('outside the heap that V8 counted at a collection (buffers; external strings) (the last process, under bench/heapProbe.ts):');
   for (const kind of kinds) {
     console.log(
-      `${kind.name.padEnd(27)} ${ms(median(times.get(kind)!))} ${ms(Math.min(...times.get(kind)!))}   ${(median(rises.get(kind)!) / bytes).toFixed(1).padStart(6)}x`
+      `${kind.name.padEnd(31)} ${ms(median(times.get(kind)!))} ${ms(Math.min(...times.get(kind)!))}   ${(median(rises.get(kind)!) / bytes).toFixed(1).padStart(6)}x`
+      + `   resident ${inMB(median(residents.get(kind)!))} MB`
       + `   heap ${(heaps.get(kind)![0] / bytes).toFixed(1).padStart(5)}x   kept ${((keptHeaps.get(kind) ?? 0) / bytes).toFixed(1).padStart(5)}x`
       + `   outside the heap ${((externals.get(kind) ?? 0) / bytes).toFixed(1).padStart(5)}x`,
     );
   }
   const mine = median(times.get(ours)!);
-  console.log(
-    `agent-traces: cold (medians) ${(mine / median(times.get(floor)!)).toFixed(2)}× the floor (≤ 2), `
-    + `${(median(times.get(jsonServer)!) / mine).toFixed(2)}× faster than JSON (≥ 4), peak heap ${(heaps.get(ours)![0] / bytes).toFixed(1)}× the file size (≤ 4)\n`,
-  );
+  if (kinds.includes(floor) && kinds.includes(jsonServer)) {
+    console.log(
+      `agent-traces: cold (medians) ${(mine / median(times.get(floor)!)).toFixed(2)}× the floor (≤ 2), `
+      + `${(median(times.get(jsonServer)!) / mine).toFixed(2)}× faster than JSON (≥ 4), peak heap ${(heaps.get(ours)![0] / bytes).toFixed(1)}× the file size (≤ 4)\n`,
+    );
+  }
+  if (kinds.includes(oursLibraryDecoding)) {
+    const library = median(residents.get(oursLibraryDecoding)!);
+    console.log(
+      `agent-traces' own decoding: resident ${inMB(median(residents.get(ours)!))} MB against ${inMB(library)} MB with the library's `
+      + `(≤ the library's), cold open ${(mine / median(times.get(oursLibraryDecoding)!)).toFixed(2)}× the library's time, `
+      + `peak rise ${(median(rises.get(ours)!) / median(rises.get(oursLibraryDecoding)!)).toFixed(2)}× the library's\n`,
+    );
+  }
 }
+
+/** The stdio message decoding, ours against the library's, on the same server: an ASCII trace and one with characters beyond it. */
+async function compareDecoders(megabytesOfTrace: number, rounds: number): Promise<void> {
+  const text = generateTrace(megabytesOfTrace * 1024 * 1024, 1, { outputLines: [10, 30] });
+  const ascii = text.replaceAll('—', '-');
+  for (const [name, trace] of [['ASCII', ascii], ['with characters beyond ASCII (—)', text]] as const) {
+    console.log(`--- message decoding, ${(Buffer.byteLength(trace) / 2 ** 20).toFixed(1)} MB trace, ${name}`);
+    await compareColdOpens(trace, rounds, [ours, oursLibraryDecoding]);
+  }
+}
+
+const inMB = (value: number) => `${Math.round(value / 2 ** 20)}`.padStart(5);
 
 /** One-character edits in a rule file: inside a string, a name, a comment, and on the empty line between two statements. */
 function ruleEditsIn(text: string, count: number): Edit[] {
@@ -399,9 +425,14 @@ const pair = (values: number[]) => (values.length === 0 ? '     n/a     ' : `${m
 
 async function main(): Promise<void> {
   // Arguments: trace sizes in MB (default 10 and 50), `cold` for the repeated cold opens only, `rules` for the rule
-  // file case only (both run by default too).
+  // file case only (both run by default too), `decoder` for the message decoding alone, ours against the library's
+  // (on a 40 MB trace unless a size is given).
   const args = process.argv.slice(2);
   const sizes = args.map(Number).filter((n) => n > 0);
+  if (args.includes('decoder')) {
+    await compareDecoders(sizes[0] ?? 40, 5);
+    return;
+  }
   const only = args.includes('rules') || args.includes('cold');
   const megabytes = sizes.length > 0 ? sizes : args.includes('rules') && !args.includes('cold') ? [] : [10, 50];
   const everything = !only;

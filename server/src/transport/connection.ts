@@ -7,11 +7,13 @@ import { decodeMessageBody } from './messageDecoder';
 /**
  * The server's connection. Over stdio its messages are decoded by `decodeMessageBody`, which reads a big document's
  * text from the message's bytes without first making the whole message a string; other transports (IPC, sockets)
- * are left to the library.
+ * are left to the library. AGENT_TRACES_LIBRARY_DECODER=1 leaves stdio's decoding to the library too, so that a
+ * benchmark can compare the two in one run.
  */
 export function createServerConnection(): Connection {
   if (!process.argv.includes('--stdio')) return createConnection(ProposedFeatures.all);
-  const reader = new StreamMessageReader(process.stdin, { contentTypeDecoder: jsonDecoder });
+  const decoder = process.env.AGENT_TRACES_LIBRARY_DECODER ? undefined : { contentTypeDecoder: jsonDecoder };
+  const reader = new StreamMessageReader(process.stdin, decoder);
   const connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout));
   // What the library does for a stdio connection it makes itself: stdout carries only messages, so console output
   // goes to the client's log; and the end of stdin, the client gone, ends the server.

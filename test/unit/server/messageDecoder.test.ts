@@ -37,6 +37,8 @@ describe('message decoder', () => {
     const texts = [
       '', 'plain', '"quoted" \\ back / slash', '\b\f\n\r\t\u0000\u001f\u007f', 'é ß ÿ', '— € ア', '😀 𝄞 \u{10ffff}',
       '\ud800', '\udfff', 'a\ud83d', '\ud83d\ud83d\ude00', '\ude00\ud83d', `${long}\ud800${long}`, `${long}😀"\n`,
+      // Latin-1 all along, then widened at a character beyond it, early or late.
+      `é${long}ÿ\u00ff`, `${long}é—${long}`, `ÿ${long}\u0100`, `${long}\u20ac${long}`, `\u00e9${long}😀`, `${long}\n\t"€`,
     ];
     for (const text of texts) {
       agrees(didOpen(text), JSON.stringify(text.slice(0, 40)));
@@ -46,6 +48,7 @@ describe('message decoder', () => {
 
   it('reads escapes written in any case and the escaped solidus, which JSON.stringify never writes', () => {
     agrees(Buffer.from('{"a":"\\u00E9\\u00e9\\/\\uD83D\\uDE00","b":"' + long + '\\uDBFF\\uDFFF"}'), 'hand-written escapes');
+    agrees(Buffer.from('{"a":"' + long + '\\u00ff\\u0100","b":"\\u00e9' + long + '\\u20AC"}'), 'Latin-1 escapes, then one beyond Latin-1');
   });
 
   it('keeps long strings wherever they stand: as keys, in arrays, nested, several in one message', () => {
