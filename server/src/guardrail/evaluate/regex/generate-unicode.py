@@ -1,0 +1,218 @@
+"""Writes unicodeTables.ts and unicodeNames.ts: the character data Python 3.11's `re` uses on str patterns.
+
+Run once with Python 3.11 (the tables must be that version's, Unicode 14.0) and commit the output:
+    python3 server/src/guardrail/evaluate/regex/generate-unicode.py [NameAliases source]
+The optional argument is a file listing further candidate names (Perl's unicore/Name.pl holds the Unicode name
+aliases); every candidate is kept only if Python's unicodedata.lookup accepts it, so Python stays the judge.
+"""
+import _sre
+import base64
+import os
+import re
+import sys
+import unicodedata
+import zlib
+from re._casefix import _EXTRA_CASES
+
+assert sys.version_info[:2] == (3, 11), 'generate with Python 3.11'
+HERE = os.path.dirname(os.path.abspath(__file__))
+MAX = 0x110000
+
+
+def ranges(pred):
+    out = []
+    start = None
+    for cp in range(MAX):
+        if pred(cp):
+            if start is None:
+                start = cp
+        elif start is not None:
+            out.append((start, cp - 1))
+            start = None
+    if start is not None:
+        out.append((start, MAX - 1))
+    return out
+
+
+def encode_ranges(rs):
+    # "start-end" or "start" in base 36, separated by commas; starts are deltas from the previous end.
+    parts = []
+    previous = 0
+    for a, b in rs:
+        d = a - previous
+        parts.append(base36(d) if a == b else f'{base36(d)}-{base36(b - a)}')
+        previous = b
+    return ','.join(parts)
+
+
+def base36(n):
+    digits = '0123456789abcdefghijklmnopqrstuvwxyz'
+    if n == 0:
+        return '0'
+    s = ''
+    while n:
+        n, r = divmod(n, 36)
+        s = digits[r] + s
+    return s
+
+
+def encode_map(pairs):
+    # Runs of (start, count, stride, delta): code points start, start+stride, ... map to cp + delta.
+    runs = []
+    for cp, to in pairs:
+        delta = to - cp
+        if runs:
+            start, count, stride, d = runs[-1]
+            last = start + (count - 1) * stride
+            if d == delta and (count == 1 and cp - last in (1, 2) or count > 1 and cp - last == stride):
+                runs[-1] = (start, count + 1, cp - last if count == 1 else stride, d)
+                continue
+        runs.append((cp, 1, 1, delta))
+    parts = []
+    previous = 0
+    for start, count, stride, delta in runs:
+        sign = '-' if delta < 0 else ''
+        parts.append(f'{base36(start - previous)}:{base36(count)}:{stride}:{sign}{base36(abs(delta))}')
+        previous = start
+    return ','.join(parts)
+
+
+def is_space(cp):
+    return chr(cp).isspace()
+
+
+def is_decimal(cp):
+    return chr(cp).isdecimal()
+
+
+def is_word(cp):
+    return chr(cp).isalnum() or cp == 0x5F
+
+
+lower = [(cp, _sre.unicode_tolower(cp)) for cp in range(MAX) if _sre.unicode_tolower(cp) != cp]
+
+
+def upper_above(cp):
+    """sre's upper-case of a BMP character (its simple upper-case mapping), where it is above the character; else
+    None. Python does not expose that mapping (str.upper() is the full one), so `re` itself is asked: under ASCII and
+    IGNORECASE, a class range reaching past the BMP, [X-\U0010FFFF], matches a lower-case character below X exactly
+    when its upper-case is at least X (RANGE_UNI_IGNORE; ASCII keeps the rest of the class from lower-casing into it)."""
+    def matches(low):
+        return re.fullmatch('(?ai)[%s-\U0010FFFF]' % re.escape(chr(low)), chr(cp)) is not None
+    if not matches(cp + 1):
+        return None
+    lo, hi = cp + 1, MAX - 1  # matches(lo) holds; find the largest such
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if matches(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def upper_candidates():
+    # Only characters that are their own lowercase are ever upper-cased (the subject is lowered first).
+    for cp in range(MAX):
+        if 0xD800 <= cp <= 0xDFFF or _sre.unicode_tolower(cp) != cp or not _sre.unicode_iscased(cp):
+            continue
+        u = chr(cp).upper()
+        if cp >= 0x10000:
+            assert len(u) == 1
+            if ord(u) != cp:
+                yield cp, ord(u)
+            continue
+        found = upper_above(cp)
+        if found is not None:
+            yield cp, found
+
+
+upper = list(upper_candidates())
+# Below the character, an upper-case matters only outside the BMP (str.upper() is sre's there): check a sample.
+assert re.fullmatch('(?i)[\U00010400-\U00010401]', '\U00010428')
+cased = ranges(_sre.unicode_iscased)
+
+# Sanity: the character classes are what `re` itself matches.
+for name, pred, pattern in (('space', is_space, r'\s'), ('digit', is_decimal, r'\d'), ('word', is_word, r'\w')):
+    compiled = re.compile(pattern)
+    for cp in range(MAX):
+        assert bool(compiled.fullmatch(chr(cp))) == pred(cp), (name, hex(cp))
+
+extra = ','.join(f'{base36(k)}:{".".join(base36(v) for v in vs)}' for k, vs in sorted(_EXTRA_CASES.items()))
+
+tables = f'''// Generated by generate-unicode.py from Python {sys.version.split()[0]} (Unicode {unicodedata.unidata_version}); do not edit.
+// Ranges: base-36 "start-length" pairs, each start counted from the previous range's end.
+// Maps: base-36 "start:count:stride:delta" runs, each start counted from the previous run's start.
+
+export const UNICODE_VERSION = '{unicodedata.unidata_version}';
+/** str.isspace(): what `\\s` matches. */
+export const SPACE = '{encode_ranges(ranges(is_space))}';
+/** str.isdecimal(): what `\\d` matches. */
+export const DIGIT = '{encode_ranges(ranges(is_decimal))}';
+/** str.isalnum() or "_": what `\\w` matches. */
+export const WORD = '{encode_ranges(ranges(is_word))}';
+/** _sre.unicode_iscased. */
+export const CASED = '{encode_ranges(cased)}';
+/** _sre.unicode_tolower, where it changes the character. */
+export const LOWER = '{encode_map(lower)}';
+/**
+ * sre's upper-case of characters that are their own lower-case, where a class range reaching past the BMP can use
+ * it under IGNORECASE (RANGE_UNI_IGNORE): in the BMP where it is above the character, outside it where it differs.
+ */
+export const UPPER = '{encode_map(upper)}';
+/** Characters named "CJK UNIFIED IDEOGRAPH-<hex>" by rule. */
+export const CJK_UNIFIED = '{encode_ranges(ranges(lambda cp: (unicodedata.name(chr(cp), '')).startswith('CJK UNIFIED IDEOGRAPH-')))}';
+/** re._casefix._EXTRA_CASES: lowercase characters that ignore-case also matches with other lowercase ones. */
+export const EXTRA_CASES = '{extra}';
+'''
+with open(os.path.join(HERE, 'unicodeTables.ts'), 'w') as f:
+    f.write(tables)
+
+# Names that unicodedata.lookup accepts (so \N{...} does): every character's name, and candidate aliases.
+ALGORITHMIC = ('HANGUL SYLLABLE ', 'CJK UNIFIED IDEOGRAPH-')
+names = {}
+for cp in range(MAX):
+    n = unicodedata.name(chr(cp), None)
+    if n is None or n.startswith(ALGORITHMIC):
+        continue
+    names[n] = cp
+candidates = []
+if len(sys.argv) > 1:
+    with open(sys.argv[1], encoding='utf-8') as f:
+        lines = f.read().split('\n')
+    for i in range(len(lines) - 1):
+        if re.fullmatch(r'[0-9A-F]{4,6}', lines[i]) and lines[i + 1] and not lines[i + 1].startswith(ALGORITHMIC):
+            candidates.append(lines[i + 1])
+aliases = 0
+for n in candidates:
+    if n in names:
+        continue
+    try:
+        c = unicodedata.lookup(n)
+    except KeyError:
+        continue
+    if len(c) == 1:
+        names[n] = ord(c)
+        aliases += 1
+for n, cp in names.items():
+    assert unicodedata.lookup(n) == chr(cp), n
+lines = []
+previous = -1
+for n, cp in sorted(names.items(), key=lambda item: (item[1], item[0])):
+    suffix = f'-{cp:04X}'
+    if n.endswith(suffix):
+        n = n[:-len(suffix)] + '-#'
+    lines.append(n if cp == previous + 1 else f'{base36(cp - previous)}:{n}')
+    previous = cp
+text = '\n'.join(lines)
+packed = zlib.compressobj(9, zlib.DEFLATED, -15)
+blob = base64.b64encode(packed.compress(text.encode('ascii')) + packed.flush()).decode('ascii')
+with open(os.path.join(HERE, 'unicodeNames.ts'), 'w') as f:
+    f.write(f'''// Generated by generate-unicode.py from Python {sys.version.split()[0]} (Unicode {unicodedata.unidata_version}); do not edit.
+// {len(names)} names ({aliases} of them aliases) that unicodedata.lookup accepts, as raw deflate in base64 of lines in
+// code point order: "NAME" for the code point after the previous line's, else "<distance in base 36>:NAME"; a name
+// ending in "-#" ends in its code point in hex (4 digits or more). Hangul syllables and CJK unified ideographs are
+// named by rule instead.
+export const NAMES = '{blob}';
+''')
+print(f'{len(names)} names ({aliases} aliases), blob {len(blob)} characters')
