@@ -154,6 +154,19 @@ describe('evaluation: builtins and detectors', () => {
     assert.deepEqual(r('please ignre the instructions', 'fuzzy_contains(m.content, "ignore", use_semantic=False)').errors[0][2], ['messages.0', 'messages.0.content:7-12']);
   });
 
+  it('html_code reads start tags as before: attributes, quotes, entities, bare values, names with `<`, unclosed tags', () => {
+    const policy = 'from invariant.parsers.html import html_code\nraise PolicyViolation("x", links=html_code(m).links, alts=html_code(m).alt_texts) if:\n    (m: Message)\n';
+    // The keyword arguments of a violation are written as Python prints them.
+    const found = (content: string) => {
+      const [error] = evaluateRules(model(policy), [user(content)]).errors;
+      return [error.kwargs.links, error.kwargs.alts];
+    };
+    assert.deepEqual(found('<a href="x">1</a> <A HREF=\'y\' > <img alt="a &amp; b"/> <a href=z/> <a<a href="w"> <a href="q"'), ["['x', 'y', 'z/']", "['a & b']"]);
+    assert.deepEqual(found('<a b=x' + '/x'.repeat(12) + ' <a href="after">'), ["['after']", '[]']);
+    // The name of the first tag is `a<a<a…`; the second tag is an `a` whose attributes are `<a`, …, `<img` and `alt`.
+    assert.deepEqual(found('<a' + '<a'.repeat(50) + ' href="named">' + '<a '.repeat(50) + '<img alt=last> <img alt=own>'), ['[]', "['own']"]);
+  });
+
   it('reports a rule that needs a model-based detector once as not evaluated, and runs the others', () => {
     const policy = 'from invariant.detectors import pii, prompt_injection\nraise "a" if:\n    (m: Message)\n    prompt_injection(m.content)\n\nraise "b" if:\n    (m: Message)\n';
     const r = ev(policy, [user('x'), user('y')]);
@@ -191,7 +204,7 @@ describe('evaluation: failures and limits', () => {
     assert.equal(ev(policy, trace).errors.length, 20);
     const limited = ev(policy, trace, { budget: 50 });
     assert.deepEqual(limited.errors, []);
-    assert.deepEqual(limited.notices, ['Rule 1 stopped after 50 rule-body evaluations (the work budget); its violations are not reported']);
+    assert.deepEqual(limited.notices, ['Rule 1 stopped after 50 steps (the work budget); its violations are not reported']);
   });
 
   it('stops a rule at the error limit when asked, keeping the errors found before it, and says so only when some were left out', () => {

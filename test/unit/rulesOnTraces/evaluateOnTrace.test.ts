@@ -118,7 +118,7 @@ describe('rules on a trace document', () => {
     const text = JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ role: 'user', content: `m${i}` })));
     const result = evaluateRulesOnTrace([rules(policy)], text, false, { workBudget: 10 });
     assert.deepEqual(result.notices.map((n) => n.kind), ['work-budget']);
-    assert.match(result.notices[0].message, /stopped after 10 rule-body evaluations .*agentTraces\.guardrails\.workBudget/);
+    assert.match(result.notices[0].message, /stopped after 10 steps .*agentTraces\.guardrails\.workBudget/);
   });
 });
 

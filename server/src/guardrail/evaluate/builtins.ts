@@ -1,5 +1,6 @@
 import { EventObject, InvariantAttributeError, ToolOutputEvent, fromJson, setMethodFactory } from './traceObjects';
 import { iterate, length, compare } from './pyops';
+import { checkItems, checkLength } from './limits';
 import { pyFindIter, pyMatch } from './regex';
 import { imagesOf, textsOf } from './text';
 import { PyDict, PyError, PyFunction, PyObject, PyTuple, isStr, pyRepr, pyStr, str, truthy, typeName, type CallContext, type Value } from './values';
@@ -113,11 +114,13 @@ function stringMethod(value: Value, name: string): PyFunction {
     case 'join': return method(name, ([items]) => {
       const list = iterate(items);
       if (list.length === 1 && isStr(list[0])) return list[0];
-      return list.map((x) => {
+      const parts = list.map((x) => {
         const t = str(x);
         if (t === undefined) throw new PyError('TypeError', `sequence item: expected str instance, ${typeName(x)} found`);
         return t;
-      }).join(s);
+      });
+      checkLength(parts.reduce((total, part) => total + part.length, s.length * Math.max(0, parts.length - 1)));
+      return parts.join(s);
     });
     case 'format': return method(name, (args, kwargs) => {
       let i = 0;
@@ -248,9 +251,15 @@ export const BUILTINS: Record<string, Value> = {
   }),
   float: fn('float', ([x]) => Number(str(x) ?? x)),
   bool: fn('bool', ([x]) => truthy(x ?? false)),
-  list: fn('list', ([x]) => (x === undefined ? [] : [...iterate(x)])),
+  list: fn('list', ([x]) => (x === undefined ? [] : copy(iterate(x)))),
   dict: fn('dict', (_a, kwargs) => derived(new PyDict(kwargs))),
 };
+
+/** A new list of the items, checked against the item limit (a list of a list is a copy of it). */
+function copy(items: Value[]): Value[] {
+  checkItems(items.length);
+  return [...items];
+}
 
 function derived(d: PyDict): PyDict {
   d.derived = true;

@@ -1,5 +1,6 @@
 import type { Expr, Statement } from '../ast';
-import { BudgetExceeded } from './failure';
+import { BudgetExceeded, TimeLimitExceeded } from './failure';
+import { checkHeap } from './limits';
 import type { TraceInput } from './input';
 import type { Value } from './values';
 
@@ -41,9 +42,12 @@ export class CallCache {
   }
 }
 
+/** Steps between two looks at the clock, the cancellation and the heap (each costs about as much as a small step). */
+const CHECK_EVERY = 32;
+
 /** State shared by one evaluation of one rule. */
 export class EvaluationContext {
-  /** Rule-body evaluations so far (the analyzer's checking cycles). */
+  /** Steps so far: rule-body evaluations (the analyzer's checking cycles) and comprehension iterations. */
   work = 0;
   /** The top-level rule line being evaluated (where a failure is reported). */
   line: Expr | null = null;
@@ -55,11 +59,18 @@ export class EvaluationContext {
     readonly source: string,
     readonly budget: number,
     readonly isCancelled: () => boolean,
+    /** `performance.now()` after which the rule stops (its time limit), and the limit for the message. */
+    readonly deadline = Infinity,
+    readonly timeLimitMs = Infinity,
   ) {}
 
   tick(): void {
     if (++this.work > this.budget) throw new BudgetExceeded(this.budget);
-    if ((this.work & 1023) === 0 && this.isCancelled()) throw new Cancelled();
+    if (this.work % CHECK_EVERY === 0) {
+      if (this.isCancelled()) throw new Cancelled();
+      if (performance.now() > this.deadline) throw new TimeLimitExceeded(this.timeLimitMs);
+      checkHeap();
+    }
   }
 }
 

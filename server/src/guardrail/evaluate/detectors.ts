@@ -203,21 +203,74 @@ function decodeEntities(s: string): string {
   });
 }
 
-/** Start tags with their attributes, as Python's html.parser reports them (names lower-cased, entities decoded). */
+/*
+ * A start tag in sticky parts: `<` and the name, the attributes, and the closing `>`. Each attribute (with what
+ * follows it up to the next one) is taken the first way it matches, as Python's own start-tag pattern is matched
+ * (`re.match`, no search for another split): an atomic group, written `(?=(…))\1`. With plain groups the engine
+ * tried every other split of `b=x/x/x…` into values and names when no `>` followed, exponential in the text (85
+ * characters ran for minutes).
+ */
+const TAG_OPENING = /<[a-zA-Z]/g;
+const TAG_NAME = /<[a-zA-Z][^\t\n\r\f />\x00]*/y;
+const ATTRIBUTE_RUN_SOURCE = `[\\s/]*(?:(?<=['"\\s/])[^\\s/>][^\\s/=>]*)(?:\\s*=+\\s*(?:'[^']*'|"[^"]*"|(?!['"])[^>\\s]*))?(?:\\s|\\/(?!>))*`;
+const ATTRIBUTE_RUN = new RegExp(ATTRIBUTE_RUN_SOURCE, 'y');
+const ATTRIBUTE_RUNS = new RegExp(`(?:(?=(${ATTRIBUTE_RUN_SOURCE}))\\1)*`, 'y');
+const TAG_CLOSE = /\s*\/?\s*>/y;
+const ATTRIBUTE = /((?<=['"\s/])[^\s/>][^\s/=>]*)(\s*=+\s*('[^']*'|"[^"]*"|(?!['"])[^>\s]*))?/g;
+
+function stickyMatch(pattern: RegExp, text: string, at: number): number {
+  pattern.lastIndex = at;
+  return pattern.test(text) ? pattern.lastIndex : -1;
+}
+
+/**
+ * Start tags with their attributes, as Python's html.parser reports them (names lower-cased, entities decoded), in
+ * time linear in the text. How a tag goes on from a place depends only on that place: a `<` inside the name just
+ * read starts a name that ends at the same character, and a place where an attribute began in a tag that never
+ * closed leads nowhere from any other `<` either. Without both, `<a<a<a…` and `<a <a <a …` read the rest of the text
+ * again from every `<`.
+ */
 function startTags(html: string): { tag: string; attrs: [string, string | null][] }[] {
   const tags: { tag: string; attrs: [string, string | null][] }[] = [];
-  const tagRe = /<([a-zA-Z][^\t\n\r\f />\x00]*)((?:[\s/]*(?:(?<=['"\s/])[^\s/>][^\s/=>]*)(?:\s*=+\s*(?:'[^']*'|"[^"]*"|(?!['"])[^>\s]*))?(?:\s|\/(?!>))*)*)\s*\/?\s*>/g;
-  const attrRe = /((?<=['"\s/])[^\s/>][^\s/=>]*)(\s*=+\s*('[^']*'|"[^"]*"|(?!['"])[^>\s]*))?/g;
-  for (const m of html.matchAll(tagRe)) {
+  /** Set from the first tag that does not close: 1 where an attribute began in such a tag. */
+  let deadEnds: Uint8Array | undefined;
+  let nameEnd = -1;
+  TAG_OPENING.lastIndex = 0;
+  for (let opening = TAG_OPENING.exec(html); opening; opening = TAG_OPENING.exec(html)) {
+    const start = opening.index;
+    if (start >= nameEnd) nameEnd = stickyMatch(TAG_NAME, html, start);
+    const end = deadEnds ? attributesEnd(html, nameEnd, deadEnds) : stickyMatch(ATTRIBUTE_RUNS, html, nameEnd);
+    const closed = end < 0 ? -1 : stickyMatch(TAG_CLOSE, html, end);
+    if (closed < 0) {
+      attributesEnd(html, nameEnd, (deadEnds ??= new Uint8Array(html.length + 1)), true);
+      TAG_OPENING.lastIndex = start + 1;
+      continue;
+    }
+    TAG_OPENING.lastIndex = closed;
     const attrs: [string, string | null][] = [];
-    for (const a of (m[2] ?? '').matchAll(attrRe)) {
+    for (const a of html.slice(nameEnd, end).matchAll(ATTRIBUTE)) {
       let value: string | null = a[3] ?? null;
       if (value !== null && ((value.startsWith("'") && value.endsWith("'")) || (value.startsWith('"') && value.endsWith('"'))) && value.length >= 2) value = value.slice(1, -1);
       attrs.push([a[1].toLowerCase(), value === null ? null : decodeEntities(value)]);
     }
-    tags.push({ tag: m[1].toLowerCase(), attrs });
+    tags.push({ tag: html.slice(start + 1, nameEnd).toLowerCase(), attrs });
   }
   return tags;
+}
+
+/**
+ * Where the attributes read from `at` end, attribute by attribute; -1 when they reach a place known to lead nowhere.
+ * `markDead`: the tag does not close, every place an attribute began is marked so.
+ */
+function attributesEnd(html: string, at: number, deadEnds: Uint8Array, markDead = false): number {
+  let end = at;
+  for (; ;) {
+    if (deadEnds[end] === 1) return -1;
+    if (markDead) deadEnds[end] = 1;
+    const next = stickyMatch(ATTRIBUTE_RUN, html, end);
+    if (next < 0) return end;
+    end = next;
+  }
 }
 
 function htmlCode(args: Value[]): Value {

@@ -4,7 +4,7 @@ import { BUILTINS, ErrorInfo, PolicyParameters } from './builtins';
 import { CallCache, Cancelled, EvaluationContext, type Binding, type Globals } from './context';
 import { LIBRARY } from './detectors';
 import { assignments, type Model } from './enumerate';
-import { BudgetExceeded, EvaluationFailure, NotEvaluated } from './failure';
+import { BudgetExceeded, EvaluationFailure, NotEvaluated, TimeLimitExceeded, engineError, type StopReason } from './failure';
 import { buildInputStepwise, type TraceInput } from './input';
 import { EventObject, fromParameter, toJson } from './traceObjects';
 import { Interpreter } from './interpreter';
@@ -77,7 +77,7 @@ export interface EvaluationNotice {
   end: number;
   /** The detector that could not run, for rules not evaluated. */
   detector?: string;
-  kind: 'not-evaluated' | 'budget' | 'error-limit';
+  kind: 'not-evaluated' | 'budget' | 'error-limit' | 'timeout';
 }
 
 export interface EvaluationOptions {
@@ -85,8 +85,15 @@ export interface EvaluationOptions {
   parameters?: Record<string, unknown>;
   /** Monitor mode: only errors that bind an event at or after this trace index (`analyze_pending`). */
   pendingStart?: number;
-  /** Rule-body evaluations allowed per rule before it stops with a notice. */
+  /** Steps (rule-body evaluations and comprehension iterations) allowed per rule before it stops with a notice. */
   budget?: number;
+  /** Milliseconds a rule may run on the trace before it stops with a notice (default: no limit). */
+  timeLimitMs?: number;
+  /**
+   * Rules (by index) already stopped on this trace from outside, by whoever ran an earlier attempt of this
+   * evaluation and had to end it: they are not run again, and are reported as that attempt found them.
+   */
+  stopped?: ReadonlyMap<number, StopReason>;
   /**
    * Errors per rule: a rule that finds this many stops there, keeps them and says so (the editor cannot show more
    * than its problem limit, and a rule over many pairs can find hundreds of thousands). Default: no limit.
@@ -100,7 +107,7 @@ export interface EvaluationResult {
   notices: EvaluationNotice[];
   /** Set when the evaluation failed as the analyzer's would raise; errors is then empty. */
   failure: EvaluationFailure | null;
-  /** Rule-body evaluations done in all. */
+  /** Steps done in all. */
   work: number;
   cancelled: boolean;
 }
@@ -189,19 +196,28 @@ export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unkno
   try {
     input = yield* buildInputStepwise(trace);
   } catch (e) {
-    if (e instanceof PyError) {
-      result.failure = new EvaluationFailure(`The trace cannot be read as the analyzer reads it: ${e.detail}`, e.pyType, 0, 0, -1);
-      return result;
-    }
-    throw e;
+    const raised = e instanceof PyError ? e : engineError(e);
+    result.failure = new EvaluationFailure(`The trace cannot be read as the analyzer reads it: ${raised.detail}`, raised.pyType, 0, 0, -1);
+    return result;
   }
   const globals = buildGlobals(model.program.statements, options.parameters ?? {});
   const rules = model.program.statements.filter((s): s is RuleStatement => s.kind === 'rule');
   const cache = new CallCache();
+  const timeLimitMs = options.timeLimitMs ?? Infinity;
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
     const rule = rules[ruleIndex];
-    const ctx = new EvaluationContext(input, cache, model.text, options.budget ?? DEFAULT_BUDGET, options.isCancelled ?? (() => false));
     const header = rule.headerSpan;
+    const stopped = options.stopped?.get(ruleIndex);
+    if (stopped === 'timeout') {
+      result.notices.push(timeoutNotice(ruleIndex, header, timeLimitMs));
+      continue;
+    }
+    if (stopped === 'memory') {
+      result.errors = [];
+      result.failure = new EvaluationFailure(`Evaluation failed (rule ${ruleIndex + 1}): MemoryError: the rule ran out of the memory allowed for rules`, 'MemoryError', header.start, header.end, ruleIndex);
+      return result;
+    }
+    const ctx = new EvaluationContext(input, cache, model.text, options.budget ?? DEFAULT_BUDGET, options.isCancelled ?? (() => false), performance.now() + timeLimitMs, timeLimitMs);
     try {
       const { errors, limited } = evaluateRule(rule, ruleIndex, globals, ctx, input, options.pendingStart, options.maxErrors ?? Infinity);
       for (const e of errors) result.errors.push(e);
@@ -215,7 +231,9 @@ export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unkno
           message: `Rule ${ruleIndex + 1} is not evaluated: it calls ${e.detector}, which ${e.reason}` });
       } else if (e instanceof BudgetExceeded) {
         result.notices.push({ ruleIndex, kind: 'budget', start: header.start, end: header.end,
-          message: `Rule ${ruleIndex + 1} stopped after ${e.budget.toLocaleString('en-US')} rule-body evaluations (the work budget); its violations are not reported` });
+          message: `Rule ${ruleIndex + 1} stopped after ${e.budget.toLocaleString('en-US')} steps (the work budget); its violations are not reported` });
+      } else if (e instanceof TimeLimitExceeded) {
+        result.notices.push(timeoutNotice(ruleIndex, header, e.limitMs));
       } else if (e instanceof RangeError && /call stack/.test(e.message)) {
         result.errors = [];
         result.failure = new EvaluationFailure(`Evaluation failed (rule ${ruleIndex + 1}): RecursionError: maximum recursion depth exceeded (a predicate or constant refers to itself)`, 'RecursionError', header.start, header.end, ruleIndex);
@@ -225,17 +243,18 @@ export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unkno
         result.cancelled = true;
         result.errors = [];
         return result;
-      } else if (e instanceof PyError) {
+      } else {
+        // Any other exception (a value too large for the engine, a fault of the evaluator) fails this evaluation only,
+        // never the caller's run: it is reported as the analyzer reports a Python exception.
+        const raised = e instanceof PyError ? e : engineError(e);
         const line = ctx.line ?? null;
         const start = line ? line.start : header.start;
         const end = line ? line.end : header.end;
         const where = lineOf(model.text, start);
         result.errors = [];
-        result.failure = new EvaluationFailure(`Evaluation failed at line ${where} (rule ${ruleIndex + 1}): ${e.pyType}: ${e.detail}`, e.pyType, start, end, ruleIndex);
+        result.failure = new EvaluationFailure(`Evaluation failed at line ${where} (rule ${ruleIndex + 1}): ${raised.pyType}: ${raised.detail}`, raised.pyType, start, end, ruleIndex);
         result.work += ctx.work;
         return result;
-      } else {
-        throw e;
       }
     }
     result.work += ctx.work;
@@ -247,6 +266,16 @@ export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unkno
     }
   }
   return result;
+}
+
+function timeoutNotice(ruleIndex: number, header: { start: number; end: number }, limitMs: number): EvaluationNotice {
+  return { ruleIndex, kind: 'timeout', start: header.start, end: header.end,
+    message: `Rule ${ruleIndex + 1} stopped after running ${duration(limitMs)} on this trace (the time limit); its violations are not reported` };
+}
+
+/** 5000 → "5 s", 1500 → "1.5 s", 250 → "250 ms". */
+export function duration(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(2)).toLocaleString('en-US')} s` : `${ms.toLocaleString('en-US')} ms`;
 }
 
 function lineOf(text: string, offset: number): number {

@@ -200,8 +200,12 @@ export class Interpreter {
     if (right === null) return false;
     if (Array.isArray(left)) return left.map((x) => contains(right, x));
     if (isStr(left) && isStr(right)) {
-      for (const m of pyFindIter(str(left)!, str(right)!)) this.mark(right, m.start, m.end);
-      return str(right)!.includes(str(left)!);
+      // The analyzer marks the matches of the left side read as a pattern (re.finditer): a plain text is found
+      // directly, the same places without the engine's limit on the size of a pattern (a 100 KB needle from a trace).
+      const needle = str(left)!;
+      const haystack = str(right)!;
+      for (const m of isPlainText(needle) ? occurrences(needle, haystack) : pyFindIter(needle, haystack)) this.mark(right, m.start, m.end);
+      return haystack.includes(needle);
     }
     return contains(right, left);
   }
@@ -269,6 +273,7 @@ export class Interpreter {
     const original = new Map(this.store);
     const out: Value[] = [];
     for (const item of iterate(iterable)) {
+      this.ctx.tick();
       this.store.set(e.variable.name, item);
       if (e.condition) {
         const c = this.eval(e.condition);
@@ -283,6 +288,18 @@ export class Interpreter {
     this.store = original;
     return out;
   }
+}
+
+/** A pattern without any character Python's `re` reads as syntax: it matches its own text, nothing else. */
+function isPlainText(pattern: string): boolean {
+  return pattern.length > 0 && !/[.^$*+?{}[\]\\|()]/.test(pattern);
+}
+
+/** Where `needle` occurs in `haystack`, left to right without overlapping (as re.finditer finds a plain text). */
+function occurrences(needle: string, haystack: string): { start: number; end: number }[] {
+  const found: { start: number; end: number }[] = [];
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) found.push({ start: at, end: at + needle.length });
+  return found;
 }
 
 /** `count(min=…, max=…)` or `forall` as the head of a quantifier block. */

@@ -1,12 +1,13 @@
+import { checkItems, checkLength } from './limits';
 import { Contents } from './traceObjects';
-import { PyDict, PyError, PyTuple, isStr, pyEquals, pyStr, str, truthy, typeName, type Value } from './values';
+import { PyDict, PyError, PyTuple, codePointLength, isStr, pyEquals, pyStr, str, truthy, typeName, type Value } from './values';
 
 /** Python's operators and iteration on run-time values (what the analyzer delegates to Python). */
 
 export function iterate(v: Value): Value[] {
   if (Array.isArray(v)) return v;
   if (v instanceof PyTuple) return v.items;
-  if (isStr(v)) return [...str(v)!];
+  if (isStr(v)) return characters(str(v)!);
   if (v instanceof PyDict) return [...v.map.keys()];
   if (v instanceof Contents) return v.chunks;
   throw new PyError('TypeError', `'${typeName(v)}' object is not iterable`);
@@ -26,6 +27,20 @@ export function contains(container: Value, item: Value): boolean {
   if (container instanceof Contents) return container.contains(item);
   if (Array.isArray(container) || container instanceof PyTuple) return iterate(container).some((x) => pyEquals(x, item));
   throw new PyError('TypeError', `argument of type '${typeName(container)}' is not iterable`);
+}
+
+/** A string's characters (code points) as a list, checked against the item limit first. */
+function characters(s: string): string[] {
+  if (s.length > 1000) checkItems(codePointLength(s));
+  return [...s];
+}
+
+/** The `index`-th character (code point) of `s`, counted from the end when negative; undefined past either end. */
+function characterAt(s: string, index: number): string | undefined {
+  let i = index < 0 ? codePointLength(s) + index : index;
+  if (i < 0) return undefined;
+  for (const ch of s) if (i-- === 0) return ch;
+  return undefined;
 }
 
 function numeric(v: Value): v is number | boolean {
@@ -75,13 +90,35 @@ export function arithmetic(op: '+' | '-' | '*' | '/' | '%' | '**', a: Value, b: 
       case '**': return x ** y;
     }
   }
-  if (op === '+' && isStr(a) && isStr(b)) return str(a)! + str(b)!;
-  if (op === '+' && Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
-  if (op === '+' && a instanceof PyTuple && b instanceof PyTuple) return new PyTuple([...a.items, ...b.items]);
-  if (op === '*' && isStr(a) && typeof b === 'number') return str(a)!.repeat(Math.max(0, b));
-  if (op === '*' && Array.isArray(a) && typeof b === 'number') return Array.from({ length: Math.max(0, b) }, () => a).flat();
+  if (op === '+' && isStr(a) && isStr(b)) {
+    checkLength(str(a)!.length + str(b)!.length);
+    return str(a)! + str(b)!;
+  }
+  if (op === '+' && Array.isArray(a) && Array.isArray(b)) {
+    checkItems(a.length + b.length);
+    return [...a, ...b];
+  }
+  if (op === '+' && a instanceof PyTuple && b instanceof PyTuple) {
+    checkItems(a.items.length + b.items.length);
+    return new PyTuple([...a.items, ...b.items]);
+  }
+  if (op === '*' && isStr(a) && typeof b === 'number') {
+    const times = Math.max(0, Math.trunc(b));
+    if (str(a)!.length > 0) checkLength(str(a)!.length * times);
+    return str(a)!.repeat(times);
+  }
+  if (op === '*' && Array.isArray(a) && typeof b === 'number') return repeatList(a, Math.max(0, Math.trunc(b)));
   if (op === '%' && isStr(a)) return percentFormat(str(a)!, b);
   throw unsupported(op, a, b);
+}
+
+/** `list * n`, its size checked before it is made. */
+function repeatList(items: Value[], times: number): Value[] {
+  if (items.length === 0 || times === 0) return [];
+  checkItems(items.length * times);
+  const out = new Array<Value>(items.length * times);
+  for (let t = 0, k = 0; t < times; t++) for (let i = 0; i < items.length; i++) out[k++] = items[i];
+  return out;
 }
 
 function percentFormat(format: string, args: Value): string {
@@ -105,7 +142,7 @@ export function not(v: Value): boolean {
 
 /** Python `len`. */
 export function length(v: Value): number {
-  if (isStr(v)) return [...str(v)!].length;
+  if (isStr(v)) return codePointLength(str(v)!);
   if (Array.isArray(v)) return v.length;
   if (v instanceof PyDict) return v.map.size;
   if (v instanceof PyTuple) return v.items.length;
@@ -117,7 +154,12 @@ export function length(v: Value): number {
 export function keyAccess(obj: Value, key: Value): Value {
   if (typeof key === 'number' && Number.isInteger(key) && (isStr(obj) || Array.isArray(obj) || obj instanceof PyTuple || obj instanceof Contents || obj instanceof PyDict)) {
     if (obj instanceof PyDict) throw new PyError('KeyError', String(key));
-    const items = isStr(obj) ? [...str(obj)!] : iterate(obj);
+    if (isStr(obj)) {
+      const ch = characterAt(str(obj)!, key);
+      if (ch === undefined) throw new PyError('IndexError', `${typeName(obj)} index out of range`);
+      return ch;
+    }
+    const items = iterate(obj);
     const i = key < 0 ? items.length + key : key;
     if (i < 0 || i >= items.length) throw new PyError('IndexError', `${typeName(obj)} index out of range`);
     return items[i];
