@@ -26,7 +26,7 @@ export interface ServerSettings extends Settings {
     /** Globs of rule files (relative to each workspace folder) evaluated on every open trace. */
     policies: string[];
     severity: 'error' | 'warning' | 'information' | 'hint';
-    /** Rule-body evaluations per rule and trace before the rule stops with a notice. */
+    /** Steps (rule-body evaluations and comprehension iterations) per rule and trace before the rule stops with a notice. */
     workBudget: number;
     /** Trace files of the workspace (besides the open ones) the rule files' code lenses count violations in. */
     maxLensTraces: number;

@@ -17,7 +17,8 @@ official analyzer's semantics and prints one line per violation at the exact cha
 
 Options:
   --param key=value  a policy parameter for input.key (read as JSON when it parses, else as a string); repeatable
-  --budget N         rule-body evaluations allowed per rule and trace (default 1000000)
+  --budget N         steps (rule-body evaluations and comprehension iterations) allowed per rule and trace
+                     (default 1000000)
   --json             print one entry per trace: file, line, errors (message, args, kwargs, key, ranges, range), error
   -h, --help         show this help
 
