@@ -69,7 +69,7 @@ describe('evaluation: JavaScript exceptions', () => {
   it('turns an exception of the engine (a pattern too large for it) into the trace\'s evaluation failure, its message cut short', () => {
     const needle = 'x'.repeat(100_000) + '.';
     const r = ev('raise "in" if:\n    (a: Message)\n    (b: Message)\n    a.content in b.content\n', [user(needle), user('y')]);
-    assert.match(r.failure!, /^SyntaxError @53-75: Evaluation failed at line 4 \(rule 1\): SyntaxError: the evaluator could not run this line: Invalid regular expression: \/x+/);
+    assert.match(r.failure!, /^SyntaxError @53-75: Evaluation failed at line 4 \(rule 1\): SyntaxError: the evaluator could not run this line: Invalid regular expression: \//);
     assert.match(r.failure!, /…$/);
     assert.ok(r.failure!.length < 500, `${r.failure!.length} characters`);
   });
