@@ -2,6 +2,7 @@ import { checkFile, expandArguments, type FileReport } from './cli/check';
 import { escapeForTerminal, escapeJsonForTerminal } from './cli/escape';
 import { bytesPerMB } from './diskFiles';
 import { evalUsage, runEval } from './cli/eval';
+import { diffUsage, runDiff } from './cli/diff';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './cli/exitCodes';
 import { version } from '../../package.json';
 import { FolderPythonModules } from './pythonModules';
@@ -29,7 +30,8 @@ and a file or folder that cannot be read, is an input not read.
 
 ${exitCodeHelp}
 
-Also: agent-traces eval <rules.gr> <traces...> runs guardrail rules on traces (agent-traces eval --help).`;
+Also: agent-traces eval <rules.gr> <traces...> runs guardrail rules on traces (agent-traces eval --help);
+      agent-traces diff <left> <right> compares two runs step by step (agent-traces diff --help).`;
 
 interface Options {
   patterns: string[];
@@ -94,6 +96,13 @@ export async function main(args: string[]): Promise<number> {
       return ExitCode.clean;
     }
     return runEval(rest);
+  }
+  if (command === 'diff') {
+    if (rest.includes('-h') || rest.includes('--help')) {
+      console.log(diffUsage);
+      return ExitCode.clean;
+    }
+    return runDiff(rest);
   }
   if (!command || command === '-h' || command === '--help' || rest.includes('-h') || rest.includes('--help')) {
     console.log(usage);

@@ -15,13 +15,18 @@ export function traceSpans(text: string, start: number, end: number): (address: 
   return spansIn(text, start, parseJsonValue(text, start, end));
 }
 
+/** The same for paths from the JSON value in text[start, end) itself (`call.kwargs.order_id`), whatever it holds. */
+export function valueSpans(text: string, start: number, end: number): (path: string) => Span {
+  return spansIn(text, start, parseJsonValue(text, start, end), (root) => root);
+}
+
 /** The same, reading the trace in steps of about `stepMs` (a big trace: see parseValidJsonInSteps). */
 export function* traceSpansInSteps(text: string, start: number, end: number, stepMs: number): Steps<(address: string) => Span> {
   return spansIn(text, start, yield* parseValidJsonInSteps(text, start, end, stepMs));
 }
 
-function spansIn(text: string, start: number, parsed: ParsedValue): (address: string) => Span {
-  const root = parsed.root ? addressRoot(parsed.root) : null;
+function spansIn(text: string, start: number, parsed: ParsedValue, rootOf = addressRoot): (address: string) => Span {
+  const root = parsed.root ? rootOf(parsed.root) : null;
   return (address) => {
     if (!root) return { start, end: start };
     let current = address;

@@ -1,0 +1,187 @@
+/**
+ * The traces a document holds, as the diff reads them, with where each step and field is in the text: a trace
+ * file (`*.trace.json`, any `.json` holding a list of events or an object with `messages`), one line of a dataset
+ * (JSON Lines), or an agentguard log (each logged call a step). Every other format joins here through its
+ * conversion to Invariant events (the one rules are evaluated on), which is what makes a session and its
+ * conversion diff as equal.
+ */
+import type { Span } from '../common/types';
+import { valueSpans, traceSpans } from '../guardrail/evaluate/traceSpans';
+import { detectJsonLinesFormat } from '../jsonl/detect';
+import { languageForFile } from '../languages';
+import type { TraceInput } from './diff';
+
+export interface TraceSource {
+  input: TraceInput;
+  /** The document's text. */
+  text: string;
+  /** What the source is, in messages: `line 3`, or undefined for a whole file. */
+  part?: string;
+  /** Where step `index` is in the text, or the field at `path` in it (the nearest enclosing value that is there). */
+  locate(index: number, path?: string): Span;
+}
+
+export type SourceRead = { ok: true; source: TraceSource } | { ok: false; reason: string };
+
+/** How a document holds traces: one (a trace file), one per line (a dataset), or a log of calls (agentguard). */
+export type SourceLayout = 'trace' | 'dataset' | 'agentguard';
+
+/**
+ * The layout of a document by its name and content, as the editor decides its language; a name the editor would
+ * not give one of ours (a `git:` copy, a `.txt` export) is read by content.
+ */
+export function layoutOf(path: string, text: string): SourceLayout | undefined {
+  const language = languageForFile(path, text);
+  if (language === 'agent-trace') return 'trace';
+  if (language === 'agent-trace-jsonl') return detectJsonLinesFormat(text) === 'agentguard' ? 'agentguard' : 'dataset';
+  if (language === 'guardrail') return undefined;
+  const format = detectJsonLinesFormat(text);
+  if (format) return format;
+  return /^\uFEFF?\s*[[{]/.test(text) ? 'trace' : undefined;
+}
+
+/** The events in a parsed value: a list of events, or the `messages` list of an object. */
+function eventsIn(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'object' && value !== null && Array.isArray((value as { messages?: unknown }).messages)) return (value as { messages: unknown[] }).messages;
+  return undefined;
+}
+
+const notATrace = 'it holds no trace (a list of events, or an object with a "messages" list)';
+
+function parse(text: string, start: number, end: number): { ok: true; value: unknown } | { ok: false; reason: string } {
+  try {
+    return { ok: true, value: JSON.parse(text.slice(start, end)) };
+  } catch (error) {
+    return { ok: false, reason: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** A whole file holding one trace. */
+export function traceFileSource(text: string): SourceRead {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const read = parse(text, start, text.length);
+  if (!read.ok) return read;
+  const events = eventsIn(read.value);
+  if (!events) return { ok: false, reason: notATrace };
+  return { ok: true, source: eventSource(text, start, text.length, events, undefined) };
+}
+
+function eventSource(text: string, start: number, end: number, events: unknown[], part: string | undefined): TraceSource {
+  let spanOf: ((address: string) => Span) | undefined;
+  return {
+    input: { format: 'events', values: events },
+    text,
+    part,
+    locate(index, path) {
+      spanOf ??= traceSpans(text, start, end);
+      return spanOf(path ? `messages.${index}.${path}` : `messages.${index}`);
+    },
+  };
+}
+
+export interface TextLine {
+  /** 1-based, as editors and `agent-traces eval` number lines. */
+  number: number;
+  start: number;
+  end: number;
+}
+
+/** The lines of a text that are not blank, with their bounds (line breaks and a final CR left out). */
+export function* contentLines(text: string): Generator<TextLine> {
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (let number = 1; start <= text.length; number++) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const next = end + 1;
+    if (end > start && text.charCodeAt(end - 1) === 13) end--;
+    if (!isBlank(text, start, end)) yield { number, start, end };
+    start = next;
+  }
+}
+
+function isBlank(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0xfeff) return false;
+  }
+  return true;
+}
+
+/** A dataset line: the trace it holds; a line that is not JSON, or holds no trace (a metadata row), is refused. */
+export function datasetLineSource(text: string, line: TextLine): SourceRead {
+  const read = parse(text, line.start, line.end);
+  if (!read.ok) return { ok: false, reason: `line ${line.number}: ${read.reason}` };
+  const events = eventsIn(read.value);
+  if (!events) return { ok: false, reason: `line ${line.number}: ${notATrace}` };
+  return { ok: true, source: eventSource(text, line.start, line.end, events, `line ${line.number}`) };
+}
+
+/** The lines of a dataset that hold traces (a metadata row and blank lines are none); broken lines are kept to be reported. */
+export function datasetLines(text: string): TextLine[] {
+  const lines: TextLine[] = [];
+  for (const line of contentLines(text)) {
+    const read = parse(text, line.start, line.end);
+    if (read.ok && !eventsIn(read.value)) continue;
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** The line with this number, when it is not blank. */
+export function lineNumbered(text: string, number: number): TextLine | undefined {
+  for (const line of contentLines(text)) {
+    if (line.number === number) return line;
+    if (line.number > number) break;
+  }
+  return undefined;
+}
+
+/** An agentguard log: each line a logged call (a line that is not JSON is left out, and said). */
+export function agentguardSource(text: string): SourceRead & { skipped?: number[] } {
+  const entries: unknown[] = [];
+  const lines: TextLine[] = [];
+  const skipped: number[] = [];
+  for (const line of contentLines(text)) {
+    const read = parse(text, line.start, line.end);
+    if (!read.ok) {
+      skipped.push(line.number);
+      continue;
+    }
+    entries.push(read.value);
+    lines.push(line);
+  }
+  const spans = new Map<number, (path: string) => Span>();
+  const source: TraceSource = {
+    input: { format: 'agentguard', values: entries },
+    text,
+    locate(index, path) {
+      const line = lines[index];
+      if (!line) return { start: text.length, end: text.length };
+      if (!path) return { start: line.start, end: line.end };
+      let spanOf = spans.get(index);
+      if (!spanOf) {
+        if (spans.size > 64) spans.clear();
+        spanOf = valueSpans(text, line.start, line.end);
+        spans.set(index, spanOf);
+      }
+      return spanOf(path);
+    },
+  };
+  return { ok: true, source, ...(skipped.length > 0 ? { skipped } : {}) };
+}
+
+/**
+ * The trace of a document to compare: a trace file, an agentguard log, or one line of a dataset (`line`, 1-based;
+ * the first trace line when absent).
+ */
+export function traceSource(path: string, text: string, line?: number): SourceRead {
+  const layout = layoutOf(path, text);
+  if (!layout) return { ok: false, reason: 'not a trace file, dataset or agentguard log' };
+  if (line !== undefined && layout !== 'dataset') return { ok: false, reason: `it is ${layout === 'trace' ? 'a trace file' : 'an agentguard log'}, not a dataset: a line number applies to datasets` };
+  if (layout === 'trace') return traceFileSource(text);
+  if (layout === 'agentguard') return agentguardSource(text);
+  const chosen = line === undefined ? datasetLines(text)[0] : lineNumbered(text, line);
+  if (!chosen) return { ok: false, reason: line === undefined ? 'the dataset holds no trace' : `it has no line ${line} holding a trace` };
+  return datasetLineSource(text, chosen);
+}
