@@ -2,6 +2,7 @@ import { EventObject, InvariantAttributeError, ToolOutputEvent, fromJson, setMet
 import { iterate, length, compare } from './pyops';
 import { checkItems, checkLength } from './limits';
 import { pyFindIter, pyMatch } from './regex';
+import { Refused } from './stdlib/refused';
 import { imagesOf, textsOf } from './text';
 import { PyDict, PyError, PyFunction, PyObject, PyTuple, isStr, pyRepr, pyStr, str, truthy, typeName, type CallContext, type Value } from './values';
 
@@ -146,6 +147,7 @@ function dictMethod(d: PyDict, name: string): PyFunction {
 /** `obj.name` as the analyzer evaluates it (policy parameters, JSON strings, dict keys, allow-listed attributes). */
 export function memberAccess(obj: Value, name: string): Value {
   if (obj instanceof PolicyParameters) return obj.attribute(name);
+  if (obj instanceof Refused) return obj.member(name);
   if (isStr(obj)) {
     const s = str(obj)!;
     let parsed: unknown;

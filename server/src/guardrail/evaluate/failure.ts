@@ -18,9 +18,12 @@ export class EvaluationFailure extends Error {
   }
 }
 
-/** A detector that needs a model, an LLM or an external program: the rule that needs it is not evaluated. */
+/**
+ * A detector that needs a model, an LLM or an external program, or a Python module that is not evaluated: the rule
+ * that needs it is not evaluated ("it <verb> <detector>, which <reason>").
+ */
 export class NotEvaluated extends Error {
-  constructor(readonly detector: string, readonly reason: string) {
+  constructor(readonly detector: string, readonly reason: string, readonly verb: 'calls' | 'uses' = 'calls') {
     super(reason);
   }
 }

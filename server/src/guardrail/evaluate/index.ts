@@ -10,8 +10,9 @@ import { EventObject, fromParameter, toJson } from './traceObjects';
 import { Interpreter } from './interpreter';
 import { locate, locateRepresentatives, type Mark } from './ranges';
 import { stringValue } from './strings';
-import { PyDict, PyError, PyFunction, PyObject, Unknown, isStr, pyRepr, pyStr, str, type Value } from './values';
+import { PyDict, PyError, PyObject, Unknown, isStr, pyRepr, pyStr, str, type Value } from './values';
 import { runSteps } from '../../common/steps';
+import { pythonModule, pythonModuleMember } from './stdlib/modules';
 
 /**
  * Evaluates a parsed rule file on one trace, with the official analyzer's semantics (see
@@ -167,6 +168,19 @@ export function evaluateRules(model: EvaluatedModel, trace: unknown, options: Ev
   return runSteps(evaluateRulesStepwise(model, trace, options));
 }
 
+/**
+ * The value of one expression of a rule file (an argument of its first rule's raise, by default the first), in the
+ * globals its imports and declarations make, on an empty trace: what the tests compare with Python's values.
+ */
+export function evaluateExpression(model: EvaluatedModel, argument = 0): Value {
+  const rule = model.program.statements.find((s): s is RuleStatement => s.kind === 'rule');
+  const raise = rule?.message;
+  if (!raise || raise.kind !== 'call' || !raise.args[argument]) throw new Error('the first rule must raise a call with the expression as an argument');
+  const input = runSteps(buildInputStepwise([]));
+  const ctx = new EvaluationContext(input, new CallCache(), model.text, DEFAULT_BUDGET, () => false);
+  return new Interpreter(new Map(), buildGlobals(model.program.statements, {}), ctx, null, false).eval(raise.args[argument]);
+}
+
 /** evaluateRules for a rule file whose loadFailure is known to be null (decided once for many traces). */
 export function evaluateLoadedRules(model: EvaluatedModel, trace: unknown, options: EvaluationOptions = {}): EvaluationResult {
   return runSteps(evaluateLoadedRulesStepwise(model, trace, options));
@@ -228,7 +242,7 @@ export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unkno
     } catch (e) {
       if (e instanceof NotEvaluated) {
         result.notices.push({ ruleIndex, kind: 'not-evaluated', detector: e.detector, start: header.start, end: header.end,
-          message: `Rule ${ruleIndex + 1} is not evaluated: it calls ${e.detector}, which ${e.reason}` });
+          message: `Rule ${ruleIndex + 1} is not evaluated: it ${e.verb} ${e.detector}, which ${e.reason}` });
       } else if (e instanceof BudgetExceeded) {
         result.notices.push({ ruleIndex, kind: 'budget', start: header.start, end: header.end,
           message: `Rule ${ruleIndex + 1} stopped after ${e.budget.toLocaleString('en-US')} steps (the work budget); its violations are not reported` });
@@ -354,7 +368,8 @@ function buildGlobals(statements: Statement[], parameters: Record<string, unknow
   for (const s of statements) {
     if (s.kind === 'import') {
       const name = s.alias?.name ?? s.module.name.split('.')[0];
-      globals.set(name, { kind: 'value', value: new ModuleObject(s.alias ? s.module.name : name) });
+      const module = s.alias ? s.module.name : name;
+      globals.set(name, { kind: 'value', value: module === 'invariant' || module.startsWith('invariant.') ? new ModuleObject(module) : pythonModule(module) });
     } else if (s.kind === 'fromImport') {
       for (const n of s.names) globals.set(n.alias?.name ?? n.name.name, importBinding(s.module.name, n.name.name));
     } else if (s.kind === 'constant' && s.name.name !== '') {
@@ -386,11 +401,6 @@ function importBinding(module: string, name: string): Binding {
   if (TYPE_NAMES.includes(name) && module.startsWith('invariant')) return { kind: 'type', name };
   const value = LIBRARY[module]?.[name] ?? (module.startsWith('invariant') ? BUILTINS[name] : undefined);
   if (value !== undefined) return { kind: 'value', value };
-  return {
-    kind: 'value',
-    value: new PyFunction(name, () => {
-      throw new NotEvaluated(`${module}.${name}`, `needs the Python module ${module}, which the local evaluator cannot load`);
-    }),
-  };
+  return { kind: 'value', value: pythonModuleMember(module, name) };
 }
 

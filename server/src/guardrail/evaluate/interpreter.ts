@@ -8,6 +8,7 @@ import { arithmetic, compare, contains, iterate, keyAccess, negate } from './pyo
 import { evaluateQuantifier } from './quantifiers';
 import type { Mark } from './ranges';
 import { pyFindIter } from './regex';
+import { Refused } from './stdlib/refused';
 import { stringValue } from './strings';
 import { NOP, PyError, PyFunction, PyTuple, PyDict, Unknown, isStr, pyEquals, str, truthy, typeName, type CallContext, type Value } from './values';
 
@@ -55,7 +56,7 @@ export class Interpreter {
       case 'number': return e.value;
       case 'bool': return e.value;
       case 'none': return null;
-      case 'name': return this.identifier(e.name);
+      case 'name': return usable(this.identifier(e.name));
       case 'typed':
         this.declare(e.variable.name, { type: e.type.name, values: null });
         return true;
@@ -74,11 +75,7 @@ export class Interpreter {
         if (c === Unknown) return Unknown;
         return truthy(c) ? this.eval(e.then) : this.eval(e.otherwise);
       }
-      case 'member': {
-        const obj = this.eval(e.object);
-        if (obj === Unknown) return Unknown;
-        return memberAccess(obj, e.member.name);
-      }
+      case 'member': return usable(this.member(e));
       case 'index': {
         const obj = this.eval(e.object);
         const key = this.eval(e.index);
@@ -106,6 +103,19 @@ export class Interpreter {
       case 'error':
         throw new PyError('SyntaxError', 'this line has a syntax error');
     }
+  }
+
+  private member(e: Extract<Expr, { kind: 'member' }>): Value {
+    const obj = this.reference(e.object);
+    if (obj === Unknown) return Unknown;
+    return memberAccess(obj, e.member.name);
+  }
+
+  /** A callee or the object of a member access: there a refused name may stand (it is refused when called or used). */
+  private reference(e: Expr): Value {
+    if (e.kind === 'name') return this.identifier(e.name);
+    if (e.kind === 'member') return this.member(e);
+    return this.eval(e);
   }
 
   private pattern(e: Extract<Expr, { kind: 'tool' }>): Matcher {
@@ -211,7 +221,7 @@ export class Interpreter {
   }
 
   private call(e: Extract<Expr, { kind: 'call' }>): Value {
-    const callee = this.eval(e.callee);
+    const callee = this.reference(e.callee);
     const args = e.args.map((a) => this.eval(a));
     const kwargs = e.kwargs.length === 0 ? NO_KWARGS : new Map<string, Value>();
     for (const k of e.kwargs) kwargs.set(k.name.name, this.eval(k.value));
@@ -300,6 +310,12 @@ function occurrences(needle: string, haystack: string): { start: number; end: nu
   const found: { start: number; end: number }[] = [];
   for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) found.push({ start: at, end: at + needle.length });
   return found;
+}
+
+/** A value an expression gives: a refused name (from a module that is not evaluated) stops the rule here. */
+function usable(v: Value): Value {
+  if (v instanceof Refused) throw v.used();
+  return v;
 }
 
 /** `count(min=…, max=…)` or `forall` as the head of a quantifier block. */

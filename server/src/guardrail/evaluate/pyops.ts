@@ -1,6 +1,7 @@
 import { checkItems, checkLength } from './limits';
 import { Contents } from './traceObjects';
-import { PyDict, PyError, PyTuple, codePointLength, isStr, pyEquals, pyStr, str, truthy, typeName, type Value } from './values';
+import { Refused } from './stdlib/refused';
+import { PyDict, PyError, PyObject, PyTuple, codePointLength, isStr, pyEquals, pyStr, str, truthy, typeName, type Value } from './values';
 
 /** Python's operators and iteration on run-time values (what the analyzer delegates to Python). */
 
@@ -152,6 +153,11 @@ export function length(v: Value): number {
 
 /** `obj[key]` as the analyzer's KeyAccess does it. */
 export function keyAccess(obj: Value, key: Value): Value {
+  if (obj instanceof Refused) throw obj.used();
+  // Objects with __getitem__ (a Match: m[1]) take an int key; anything else needs keys, as the analyzer's KeyAccess.
+  if (typeof key === 'number' && Number.isInteger(key) && obj instanceof PyObject && 'getItem' in obj) {
+    return (obj as PyObject & { getItem(k: Value): Value }).getItem(key);
+  }
   if (typeof key === 'number' && Number.isInteger(key) && (isStr(obj) || Array.isArray(obj) || obj instanceof PyTuple || obj instanceof Contents || obj instanceof PyDict)) {
     if (obj instanceof PyDict) throw new PyError('KeyError', String(key));
     if (isStr(obj)) {

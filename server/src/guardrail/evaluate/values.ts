@@ -158,9 +158,25 @@ export function pyStr(v: Value): string {
 
 export function pyNumber(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e16) return String(n);
+  return pyFloatRepr(n);
+}
+
+/** Python's repr() of a float: the shortest digits that read back the same, in exponent form below 1e-4 and from 1e16. */
+export function pyFloatRepr(n: number): string {
   if (Number.isNaN(n)) return 'nan';
   if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
-  return String(n);
+  if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';
+  const [mantissa, exponentText] = Math.abs(n).toExponential().split('e');
+  const digits = mantissa.replace('.', '');
+  const exponent = Number(exponentText);
+  const sign = n < 0 ? '-' : '';
+  if (exponent < -4 || exponent >= 16) {
+    const e = `${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+    return `${sign}${digits[0]}${digits.length > 1 ? '.' + digits.slice(1) : ''}e${e}`;
+  }
+  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
+  const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0');
+  return `${sign}${whole}.${digits.slice(exponent + 1) || '0'}`;
 }
 
 function reprString(s: string): string {

@@ -4,10 +4,10 @@ Run once with Python 3.11 and commit the output (the tests read regex-cases.json
     python3 test/unit/guardrail/python/regex_cases.py
 Offsets in the output are code points, as Python counts them.
 """
-import json
-import os
 import re
 import sys
+
+from case_data import exception, write
 
 assert sys.version_info[:2] == (3, 11), 'generate with Python 3.11'
 
@@ -249,7 +249,7 @@ for pattern, text, flags, why in CASES:
     try:
         compiled = re.compile(pattern, flags)
     except Exception as e:  # re.error, OverflowError, ValueError
-        case['error'] = {'type': 're.error' if isinstance(e, re.error) else type(e).__name__, 'message': str(e)}
+        case['error'] = exception(e)
         out.append(case)
         continue
     case['groups'] = compiled.groups
@@ -259,8 +259,4 @@ for pattern, text, flags, why in CASES:
     case['finditer'] = [spans(m) for m in compiled.finditer(text)]
     out.append(case)
 
-path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'regex-cases.json')
-with open(path, 'w', encoding='utf-8') as f:
-    json.dump({'python': sys.version.split()[0], 'cases': out}, f, ensure_ascii=True, indent=1)
-    f.write('\n')
-print(f'{len(out)} cases, {sum(1 for c in out if "error" in c)} of them errors')
+write('regex-cases.json', out)

@@ -1,7 +1,8 @@
 import { Backtracker, MatcherTooDeep } from './backtrack';
 import { compileParsed, type Program } from './compile';
 import { NotEvaluated } from '../failure';
-import { toJavaScript, type JavaScriptPattern } from './javascript';
+import { charClass, toJavaScript, type JavaScriptPattern } from './javascript';
+import { category } from './unicode';
 import { parse } from './parser';
 import { FLAG } from './syntax';
 
@@ -203,4 +204,11 @@ export function pyFindIter(pattern: string, s: string, flags?: PyRegexFlags): { 
   const out: { start: number; end: number; text: string }[] = [];
   for (const m of compile(pattern, flags).iterate(s, 0, s.length, false)) out.push({ start: m[0], end: m[1], text: s.slice(m[0], m[1]) });
   return out;
+}
+
+let whitespace: RegExp | undefined;
+
+/** Runs of what Python's str.isspace() takes (str.split() and str.strip() without arguments split and strip those). */
+export function pythonWhitespace(): RegExp {
+  return (whitespace ??= new RegExp(`${charClass(category('space', false))}+`, 'gu'));
 }
