@@ -65,6 +65,34 @@ export interface VisibleRulesParams {
  */
 export const VisibleRulesNotification: NotificationType<VisibleRulesParams> = { method: 'agentTraces/visibleRules' };
 
+/** What the client tells the server in `initialize`'s initializationOptions. */
+export interface InitializationOptions {
+  /**
+   * False when the editor's workspace is not trusted (VS Code's Restricted Mode): rule files are then evaluated only
+   * when the user asks (EvaluateRulesRequest, RulesForTraceRequest). Absent, as from clients that know no workspace
+   * trust: trusted.
+   */
+  workspaceTrusted?: boolean;
+}
+
+export interface WorkspaceTrustParams {
+  trusted: boolean;
+}
+
+/** Sent by the client when the user trusts the workspace (VS Code reloads the window when trust is taken back). */
+export const WorkspaceTrustNotification: NotificationType<WorkspaceTrustParams> = { method: 'agentTraces/workspaceTrust' };
+
+export interface EvaluateRulesParams {
+  /** Rule files (URIs) to evaluate; absent: every rule file that applies to an open trace now. */
+  rules?: string[];
+}
+
+/**
+ * The user asks for rule files to be evaluated on the traces they apply to (in an untrusted workspace, the only way
+ * they are); answers how many rule files that allowed and on how many open traces they apply.
+ */
+export const EvaluateRulesRequest: RequestType<EvaluateRulesParams, { rules: number; traces: number }> = { method: 'agentTraces/evaluateRules' };
+
 interface Cancellable {
   readonly isCancellationRequested: boolean;
 }
@@ -98,7 +126,10 @@ export function onNotification<P, D>(on: Pick<Endpoint<D>, 'onNotification'>, ty
 
 /**
  * Commands the server's code lenses name and the client registers: reveal a node of the preview (a trace file's or a
- * dataset line's event with calls: uri, offset), and show violations of a rule (uri, position, locations).
+ * dataset line's event with calls: uri, offset), show violations of a rule (uri, position, locations), and evaluate
+ * rules when the user asks (in an untrusted workspace).
  */
 export const RevealInPreviewCommand = 'agentTraces.revealInPreview';
 export const RevealLocationsCommand = 'agentTraces.revealLocations';
+/** Evaluate rule files on the open traces (a rule file's URI, or none: every rule file that applies): EvaluateRulesRequest. */
+export const EvaluateRulesCommand = 'agentTraces.evaluateRules';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { sendRequest, ServerInfoRequest, type ServerInfo } from '../../shared/requests';
-import { registerGuardrailCommands, reportVisibleRules } from './guardrailCommands';
+import { sendRequest, ServerInfoRequest, type InitializationOptions, type ServerInfo } from '../../shared/requests';
+import { registerGuardrailCommands, reportVisibleRules, reportWorkspaceTrust } from './guardrailCommands';
 import { adoptTraceLogs } from './jsonLinesDetection';
 import { registerPreview, type PreviewApi } from './preview';
 
@@ -39,6 +39,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{trace.json,trace.jsonl,jsonl,py,gr}'),
     },
     outputChannelName: 'Agent Traces',
+    // Read at every start (a restart too): the server evaluates rules only when asked while the workspace is untrusted.
+    initializationOptions: (): InitializationOptions => ({ workspaceTrusted: vscode.workspace.isTrusted }),
   };
   client = new LanguageClient('agentTraces', 'Agent Traces', serverOptions, clientOptions);
   const languageClient = client;
@@ -51,6 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   adoptTraceLogs(context);
   await languageClient.start();
   reportVisibleRules(context, languageClient);
+  reportWorkspaceTrust(context, languageClient);
 
   return {
     preview,

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { RevealLocationsCommand, RulesForTraceRequest, sendNotification, sendRequest, VisibleRulesNotification } from '../../shared/requests';
+import {
+  EvaluateRulesCommand, EvaluateRulesRequest, RevealLocationsCommand, RulesForTraceRequest, sendNotification, sendRequest, VisibleRulesNotification,
+  WorkspaceTrustNotification,
+} from '../../shared/requests';
 
 interface LspLocation {
   uri: string;
@@ -23,7 +26,17 @@ export function reportVisibleRules(context: vscode.ExtensionContext, client: Lan
   report();
 }
 
-/** "Check with Rules…" (pick rule files for the active trace) and the rule files' code lenses' reveal. */
+/** Tells the server when the user trusts the workspace: from then on rules are evaluated without being asked for. */
+export function reportWorkspaceTrust(context: vscode.ExtensionContext, client: LanguageClient): void {
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => {
+    if (client.isRunning()) void sendNotification(client, WorkspaceTrustNotification, { trusted: true });
+  }));
+}
+
+/**
+ * "Check with Rules…" (pick rule files for the active trace), "Evaluate Rules on Open Traces" (an untrusted
+ * workspace's way to ask, also behind its rule files' lenses) and the rule files' code lenses' reveal.
+ */
 export function registerGuardrailCommands(context: vscode.ExtensionContext, client: LanguageClient): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(RevealLocationsCommand, async (uri: string, position: LspLocation['range']['start'], locations: LspLocation[]) => {
@@ -34,6 +47,15 @@ export function registerGuardrailCommands(context: vscode.ExtensionContext, clie
         return;
       }
       await vscode.commands.executeCommand('editor.action.showReferences', vscode.Uri.parse(uri), converter.asPosition(position), targets);
+    }),
+    vscode.commands.registerCommand(EvaluateRulesCommand, async (ruleUri?: unknown) => {
+      const rules = typeof ruleUri === 'string' ? [ruleUri] : undefined;
+      const answer = await sendRequest(client, EvaluateRulesRequest, { rules });
+      const files = `${answer.rules} rule file${answer.rules === 1 ? '' : 's'}`;
+      const message = answer.traces === 0
+        ? `Agent Traces: ${files} will be evaluated on the traces they apply to once those are open.`
+        : `Agent Traces: evaluating ${files} on ${answer.traces} open trace${answer.traces === 1 ? '' : 's'}.`;
+      void vscode.window.showInformationMessage(answer.rules === 0 ? 'Agent Traces: no rule file applies to an open trace.' : message);
     }),
     vscode.commands.registerCommand('agentTraces.checkWithRules', async () => {
       const editor = vscode.window.activeTextEditor;

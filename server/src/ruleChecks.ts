@@ -1,13 +1,15 @@
 import type { Diagnostic, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { BudgetExceeded, type Budget } from './common/budget';
-import type { Problem } from './common/types';
+import type { GuardrailResults, Problem } from './common/types';
 import { bytesPerMB } from './diskFiles';
 import type { DocumentModels } from './documentModels';
 import type { RuleModel } from './guardrail';
 import { RuleBindings } from './rulesOnTraces/bindings';
+import { EvaluationConsent, withheldNotice } from './rulesOnTraces/consent';
 import type { RuleFile } from './rulesOnTraces/evaluateOnTrace';
 import { TraceResults } from './rulesOnTraces/results';
+import { toDiagnostic } from './convert';
 import type { ServerSettings } from './settings';
 
 /** What the server lends the rule checks: its documents and models, settings, log and the lens refresh. */
@@ -31,6 +33,12 @@ type ServerDiagnostics = typeof import('./rulesOnTraces/serverDiagnostics');
 export class RuleChecks {
   readonly bindings = new RuleBindings();
   readonly results = new TraceResults();
+  /** In an untrusted workspace, which rule files the user asked to evaluate. */
+  readonly consent = new EvaluationConsent();
+  /** What the rule files' lenses show: their results, or that they wait for the user to ask. */
+  readonly lensResults: GuardrailResults = {
+    forRuleFile: (uri) => (this.consent.allows(uri) ? this.results.forRuleFile(uri) : { ...this.results.forRuleFile(uri), awaitsRequest: true }),
+  };
   /** The evaluation under way per trace: a newer one of the same trace, an edit or a close stops it at its next slice. */
   private readonly evaluations = new Map<string, object>();
   /** Rule files shown in the client's editors; undefined: every open one. */
@@ -77,11 +85,12 @@ export class RuleChecks {
 
   private async check(document: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
     const { host, evaluations } = this;
-    const rules = this.bindings.rulesFor(document.uri, this.openRuleFiles());
+    const { allowed: rules, withheld } = this.consent.split(this.bindings.rulesFor(document.uri, this.openRuleFiles()));
+    const notices = withheld.length > 0 ? [toDiagnostic(document, document.uri, withheldNotice(withheld))] : [];
     if (rules.length === 0) {
       evaluations.delete(document.uri);
       if (this.results.delete(document.uri)) host.refreshCodeLenses();
-      return [];
+      return notices;
     }
     const { uri, version } = document;
     const run = {};
@@ -104,7 +113,21 @@ export class RuleChecks {
     }
     this.results.set(uri, evaluated.result, document);
     host.refreshCodeLenses();
-    return evaluated.diagnostics;
+    return [...notices, ...evaluated.diagnostics];
+  }
+
+  /** The rule files (of `among`, when given) that apply to some open trace now, and to how many open traces. */
+  applyingToOpenTraces(among?: ReadonlySet<string>): { rules: string[]; traces: number } {
+    const open = this.openRuleFiles();
+    const rules = new Set<string>();
+    let traces = 0;
+    for (const document of this.host.documents.all()) {
+      if (this.host.models.languageOf(document) === 'guardrail') continue;
+      const applying = this.bindings.rulesFor(document.uri, open).filter((rule) => !among || among.has(rule.uri));
+      if (applying.length > 0) traces++;
+      for (const rule of applying) rules.add(rule.uri);
+    }
+    return { rules: [...rules], traces };
   }
 
   /**
@@ -132,7 +155,8 @@ export class RuleChecks {
     };
     const stale = () => generation !== this.workspaceGeneration;
     try {
-      const found = await this.rulesOnTrace().evaluateWorkspaceTraces(this.bindings.rulesForEveryTrace(this.openRuleFiles()), open, limits, stale);
+      const rules = this.consent.split(this.bindings.rulesForEveryTrace(this.openRuleFiles())).allowed;
+      const found = await this.rulesOnTrace().evaluateWorkspaceTraces(rules, open, limits, stale);
       if (!found || stale()) return;
       for (const problem of found.problems) host.info(`[guardrails] lens counts left out ${problem}`);
       this.results.setWorkspace(found.entries, found.limitNotice);

@@ -21,8 +21,8 @@ import { nextTurn } from './common/steps';
 import { prepareForTyping, warmUpTraceReading } from './warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
-  GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
-  VisibleRulesNotification,
+  EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
+  VisibleRulesNotification, WorkspaceTrustNotification, type InitializationOptions,
 } from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
 import { WorkspaceToolIndex } from './workspaceTools';
@@ -79,7 +79,7 @@ let pythonModules: FolderPythonModules | undefined;
 
 function context(budget?: Budget): ServiceContext {
   pythonModules ??= new FolderPythonModules(settings.pythonPaths, workspaceFolderPaths(), settings.maxPythonFileSize);
-  return { settings, workspaceTools: toolIndex, pythonModules, budget, guardrailResults: rules.results };
+  return { settings, workspaceTools: toolIndex, pythonModules, budget, guardrailResults: rules.lensResults };
 }
 
 connection.onInitialize((params): InitializeResult => {
@@ -88,6 +88,8 @@ connection.onInitialize((params): InitializeResult => {
   canRefreshCodeLenses = params.capabilities.workspace?.codeLens?.refreshSupport === true;
   snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
   workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
+  // Only a client that says the workspace is untrusted gets Restricted Mode (see rulesOnTraces/consent.ts).
+  rules.consent.setTrusted((params.initializationOptions as InitializationOptions | undefined)?.workspaceTrusted !== false);
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -283,9 +285,25 @@ onRequest(connection, RulesForTraceRequest, async (params) => {
     else problems.push(`${uri}: ${read.reason}`);
   }
   rules.bindings.choose(params.uri, files);
+  rules.consent.grant(files.map((file) => file.uri)); // chosen by the user: asked for
   const document = documents.get(params.uri);
   if (document) scheduleValidation(document, 0);
   return { bound: files.length, problems };
+});
+
+/** In an untrusted workspace, the user asks for rule files to be evaluated: from then on they are, as when trusted. */
+onRequest(connection, EvaluateRulesRequest, (params) => {
+  const asked = params.rules ?? rules.applyingToOpenTraces().rules;
+  rules.consent.grant(asked);
+  recheckTraces(0);
+  refreshCodeLenses();
+  return { rules: asked.length, traces: rules.applyingToOpenTraces(new Set(asked)).traces };
+});
+
+onNotification(connection, WorkspaceTrustNotification, (params) => {
+  rules.consent.setTrusted(params.trusted);
+  recheckTraces(0);
+  refreshCodeLenses();
 });
 
 // ---- requests: each runs inside a guard that honours cancellation and its time budget, and never throws ----

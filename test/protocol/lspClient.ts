@@ -67,11 +67,15 @@ export class ServerProcess {
   /** Resolves with the exit code or signal when the process ends (a crash shows up here). */
   readonly exited: Promise<string>;
 
-  /** `workspaceFolders`: file URIs of the folders the server is told about (the first is also the root). */
-  async initialize(workspaceFolders: string | string[] = []): Promise<any> {
+  /**
+   * `workspaceFolders`: file URIs of the folders the server is told about (the first is also the root);
+   * `initializationOptions`: as the VS Code client sends them (shared/requests.ts InitializationOptions).
+   */
+  async initialize(workspaceFolders: string | string[] = [], initializationOptions?: unknown): Promise<any> {
     const folders = typeof workspaceFolders === 'string' ? [workspaceFolders] : workspaceFolders;
     const result = await this.connection.sendRequest('initialize', {
       processId: process.pid,
+      initializationOptions,
       rootUri: folders[0] ?? null,
       capabilities: { workspace: { configuration: true, codeLens: { refreshSupport: true } }, textDocument: { definition: { linkSupport: true } } },
       workspaceFolders: folders.length > 0 ? folders.map((uri) => ({ uri, name: uri })) : null,

@@ -184,6 +184,8 @@ export interface RuleFileResults {
   workspaceFiles?: number;
   /** Set when some traces were left out (a limit), naming the setting. */
   limitNotice?: string;
+  /** Set when the file is not evaluated until the user asks (an untrusted workspace). */
+  awaitsRequest?: boolean;
 }
 
 export interface GuardrailResults {

@@ -2,11 +2,13 @@ import type { ServiceContext } from '../common/service';
 import type { Lens } from '../common/types';
 import type { RuleModel } from './model';
 import { shorten } from '../common/text';
+import { EvaluateRulesCommand } from '../../../shared/requests';
 
 /**
  * Per rule: "N violations in M traces" over the traces the file was evaluated on (the open ones and, up to a limit
  * the lens names when hit, the workspace's other trace files), with on how many it was not evaluated (and why,
- * when it found nothing elsewhere); or only why, when it was evaluated on none.
+ * when it found nothing elsewhere); or only why, when it was evaluated on none. In an untrusted workspace, until the
+ * user asks for the file: a lens that asks.
  */
 export function codeLenses(model: RuleModel, context: ServiceContext): Lens[] {
   const results = context.guardrailResults?.forRuleFile(model.uri);
@@ -17,6 +19,10 @@ export function codeLenses(model: RuleModel, context: ServiceContext): Lens[] {
     if (statement.kind !== 'rule') continue;
     const rule = results.rule(ruleIndex++);
     const span = statement.headerSpan;
+    if (results.awaitsRequest) {
+      lenses.push({ span, title: 'Restricted Mode: rules run only when you ask · Evaluate on the open traces', command: { id: EvaluateRulesCommand, arguments: [model.uri] } });
+      continue;
+    }
     const reason = rule.reason ?? results.fileReason;
     const onDisk = results.workspaceFiles ?? 0;
     const evaluated = results.documents + onDisk - rule.unevaluated;

@@ -38,7 +38,7 @@ export class TraceResults implements GuardrailResults {
     return this.byTrace.get(traceUri)?.result;
   }
 
-  forRuleFile(uri: string): RuleFileResults | undefined {
+  forRuleFile(uri: string): RuleFileResults {
     const perRule = new Map<number, { violations: number; traces: Set<string>; targets: Target[]; reason?: string; limited?: boolean; unevaluated: Set<string> }>();
     const ruleTally = (ruleIndex: number) => {
       let tally = perRule.get(ruleIndex);
