@@ -33,10 +33,12 @@ export function freePort() {
 
 /**
  * @param {{ node: string, codeServerEntry: string }} tools from install.mjs
- * @param {{ runDir?: string, port?: number, onLog?: (line: string) => void, startTimeoutMs?: number }} options
+ * @param {{ runDir?: string, port?: number, onLog?: (line: string) => void, startTimeoutMs?: number, workspaceTrust?: boolean, env?: Record<string, string> }} options
+ *   `workspaceTrust`: leave VS Code's Workspace Trust on (a new folder opens untrusted, in Restricted Mode, with no
+ *   startup prompt); `env`: added to the environment of code-server and so of its extension host
  * @returns {Promise<{ port: number, origin: string, runDir: string, process: import('node:child_process').ChildProcess, stop(): Promise<void> }>}
  */
-export async function startCodeServer(tools, { runDir, port, onLog = () => {}, startTimeoutMs = 60_000 } = {}) {
+export async function startCodeServer(tools, { runDir, port, onLog = () => {}, startTimeoutMs = 60_000, workspaceTrust = false, env: extraEnv = {} } = {}) {
   const ownRunDir = !runDir;
   runDir ??= mkdtempSync(join(tmpdir(), 'agent-traces-e2e-'));
   const dirs = {
@@ -51,7 +53,8 @@ export async function startCodeServer(tools, { runDir, port, onLog = () => {}, s
   // Quiet, offline-friendly defaults: no chat side bar, no update or gallery checks, no start page.
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
   const settingsPath = join(dirs.userData, 'User', 'settings.json');
-  if (!existsSync(settingsPath)) writeFileSync(settingsPath, JSON.stringify(WORKBENCH_SETTINGS, null, 2) + '\n');
+  const settings = workspaceTrust ? { ...WORKBENCH_SETTINGS, 'security.workspace.trust.startupPrompt': 'never' } : WORKBENCH_SETTINGS;
+  if (!existsSync(settingsPath)) writeFileSync(settingsPath, JSON.stringify(settings, null, 2) + '\n');
 
   port ??= await freePort();
   const args = [
@@ -60,7 +63,7 @@ export async function startCodeServer(tools, { runDir, port, onLog = () => {}, s
     '--auth', 'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
     '--user-data-dir', dirs.userData,
@@ -77,6 +80,7 @@ export async function startCodeServer(tools, { runDir, port, onLog = () => {}, s
     PASSWORD: '',
     HASHED_PASSWORD: '',
     VSCODE_PROXY_URI: '',
+    ...extraEnv,
   };
   // detached: its own process group, so stop() ends the extension host and the language server with it.
   const child = spawn(tools.node, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

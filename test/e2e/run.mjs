@@ -1,14 +1,15 @@
 // Runs the extension-host test suite (test/e2e/suite) inside a real VS Code: code-server's workbench in headless
-// Chromium, on a copy of examples/. Then drives the same workbench as a user would (test/e2e/ui.mjs).
+// Chromium, on a copy of examples/. Then drives the same workbench as a user would (test/e2e/ui.mjs). Last, the
+// suite's *.untrusted.e2e.ts files run in a second code-server with Workspace Trust on, in an untrusted folder.
 //
 // Usage: npm run test:e2e            (node test/e2e/run.mjs)
 //   E2E=required     fail instead of skipping when the tools cannot be installed
-//   E2E_PHASE=suite|ui   run one phase only (default: both)
+//   E2E_PHASE=suite|ui|untrusted   run one phase only (default: all three)
 //   E2E_TIMEOUT_MS   overall limit (default 300000)
 //   E2E_VERBOSE=1    also print the workbench's log lines that are filtered out as offline noise
 //
 // Exit code: the suite's (0 when every test passed); prints `N passed, N failed` as its last line.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { startCodeServer, killGroup } from './codeServer.mjs';
@@ -24,13 +25,14 @@ const resultsDir = join(repoRoot, 'test-results');
 const startedAt = Date.now();
 
 const cleanups = [];
-let codeServerPid;
+/** Process groups of the code-servers started, killed on any exit. */
+const codeServerPids = [];
 let browserPid;
 let finished = false;
 
 // Synchronous last resort: whatever path the process leaves by, its children go with it.
 process.on('exit', () => {
-  killGroup(codeServerPid, 'SIGKILL');
+  for (const pid of codeServerPids) killGroup(pid, 'SIGKILL');
   if (browserPid) {
     killGroup(browserPid, 'SIGKILL');
     try {
@@ -105,15 +107,18 @@ async function main() {
   copyExamples(workspace);
   mkdirSync(resultsDir, { recursive: true });
 
-  const server = await startCodeServer(tools, {
+  const trusted = phase === 'all' || phase === 'suite' || phase === 'ui';
+  const server = trusted ? await startCodeServer(tools, {
     runDir: join(runDir, 'code-server'),
     onLog: (line) => {
       if (verbose) console.log(`[code-server] ${line}`);
     },
-  });
-  codeServerPid = server.process.pid;
-  cleanups.push(() => server.stop());
-  log(`code-server (VS Code ${codeServerVersion(tools)}) listening on ${server.origin}, workspace ${workspace}`);
+  }) : undefined;
+  if (server) {
+    codeServerPids.push(server.process.pid);
+    cleanups.push(() => server.stop());
+    log(`code-server (VS Code ${codeServerVersion(tools)}) listening on ${server.origin}, workspace ${workspace}`);
+  }
 
   const browser = await launchBrowser(tools.chromium);
   browserPid = browser.process?.pid;
@@ -141,6 +146,12 @@ async function main() {
     counts.failed += ui.failed;
     if (ui.failed > 0 && exitCode === 0) exitCode = 1;
   }
+  if (phase === 'all' || phase === 'untrusted') {
+    const untrusted = await runUntrustedSuite(tools, browser.context, runDir);
+    counts.passed += untrusted.passed;
+    counts.failed += untrusted.failed;
+    if (untrusted.exitCode !== 0 && exitCode === 0) exitCode = untrusted.exitCode;
+  }
   clearTimeout(overall);
   if (exitCode === 0 && counts.failed > 0) exitCode = 1;
   if (exitCode === 0 && counts.passed === 0) {
@@ -151,6 +162,38 @@ async function main() {
 }
 
 let currentPage;
+
+/**
+ * The suite's *.untrusted.e2e.js files (index.ts picks them by E2E_WORKSPACE_TRUST) in a code-server that keeps
+ * Workspace Trust on, on a fresh copy of examples/ that VS Code has never trusted. Its workspace settings set the
+ * restricted settings, which VS Code must not hand to the extension there.
+ */
+async function runUntrustedSuite(tools, context, runDir) {
+  const workspace = join(runDir, 'untrusted-workspace');
+  copyExamples(workspace);
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
+    'agentTraces.guardrails.policies': ['rules/*.gr'],
+    'agentTraces.guardrails.pythonPaths': ['/'],
+    'agentTraces.guardrails.severity': 'information',
+  }, null, 2) + '\n');
+  const server = await startCodeServer(tools, {
+    runDir: join(runDir, 'code-server-untrusted'),
+    workspaceTrust: true,
+    env: { E2E_WORKSPACE_TRUST: 'untrusted' },
+    onLog: (line) => {
+      if (verbose) console.log(`[code-server] ${line}`);
+    },
+  });
+  codeServerPids.push(server.process.pid);
+  cleanups.push(() => server.stop());
+  log(`untrusted: a second code-server with Workspace Trust on, listening on ${server.origin}, workspace ${workspace}`);
+  try {
+    return await runSuite(context, server, workspace);
+  } finally {
+    await server.stop();
+  }
+}
 
 async function runSuite(context, server, workspace) {
   const page = await context.newPage();

@@ -36,7 +36,7 @@ describe('activation and languages', () => {
 
   it('registers its commands', async () => {
     const commands = await vscode.commands.getCommands(true);
-    for (const command of ['agentTraces.showPreview', 'agentTraces.showPreviewToSide', 'agentTraces.restartServer']) {
+    for (const command of ['agentTraces.showPreview', 'agentTraces.showPreviewToSide', 'agentTraces.checkWithRules', 'agentTraces.evaluateRules', 'agentTraces.restartServer']) {
       assert.ok(commands.includes(command), `command ${command} is registered`);
     }
   });
