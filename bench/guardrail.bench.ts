@@ -6,7 +6,7 @@
 // ("weak objects"), so the next runs would measure unoptimized code rather than the parser.
 // Run: node esbuild.mjs && node --expose-gc out/bench/guardrail.bench.js [lines]
 import { performance } from 'node:perf_hooks';
-import { defaultSettings, type ServiceContext } from '../server/src/common/service';
+import { defaultSettings, type ServiceContext } from '../server/src/common/languageService';
 import { guardrailService } from '../server/src/guardrail';
 import { generateRules } from './generateRules';
 import { median } from './measure';

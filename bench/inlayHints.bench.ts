@@ -5,7 +5,7 @@
 import { parseTrace } from '../server/src/trace/model';
 import { inlayHints } from '../server/src/trace/inlayHints';
 import { hover } from '../server/src/trace/hover';
-import { defaultSettings, type ServiceContext } from '../server/src/common/service';
+import { defaultSettings, type ServiceContext } from '../server/src/common/languageService';
 import { cpuTime, median } from './measure';
 
 const context: ServiceContext = { settings: defaultSettings };

@@ -14,7 +14,7 @@ import {
 } from 'vscode-languageserver/node';
 import { jsonlService, type LinesModel } from '../server/src/jsonl';
 import { parseLinesAfterEdit } from '../server/src/jsonl/reparse';
-import { defaultSettings, type ServiceContext } from '../server/src/common/service';
+import { defaultSettings, type ServiceContext } from '../server/src/common/languageService';
 import { generateDataset } from './generateDataset';
 import { cpuTime, median, random } from './measure';
 

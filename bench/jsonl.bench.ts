@@ -2,8 +2,8 @@
 // text to full diagnostics, as a ratio to JSON.parse of every line in the same process (target: at most 3x).
 // Run: node esbuild.mjs && node --expose-gc out/bench/jsonl.bench.js [megabytes] [traces]
 import { jsonlService, type LinesModel } from '../server/src/jsonl';
-import { validateDataset } from '../server/src/dataset/validate';
-import { defaultSettings, type ServiceContext } from '../server/src/common/service';
+import { validateDataset } from '../server/src/jsonl/dataset/validate';
+import { defaultSettings, type ServiceContext } from '../server/src/common/languageService';
 import { parseTrace } from '../server/src/trace/model';
 import { collectProblems } from '../server/src/trace/validate';
 import { cpuTime, median } from './measure';

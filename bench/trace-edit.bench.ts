@@ -4,9 +4,9 @@
 // edits. CPU ms of this process (the machine may be shared), p50 / p95.
 // Run: npm run bench -- trace-edit   (or node esbuild.mjs && node out/bench/trace-edit.bench.js [sizesInMB...])
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { toDiagnostic, toLocationLinks } from '../server/src/convert';
-import { DocumentModels, problemsInSlices } from '../server/src/documentModels';
-import { documentsRecordingEdits, EditLog } from '../server/src/editLog';
+import { toDiagnostic, toLocationLinks } from '../server/src/lsp/toProtocol';
+import { DocumentModels, problemsInSlices } from '../server/src/lsp/documentModels';
+import { documentsRecordingEdits, EditLog } from '../server/src/lsp/editLog';
 import { defaultServerSettings } from '../server/src/settings';
 import { generateTrace } from './generateTrace';
 import { random } from './measure';

@@ -5,7 +5,7 @@ import { parseTrace } from '../server/src/trace/model';
 import { validate as validateTrace } from '../server/src/trace/validate';
 import { definition as traceDefinition } from '../server/src/trace/definition';
 import { hover as traceHover } from '../server/src/trace/hover';
-import { defaultSettings, type ServiceContext } from '../server/src/common/service';
+import { defaultSettings, type ServiceContext } from '../server/src/common/languageService';
 import { collectsGarbage, cpuTime, heapAfterGc, median, random } from './measure';
 import { generateTrace } from './generateTrace';
 

@@ -1,11 +1,11 @@
 import { checkFile, expandArguments, type FileReport } from './cli/check';
 import { escapeForTerminal, escapeJsonForTerminal } from './cli/escape';
-import { bytesPerMB } from './diskFiles';
+import { bytesPerMB } from './disk/files';
 import { evalUsage, runEval } from './cli/eval';
 import { diffUsage, runDiff } from './cli/diff';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './cli/exitCodes';
 import { version } from '../../package.json';
-import { FolderPythonModules } from './pythonModules';
+import { FolderPythonModules } from './disk/pythonModules';
 import { defaultServerSettings } from './settings';
 
 const usage = `Usage: agent-traces check [options] <files, folders or globs...>

@@ -1,4 +1,4 @@
-import type { LanguageService } from './common/service';
+import type { LanguageService } from './common/languageService';
 import { traceService } from './trace';
 import { jsonlService } from './jsonl';
 import { detectJsonLinesFormat } from './jsonl/detect';

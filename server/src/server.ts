@@ -3,33 +3,33 @@ import {
   ResponseError, TextDocuments, TextDocumentSyncKind, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ServiceContext } from './common/service';
+import type { ServiceContext } from './common/languageService';
 import { emptyGraph } from './preview/emptyGraph';
 import { BudgetExceeded, type Budget } from './common/budget';
 import {
   toCodeLens, toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
   toTextEdit,
-} from './convert';
-import { fixAllKind, toInlayHint } from './convert';
-import { codeActions } from './codeActionRequest';
-import { bytesPerMB, pathOfUri, readTextFile } from './diskFiles';
-import { documentsRecordingEdits, EditLog } from './editLog';
-import { EditorDocument } from './editorDocument';
-import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './documentModels';
-import { ModelPreparation } from './modelPreparation';
+} from './lsp/toProtocol';
+import { fixAllKind, toInlayHint } from './lsp/toProtocol';
+import { codeActions } from './lsp/codeActionRequest';
+import { bytesPerMB, pathOfUri, readTextFile } from './disk/files';
+import { documentsRecordingEdits, EditLog } from './lsp/editLog';
+import { EditorDocument } from './lsp/editorDocument';
+import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './lsp/documentModels';
+import { ModelPreparation } from './lsp/modelPreparation';
 import { nextTurn } from './common/steps';
-import { prepareForTyping, warmUpTraceReading } from './warmUp';
+import { prepareForTyping, warmUpTraceReading } from './lsp/warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
   EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
   VisibleRulesNotification, WorkspaceTrustNotification, type InitializationOptions,
 } from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
-import { WorkspaceToolIndex } from './workspaceTools';
-import { FolderPythonModules } from './pythonModules';
+import { WorkspaceToolIndex } from './lsp/workspaceTools';
+import { FolderPythonModules } from './disk/pythonModules';
 import { version as serverVersion } from '../../package.json';
 import { readPolicyFiles } from './rulesOnTraces/policies';
-import { RuleChecks } from './ruleChecks';
+import { RuleChecks } from './lsp/ruleChecks';
 import { createServerConnection } from './transport/connection';
 import { describeError } from './common/text';
 

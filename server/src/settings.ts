@@ -1,4 +1,4 @@
-import { defaultSettings, type Settings } from './common/service';
+import { defaultSettings, type Settings } from './common/languageService';
 import { defaultCachedLineModels, defaultMaxLines, defaultMaxOutlineEntries } from './jsonl/model';
 
 /** The `agentTraces` section as the client sends it, with anything missing or malformed replaced by defaults. */

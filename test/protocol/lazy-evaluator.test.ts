@@ -15,7 +15,7 @@ import { ServerProcess, repoRoot } from './lspClient';
  * called once when the module loads. Its call count says whether the evaluator was loaded. The test first finds the
  * function (so a bundling change fails it loudly instead of letting it pass), and checks it ran once rules applied.
  */
-const evaluatorModules = ['server/src/rulesOnTraces/serverDiagnostics.ts', 'server/src/guardrail/evaluate/index.ts'];
+const evaluatorModules = ['server/src/lsp/ruleDiagnostics.ts', 'server/src/guardrail/evaluate/evaluator.ts'];
 
 interface FunctionCoverage {
   functionName: string;

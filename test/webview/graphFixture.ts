@@ -1,4 +1,4 @@
-import { isFailedStatus } from '../../server/src/agentguard/schema';
+import { isFailedStatus } from '../../server/src/jsonl/agentguard/schema';
 /**
  * Builds GraphData for the preview tests and benchmark, with a simple linear layout from the GraphLayout constants:
  * events stacked top to bottom, calls inside their message's box, outputs in lane 2.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { LineIndex } from '../../server/src/common/lineIndex';
-import { defaultSettings, type LanguageService } from '../../server/src/common/service';
+import { defaultSettings, type LanguageService } from '../../server/src/common/languageService';
 import type { Span } from '../../server/src/common/types';
 import { jsonlService } from '../../server/src/jsonl';
 import type { GraphData } from '../../shared/protocol';

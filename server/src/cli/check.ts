@@ -2,12 +2,12 @@ import { promises as fs } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
-import { errorCode, readTextFile, walkFiles } from '../diskFiles';
+import { errorCode, readTextFile, walkFiles } from '../disk/files';
 import type { Problem, PythonModules } from '../common/types';
 import { fixFile } from './fix';
 import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 import { defaultServerSettings } from '../settings';
-import { globBase, globToRegExp, hasGlobMagic } from './glob';
+import { globBase, globToRegExp, hasGlobMagic } from '../common/glob';
 
 export interface FileReport {
   path: string;

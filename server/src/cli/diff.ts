@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { defaultMaxAlignmentWork, diffTraces, isSame, type DiffOptions, type TraceDiff } from '../diff/diff';
 import { changeRecords, changeLines, summaryLine } from '../diff/report';
 import { datasetLineSource, datasetLines, layoutOf, traceSource, type SourceRead } from '../diff/sources';
-import { bytesPerMB, readTextFile } from '../diskFiles';
+import { bytesPerMB, readTextFile } from '../disk/files';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
 

@@ -2,11 +2,11 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
-import { evaluateLoadedRules, loadFailure, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
+import { evaluateLoadedRules, loadFailure, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate/evaluator';
 import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
-import { bytesPerMB, readTextFile } from '../diskFiles';
+import { bytesPerMB, readTextFile } from '../disk/files';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText } from '../rulesOnTraces/tracesInText';
 import { traceLayoutOfFile } from '../languages';
 

@@ -4,7 +4,7 @@
  */
 import { applyEdits, fixAllEdits } from '../common/codeActions';
 import { LineIndex } from '../common/lineIndex';
-import type { LanguageService, ServiceContext } from '../common/service';
+import type { LanguageService, ServiceContext } from '../common/languageService';
 import type { Problem } from '../common/types';
 import type { FileReport } from './check';
 

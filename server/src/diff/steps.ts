@@ -6,7 +6,7 @@
  * makes, the call its output answers (the analyzer's rule: the latest earlier call with that id, or without an id
  * the latest call) and whether that output reports a failure.
  */
-import { isFailedStatus } from '../agentguard/schema';
+import { isFailedStatus } from '../jsonl/agentguard/schema';
 import type { Steps } from '../common/steps';
 import { IGNORED, valueHash, type IgnoreRule } from './values';
 

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/languageService';
 import type { Lens } from '../common/types';
 import type { RuleModel } from './model';
 import { shorten } from '../common/text';

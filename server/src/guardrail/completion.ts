@@ -1,5 +1,5 @@
 import type { CompletionEntry, Span } from '../common/types';
-import type { ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/languageService';
 import { spend, type Budget } from '../common/budget';
 import {
   BUILTIN_FUNCTIONS, LIBRARY_FUNCTIONS, MODULES, RESULT_TYPES, displayType, fieldOf, functionSignature, has, typeInfo,

@@ -1,5 +1,5 @@
 import type { Target } from '../common/types';
-import type { ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/languageService';
 import { occurrenceAt, type RuleModel } from './model';
 import { pythonImported, pythonTarget } from './pythonImports';
 

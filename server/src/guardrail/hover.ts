@@ -1,5 +1,5 @@
 import type { HoverResult, Span, WorkspaceTools } from '../common/types';
-import type { ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/languageService';
 import { codeBlock, inlineCode } from '../common/markdown';
 import {
   BUILTIN_FUNCTIONS, KEYWORD_DOCS, LIBRARY_FUNCTIONS, MODULES, OPERATOR_DOCS, RESULT_TYPES,

@@ -1,4 +1,4 @@
-import type { LanguageService } from '../common/service';
+import type { LanguageService } from '../common/languageService';
 import { codeLenses } from './codeLenses';
 import { completion } from './completion';
 import { definition } from './definition';

@@ -1,5 +1,5 @@
 import type { Problem, Span } from '../common/types';
-import type { DocumentInput } from '../common/service';
+import type { DocumentInput } from '../common/languageService';
 import { LineIndex } from '../common/lineIndex';
 import type { Program } from './ast';
 import { materializeTokens, type Token } from './lexer';

@@ -1,6 +1,6 @@
 import type { OutlineItem, Span } from '../common/types';
 import { spend, type Budget } from '../common/budget';
-import { defaultSettings, type Settings } from '../common/service';
+import { defaultSettings, type Settings } from '../common/languageService';
 import { displayType } from './library';
 import { symbolTypeName } from './resolve';
 import { spanOf, type Expr, type Statement } from './ast';

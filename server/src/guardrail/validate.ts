@@ -1,6 +1,6 @@
 import { capProblems, sortByPosition, tooManyProblemsMessage } from '../common/capProblems';
 import type { Problem } from '../common/types';
-import type { ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/languageService';
 import type { RuleModel } from './model';
 import { pythonImportProblems } from './pythonImports';
 

@@ -1,4 +1,4 @@
-import type { TextChange } from '../common/service';
+import type { TextChange } from '../common/languageService';
 
 /** Characters compared at once: equal blocks are compared by the engine (a memory comparison), not per character. */
 const block = 4096;

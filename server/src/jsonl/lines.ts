@@ -4,7 +4,7 @@ import type { LruCache } from '../common/lru';
 import type { Problem } from '../common/types';
 import { property } from '../json/queries';
 import type { JsonNode, JsonSyntaxError } from '../json/nodes';
-import type { LineAnnotations } from '../dataset/annotationTypes';
+import type { LineAnnotations } from './dataset/annotationTypes';
 
 /**
  * What a line holds. Datasets (Invariant Explorer): `metadata` row, `raw` event array, `annotated`

@@ -1,4 +1,4 @@
-import { annotationsOf, type Annotation } from '../dataset/annotations';
+import { annotationsOf, type Annotation } from './dataset/annotations';
 import { contains, pathAt, type PathStep } from '../json/queries';
 import { lineAt, type Line, type LinesModel } from './lines';
 

@@ -1,9 +1,9 @@
 import { LineIndex } from '../common/lineIndex';
 import { LruCache } from '../common/lru';
-import type { DocumentInput } from '../common/service';
+import type { DocumentInput } from '../common/languageService';
 import { spend, type Budget } from '../common/budget';
 import { parseJsonValue } from '../json/readJson';
-import { parseDatasetLine } from '../dataset/parseLine';
+import { parseDatasetLine } from './dataset/parseLine';
 import { classify, type FileFormat, type Line, type LinesModel } from './lines';
 
 /** Enough for every line a request touches, and for an outline's walk not to keep a model per line. */

@@ -1,6 +1,6 @@
 import { spend } from '../common/budget';
 import { lastStartingAtOrBefore } from '../common/spans';
-import type { DocumentInput, TextChange } from '../common/service';
+import type { DocumentInput, TextChange } from '../common/languageService';
 import type { Problem } from '../common/types';
 import { detached, movedNode } from '../json/relocate';
 import type { Line, LinesModel } from './lines';

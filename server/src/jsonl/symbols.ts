@@ -1,8 +1,8 @@
 import type { Budget } from '../common/budget';
 import type { OutlineItem } from '../common/types';
-import { agentguardSymbols } from '../agentguard/symbols';
-import { datasetSymbols } from '../dataset/symbols';
-import { isTraceLine } from '../dataset/traceBridge';
+import { agentguardSymbols } from './agentguard/symbols';
+import { datasetSymbols } from './dataset/symbols';
+import { isTraceLine } from './dataset/traceBridge';
 import type { Line, LinesModel } from './lines';
 
 /**

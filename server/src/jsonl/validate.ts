@@ -1,10 +1,10 @@
 import { capProblems, sortByPosition, tooManyProblemsMessage } from '../common/capProblems';
-import type { ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/languageService';
 import type { Problem } from '../common/types';
 import type { LinesModel } from './lines';
-import { isTraceLine, traceLineProblems } from '../dataset/traceBridge';
-import { validateAgentguard } from '../agentguard/validate';
-import { validateDataset } from '../dataset/validate';
+import { isTraceLine, traceLineProblems } from './dataset/traceBridge';
+import { validateAgentguard } from './agentguard/validate';
+import { validateDataset } from './dataset/validate';
 
 /**
  * Every line is checked on its own (a broken line only reports its own syntax errors), then the rules that

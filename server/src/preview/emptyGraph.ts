@@ -1,5 +1,5 @@
 import type { GraphData } from '../../../shared/protocol';
-import type { Settings } from '../common/service';
+import type { Settings } from '../common/languageService';
 
 /** A preview with nothing drawn: the start of every graph, and the answer when there is nothing to draw (`error` says why). */
 export function emptyGraph(

@@ -1,7 +1,7 @@
 import { relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { globToRegExp } from '../cli/glob';
-import { readTextFile, walkFiles } from '../diskFiles';
+import { globToRegExp } from '../common/glob';
+import { readTextFile, walkFiles } from '../disk/files';
 
 export interface PolicyFile {
   uri: string;

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { LineStarts } from '../common/lineIndex';
-import { readTextFile, walkFiles } from '../diskFiles';
+import { readTextFile, walkFiles } from '../disk/files';
 import { isCheckedByDefault, traceLayoutOfFile } from '../languages';
 import { nextTurn, sliceMs } from '../common/steps';
 import { evaluateRulesOnTraceInSlices, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';

@@ -1,5 +1,5 @@
 /** A lens above each event that makes tool calls: how many outputs answer them, and a link to the node in the preview. */
-import type { ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/languageService';
 import type { Lens } from '../common/types';
 import type { TraceModel } from './model';
 import { RevealInPreviewCommand } from '../../../shared/requests';

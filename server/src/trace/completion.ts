@@ -1,7 +1,7 @@
 import { createScanner } from 'jsonc-parser';
 import type { TextSource } from '../common/textSource';
 import { ScanError, Token } from '../json/tokens';
-import type { ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/languageService';
 import type { CompletionEntry, Span } from '../common/types';
 import { eventAt, eventBefore, type Shape, type ToolCall, type TraceModel } from './model';
 import { shapeOfChild } from './parser';

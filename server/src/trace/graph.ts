@@ -1,4 +1,4 @@
-import type { GraphOptions, ServiceContext } from '../common/service';
+import type { GraphOptions, ServiceContext } from '../common/languageService';
 import type { Span } from '../common/types';
 import type { GraphData, GraphEdge, GraphNode, GraphNodeKind } from '../../../shared/protocol';
 import { callAt, decodeString, eventAt, field, valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';

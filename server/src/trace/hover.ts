@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/languageService';
 import type { HoverResult } from '../common/types';
 import { codeBlock, escapeMarkdown, inlineCode } from '../common/markdown';
 import { decodeString, keySpan, valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';

@@ -4,7 +4,7 @@
  * events and calls are kept with their links (found again when the edited event's kind or ids changed). It answers
  * only when the result is provably the tree a full read of the new text gives; otherwise the caller reads it all.
  */
-import type { TextChange } from '../common/service';
+import type { TextChange } from '../common/languageService';
 import { shiftValue } from '../json/shift';
 import { relinkedTrace, type JsonValue, type SyntaxProblem, type TraceModel } from './model';
 import { parseEventJson, type ParsedJson } from './parser';

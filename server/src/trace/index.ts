@@ -1,4 +1,4 @@
-import type { DocumentInput, LanguageService, TextChange } from '../common/service';
+import type { DocumentInput, LanguageService, TextChange } from '../common/languageService';
 import { codeFixes, refactorings } from './codeActions';
 import { codeLenses } from './codeLenses';
 import { completion } from './completion';

@@ -3,7 +3,7 @@
  * `id`, the outputs answering it (`→ #5`) or `unanswered`. Only the events inside the span are visited (found by
  * binary search), so a viewport of a 100,000-event trace costs what its few events cost.
  */
-import type { ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/languageService';
 import { shorten } from '../common/text';
 import type { InlayLabel, Span } from '../common/types';
 import { field, type TraceEvent, type TraceModel } from './model';

@@ -1,5 +1,5 @@
 import { capProblems, tooManyProblemsMessage } from '../common/capProblems';
-import type { ServiceContext } from '../common/service';
+import type { ServiceContext } from '../common/languageService';
 import type { Problem, Severity, Span } from '../common/types';
 import { parseJson } from './parser';
 import {

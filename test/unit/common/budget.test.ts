@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BudgetExceeded, spend, type Budget } from '../../../server/src/common/budget';
-import { defaultSettings } from '../../../server/src/common/service';
+import { defaultSettings } from '../../../server/src/common/languageService';
 import { guardrailService } from '../../../server/src/guardrail';
 import { traceService } from '../../../server/src/trace';
 import { readSettings } from '../../../server/src/settings';

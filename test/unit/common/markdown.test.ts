@@ -5,7 +5,7 @@ import { hover as traceHover } from '../../../server/src/trace/hover';
 import { traceService } from '../../../server/src/trace';
 import { jsonlService } from '../../../server/src/jsonl';
 import { guardrailService } from '../../../server/src/guardrail';
-import { defaultSettings } from '../../../server/src/common/service';
+import { defaultSettings } from '../../../server/src/common/languageService';
 
 const context = { settings: defaultSettings };
 const IMAGE = '![x](https://evil.example/x.png)';

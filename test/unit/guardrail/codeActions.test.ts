@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { guardrailService } from '../../../server/src/guardrail';
-import { defaultSettings } from '../../../server/src/common/service';
+import { defaultSettings } from '../../../server/src/common/languageService';
 import { applyEdits, codeActionsAt } from '../../../server/src/common/codeActions';
 
 test('gr/unknown-attribute: the field the checker suggests replaces the misspelled one', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultSettings } from '../../../server/src/common/service';
+import { defaultSettings } from '../../../server/src/common/languageService';
 import { guardrailService } from '../../../server/src/guardrail';
 import { describe, describe as describeAll, model, problems } from './helpers';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { defaultSettings, type ServiceContext } from '../../../server/src/common/service';
+import { defaultSettings, type ServiceContext } from '../../../server/src/common/languageService';
 import type { Problem, Span, ToolUsage } from '../../../server/src/common/types';
 import { guardrailService } from '../../../server/src/guardrail';
 import type { RuleModel } from '../../../server/src/guardrail/model';

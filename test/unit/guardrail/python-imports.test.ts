@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultSettings, type ServiceContext } from '../../../server/src/common/service';
+import { defaultSettings, type ServiceContext } from '../../../server/src/common/languageService';
 import type { PythonModuleFile, PythonModules } from '../../../server/src/common/types';
 import { guardrailService } from '../../../server/src/guardrail';
 import { scanPythonModule } from '../../../server/src/guardrail/python';

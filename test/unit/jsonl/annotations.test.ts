@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { jsonlService } from '../../../server/src/jsonl';
-import { parseAddress } from '../../../server/src/dataset/address';
+import { parseAddress } from '../../../server/src/jsonl/dataset/address';
 import { context, cut, describe, offsetOf, parse, problemsOf, spanOf } from './helpers';
 
 const messages = '[{"role": "user", "content": "Say \\"hello\\"\\nthen wave"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "wave", "arguments": "{\\"hand\\": \\"left\\"}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "waved"}, {"type": "image_url", "image_url": {"url": "data:x"}}]}]';

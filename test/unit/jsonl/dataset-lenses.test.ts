@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { jsonlService } from '../../../server/src/jsonl';
-import { defaultSettings } from '../../../server/src/common/service';
+import { defaultSettings } from '../../../server/src/common/languageService';
 import { parse } from './helpers';
 
 const call = (id: string) => `{"id": "${id}", "type": "function", "function": {"name": "f", "arguments": {}}}`;

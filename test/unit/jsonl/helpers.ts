@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { defaultSettings, type ServiceContext } from '../../../server/src/common/service';
+import { defaultSettings, type ServiceContext } from '../../../server/src/common/languageService';
 import type { Problem, Span } from '../../../server/src/common/types';
 import { jsonlService, type LinesModel } from '../../../server/src/jsonl';
 

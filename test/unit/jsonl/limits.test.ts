@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { BudgetExceeded, type Budget } from '../../../server/src/common/budget';
-import { DocumentModels } from '../../../server/src/documentModels';
+import { DocumentModels } from '../../../server/src/lsp/documentModels';
 import { jsonlService, type LinesModel } from '../../../server/src/jsonl';
 import { readSettings } from '../../../server/src/settings';
 import { context } from './helpers';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { parseAddress, resolveAddress } from '../../../server/src/dataset/address';
-import { annotationsOf } from '../../../server/src/dataset/annotations';
+import { parseAddress, resolveAddress } from '../../../server/src/jsonl/dataset/address';
+import { annotationsOf } from '../../../server/src/jsonl/dataset/annotations';
 import { parseJsonValue } from '../../../server/src/json/readJson';
 import type { JsonNode } from '../../../server/src/json/nodes';
 import { describe, parse, problemsOf } from './helpers';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultSettings } from '../../../server/src/common/service';
+import { defaultSettings } from '../../../server/src/common/languageService';
 import { LineIndex } from '../../../server/src/common/lineIndex';
 import { guardrailService, type RuleModel } from '../../../server/src/guardrail';
 import { evaluateRulesOnTrace, type RuleFile } from '../../../server/src/rulesOnTraces/evaluateOnTrace';

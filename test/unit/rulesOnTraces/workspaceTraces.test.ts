@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { defaultSettings } from '../../../server/src/common/service';
+import { defaultSettings } from '../../../server/src/common/languageService';
 import { LineIndex } from '../../../server/src/common/lineIndex';
 import { guardrailService, type RuleModel } from '../../../server/src/guardrail';
 import { evaluateRulesOnTrace, type RuleFile } from '../../../server/src/rulesOnTraces/evaluateOnTrace';

@@ -1,5 +1,5 @@
 import { LineIndex } from '../../../server/src/common/lineIndex';
-import { defaultSettings, type ServiceContext, type Settings } from '../../../server/src/common/service';
+import { defaultSettings, type ServiceContext, type Settings } from '../../../server/src/common/languageService';
 import type { Span } from '../../../server/src/common/types';
 import { parseTrace, type TraceModel } from '../../../server/src/trace/model';
 import { validate as validateTrace } from '../../../server/src/trace/validate';

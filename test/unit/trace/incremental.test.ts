@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { context } from './helpers';
 import { traceService } from '../../../server/src/trace';
 import type { TraceModel } from '../../../server/src/trace/model';
-import type { TextChange } from '../../../server/src/common/service';
-import { EditorDocument } from '../../../server/src/editorDocument';
+import type { TextChange } from '../../../server/src/common/languageService';
+import { EditorDocument } from '../../../server/src/lsp/editorDocument';
 import { random } from '../testing';
 
 // Built to out/test/unit/trace/: the repository root is four levels up.

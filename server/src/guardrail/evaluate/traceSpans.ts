@@ -1,5 +1,5 @@
 import type { Span } from '../../common/types';
-import { parseAddress, resolveAddress } from '../../dataset/address';
+import { parseAddress, resolveAddress } from '../../jsonl/dataset/address';
 import { parseJsonValue, parseValidJsonInSteps } from '../../json/readJson';
 import type { Steps } from '../../common/steps';
 import type { JsonNode, ParsedValue } from '../../json/nodes';

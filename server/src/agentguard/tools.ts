@@ -1,7 +1,0 @@
-import type { Line } from '../jsonl/lines';
-import { entryFacts } from './facts';
-
-/** The tool an agentguard entry calls. */
-export function agentguardCalledTool(line: Line): string | undefined {
-  return entryFacts(line).toolName;
-}

@@ -1,0 +1,19 @@
+import type { JsonNode, JsonString } from '../../json/nodes';
+import type { ParsedAddress, Resolution } from './address';
+
+export interface Annotation {
+  /** The annotation value as written (an object when well-formed). */
+  node: JsonNode;
+  address?: JsonString;
+  content?: JsonNode;
+  parsed?: ParsedAddress;
+  resolution?: Resolution;
+  /** Why the annotation cannot be read (Explorer: "Failed to parse annotation: …"). */
+  invalid?: string;
+}
+
+export interface LineAnnotations {
+  /** The `annotations` value when it is not a list. */
+  notAList?: JsonNode;
+  items: Annotation[];
+}
