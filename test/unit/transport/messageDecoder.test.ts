@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { serialize } from 'node:v8';
 import { decodeMessageBody, smallestDecodedFromBytes } from '../../../server/src/transport/messageDecoder';
 import { random } from '../testing';
 
@@ -85,6 +86,23 @@ describe('message decoder', () => {
       // One in three is damaged: a byte changed at random, which may break the UTF-8, an escape or the JSON.
       if (round % 3 === 0) bytes[Math.floor(next() * bytes.length)] = Math.floor(next() * 256);
       agrees(bytes, `round ${round}`);
+    }
+  });
+
+  it('keeps a long text whose characters fit in Latin-1 one byte per character, as V8 would, and widens it only when one does not', () => {
+    // V8's serializer writes a string's own representation: a one-byte string gets the tag '"' right after its header.
+    // Below about a million characters Node and V8 make a string of Latin-1 characters one-byte themselves; above, they keep
+    // what they are given.
+    const isOneByte = (value: string) => serialize(value)[2] === 0x22;
+    const big = 'x'.repeat(2_000_000);
+    const textOf = (text: string) => (decodeMessageBody(didOpen(text), 0) as { params: { textDocument: { text: string } } }).params.textDocument.text;
+    for (const text of [big, `${big}"\n\t`, `é${big}ÿ`, `${big}\u00ff`]) {
+      assert.equal(textOf(text), text);
+      assert.ok(isOneByte(textOf(text)), `one byte per character: ${JSON.stringify(text.slice(-4))}`);
+    }
+    for (const text of [`${big}—`, `—${big}`, `${big}😀`]) {
+      assert.equal(textOf(text), text);
+      assert.ok(!isOneByte(textOf(text)), `two bytes per character: ${JSON.stringify(text.slice(-4))}`);
     }
   });
 
