@@ -3,10 +3,12 @@
 // CPU time of this process (the machine is shared).
 // Run: node esbuild.mjs && node out/bench/inlayHints.bench.js
 import { parseTrace } from '../server/src/trace/model';
-import { inlayHints } from '../server/src/trace/inlayHints';
 import { hover } from '../server/src/trace/hover';
 import { defaultSettings, type ServiceContext } from '../server/src/common/languageService';
 import { cpuTime, median } from './measure';
+import { traceService } from '../server/src/trace';
+
+const { inlayHints } = traceService;
 
 const context: ServiceContext = { settings: defaultSettings };
 const eventCount = 100_000;

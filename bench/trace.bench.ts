@@ -3,11 +3,13 @@
 // Run: node esbuild.mjs && node --expose-gc out/bench/trace.bench.js [sizesInMB...]
 import { parseTrace } from '../server/src/trace/model';
 import { validate as validateTrace } from '../server/src/trace/validate';
-import { definition as traceDefinition } from '../server/src/trace/definition';
 import { hover as traceHover } from '../server/src/trace/hover';
 import { defaultSettings, type ServiceContext } from '../server/src/common/languageService';
 import { collectsGarbage, cpuTime, heapAfterGc, median, random } from './measure';
 import { generateTrace } from './generateTrace';
+import { traceService } from '../server/src/trace';
+
+const { definition: traceDefinition } = traceService;
 
 const context: ServiceContext = { settings: defaultSettings };
 

@@ -84,7 +84,7 @@ describe('editing help over stdio: code actions, fix-all, rename, inlay hints', 
     const onC2 = { line: 0, character: twoCallsText.indexOf('"c2"') + 1 };
     await assert.rejects(
       server.connection.sendRequest('textDocument/rename', { textDocument: { uri: twoCalls }, position: onC2, newName: 'c1' }),
-      (error: any) => error.code === -32600 && error.message === 'Another tool call of this trace already has the id "c1" (get_inbox, in event 0): two calls with one id would make their outputs ambiguous',
+      (error: any) => error.code === -32600 && error.message === 'Another tool call of this trace already has the id "c1" (get_inbox, in event #0): two calls with one id would make their outputs ambiguous',
     );
     const edit: any = await server.connection.sendRequest('textDocument/rename', { textDocument: { uri: twoCalls }, position: onC2, newName: 'c3' });
     assert.deepEqual(edit.changes[twoCalls].map((e: any) => [e.range.start.character, e.range.end.character, e.newText]), [[onC2.character, onC2.character + 2, 'c3']]);

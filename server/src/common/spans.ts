@@ -24,6 +24,20 @@ export function indexOfSpanAt(spans: readonly Spanned[], offset: number): number
   return -1;
 }
 
+/** The item whose span (ends included) holds offset, among items in order whose spans do not overlap. */
+export function itemAt<T>(items: readonly T[], offset: number, spanOf: (item: T) => Spanned): T | undefined {
+  let lo = 0;
+  let hi = items.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const span = spanOf(items[mid]);
+    if (offset < span.start) hi = mid - 1;
+    else if (offset > span.end) lo = mid + 1;
+    else return items[mid];
+  }
+  return undefined;
+}
+
 /** Index of the last item starting at or before offset among items in order of their start, or -1. */
 export function lastStartingAtOrBefore(items: readonly { start: number }[], offset: number): number {
   let lo = 0;

@@ -12,3 +12,19 @@ export function count(n: number): string {
 export function describeError(error: unknown): string {
   return error instanceof Error ? error.stack ?? error.message : String(error);
 }
+
+/** First line of a text, whitespace collapsed, cut at max. */
+export function firstLine(text: string, max: number): string {
+  const trimmed = text.trimStart();
+  const newline = trimmed.indexOf('\n');
+  const line = (newline === -1 ? trimmed : trimmed.slice(0, newline)).replace(/\s+/g, ' ').trim();
+  return shorten(line, max);
+}
+
+/** The first `count` lines of a text, cut at maxChars. */
+export function firstLines(text: string, count: number, maxChars: number): string {
+  const lines = text.split('\n', count + 1);
+  let out = lines.slice(0, count).join('\n');
+  if (lines.length > count || out.length > maxChars) out = `${out.slice(0, maxChars)}\n…`;
+  return out;
+}

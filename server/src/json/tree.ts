@@ -65,3 +65,16 @@ export interface ReadingPlan<S extends string> {
   childShape(parent: S | undefined, key: string | undefined, isObject: boolean): S | null;
   words: Wording;
 }
+
+/** A value's kind as messages say it: `a string`, `an object`. */
+export function describeKind(kind: ValueKind): string {
+  switch (kind) {
+    case 'string': return 'a string';
+    case 'number': return 'a number';
+    case 'boolean': return 'a boolean';
+    case 'null': return 'null';
+    case 'object': return 'an object';
+    case 'array': return 'an array';
+    default: return 'an invalid value';
+  }
+}

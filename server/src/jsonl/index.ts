@@ -65,7 +65,7 @@ function hover(model: LinesModel, offset: number, context: ServiceContext): Hove
 function definition(model: LinesModel, offset: number): Target[] {
   const place = placeAt(model, offset);
   if (!place) return [];
-  return place.line.kind === 'agentguard' ? agentguardDefinition(place, offset) : datasetDefinition(model, place, offset);
+  return place.line.kind === 'agentguard' ? agentguardDefinition(model, offset) : datasetDefinition(model, place, offset);
 }
 
 function references(model: LinesModel, offset: number, includeDeclaration: boolean): Target[] {
@@ -79,7 +79,7 @@ function references(model: LinesModel, offset: number, includeDeclaration: boole
 function highlights(model: LinesModel, offset: number): Highlight[] {
   const place = placeAt(model, offset);
   if (!place) return [];
-  return place.line.kind === 'agentguard' ? agentguardHighlights(place, offset) : datasetHighlights(model, place, offset);
+  return place.line.kind === 'agentguard' ? agentguardHighlights(model, offset) : datasetHighlights(model, place, offset);
 }
 
 /** A broken line of an agentguard log is still completed as an entry. */

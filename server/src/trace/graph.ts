@@ -5,8 +5,9 @@ import { callAt, decodeString, eventAt, field, valueSpan, type ToolCall, type Tr
 import { validate as validateTrace } from './validate';
 import { emptyGraph } from '../preview/emptyGraph';
 import { Column, eventHeight, laneOf, nestedCallHeight, nestedCallTop } from '../preview/layout';
-import { argumentsPreview, callLabel, contentText, firstLine, valueText } from './text';
-import { callTarget, outputLinkSpan } from './definition';
+import { argumentsPreview, callLabel, contentText, valueText } from './text';
+import { firstLine } from '../common/text';
+import { callTarget } from '../calls/definition';
 
 const summaryLength = 120;
 
@@ -26,8 +27,8 @@ function eventKind(event: TraceEvent): GraphNodeKind {
 }
 
 function eventSelection(event: TraceEvent): Span {
-  if (event.kind === 'call') return callTarget(event.calls[0]).selection!;
-  if (event.kind === 'output') return outputLinkSpan(event);
+  if (event.kind === 'call') return callTarget(event.calls[0]).selection ?? event.calls[0].span;
+  if (event.kind === 'output') return event.linkSpan;
   const role = field(event.fields, 'role')?.value;
   return role ? valueSpan(role) : { start: event.value.start, end: event.value.start };
 }
@@ -121,7 +122,7 @@ export function graph(model: TraceModel, options: GraphOptions, context: Service
         text: args.text,
         textLength: args.length,
         range: options.toRange(valueSpan(call.value)),
-        selection: options.toRange(callTarget(call).selection!),
+        selection: options.toRange(callTarget(call).selection ?? call.span),
         problems: [],
         lane: laneOf('call'),
         y: nestedCallTop(y, i),

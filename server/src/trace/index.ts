@@ -1,21 +1,21 @@
 import type { DocumentInput, LanguageService, TextChange } from '../common/languageService';
 import { codeFixes, refactorings } from './codeActions';
-import { codeLenses } from './codeLenses';
 import { completion } from './completion';
-import { definition } from './definition';
 import { folding } from './folding';
 import { graph } from './graph';
-import { highlights } from './highlights';
 import { hover } from './hover';
-import { inlayHints } from './inlayHints';
 import { parseTrace, parseTraceInSlices, type TraceModel } from './model';
 import { reread } from './incremental';
-import { references } from './references';
 import { carryEventProblems } from './reusedChecks';
-import { prepareRename, rename, renameRefusal } from './rename';
 import { symbols } from './symbols';
 import { calledTools } from './tools';
 import { validate, validateInSlices } from './validate';
+import { traceCalls } from './calls';
+import { definition } from '../calls/definition';
+import { highlights, references } from '../calls/references';
+import { prepareRename, rename, renameRefusal } from '../calls/rename';
+import { inlayHints } from '../calls/inlayHints';
+import { codeLenses } from '../calls/codeLenses';
 
 export type { TraceModel } from './model';
 export { parseTrace } from './model';
@@ -47,19 +47,19 @@ export const traceService = {
   validate,
   validateInSlices,
   hover,
-  definition,
-  references,
-  highlights,
+  definition: (model, offset) => definition(traceCalls(model), offset),
+  references: (model, offset, includeDeclaration) => references(traceCalls(model), offset, includeDeclaration),
+  highlights: (model, offset) => highlights(traceCalls(model), offset),
   symbols,
   folding,
   completion,
   graph,
   codeFixes,
-  codeLenses,
-  inlayHints,
-  prepareRename,
-  renameRefusal,
-  rename,
+  codeLenses: (model, context) => codeLenses(traceCalls(model), model.uri, context),
+  inlayHints: (model, span, context) => inlayHints(traceCalls(model), span, context),
+  prepareRename: (model, offset) => prepareRename(traceCalls(model), offset),
+  renameRefusal: (model, offset) => renameRefusal(traceCalls(model), offset),
+  rename: (model, offset, newName) => rename(traceCalls(model), offset, newName),
   refactorings,
   calledTools: (model) => calledTools(model),
 } satisfies LanguageService<TraceModel>;

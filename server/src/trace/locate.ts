@@ -71,33 +71,3 @@ function fieldAt(fields: Field[] | undefined, offset: number): Field | undefined
   }
   return undefined;
 }
-
-
-/** The call whose `id` value holds the offset, or the output whose `tool_call_id` value holds it. */
-export interface Reference {
-  kind: 'call-id' | 'tool-call-id';
-  event: TraceEvent;
-  call?: ToolCall;
-  span: { start: number; end: number };
-}
-
-export function referenceAt(model: TraceModel, offset: number): Reference | undefined {
-  const event = eventAt(model, offset);
-  if (!event) return undefined;
-  const idValue = field(event.fields, 'tool_call_id')?.value;
-  if (event.kind === 'output' && idValue?.kind === 'string' && contains(idValue, offset)) {
-    return { kind: 'tool-call-id', event, span: { start: idValue.start, end: idValue.end } };
-  }
-  for (const call of event.calls) {
-    const id = call.idField?.value;
-    if (id?.kind === 'string' && contains(id, offset)) return { kind: 'call-id', event, call, span: { start: id.start, end: id.end } };
-  }
-  return undefined;
-}
-
-/** The calls a tool_call_id refers to: the one it answers, else every call with that id (e.g. made later). */
-export function callsFor(model: TraceModel, output: TraceEvent): ToolCall[] {
-  if (output.answers) return [output.answers];
-  if (output.callId === undefined) return [];
-  return model.callsById.get(output.callId) ?? [];
-}

@@ -3,12 +3,14 @@
  * feature reads (call id → calls, call id → outputs, offset → event). Built once per document version.
  */
 import type { Budget } from '../common/budget';
-import { contains } from '../common/spans';
+import { contains, itemAt } from '../common/spans';
 import type { Span } from '../common/types';
 import type { TextSource } from '../common/textSource';
 import { decodeJsonString, sourceOffsetInLiteral } from '../json/strings';
 import { parseJson, parseJsonInSlices, type Field, type JsonValue, type ParsedJson, type SyntaxProblem } from './parser';
 import { runSteps, runStepsInSlices } from '../common/steps';
+import type { CallStep, LinkedCall, LinkedOutput } from '../calls/model';
+import { CallLinker } from '../calls/links';
 
 export type { Field, JsonValue, SyntaxProblem, ValueKind, Shape } from './parser';
 export { contains };
@@ -19,46 +21,96 @@ export { contains };
  */
 export type EventKind = 'message' | 'output' | 'call' | 'tools' | 'metadata' | 'invalid';
 
-export interface TraceEvent {
-  index: number;
-  kind: EventKind;
-  /** The event value (an object unless kind is invalid). */
-  value: JsonValue;
-  /** The role string, when it is one. */
-  role?: string;
-  fields: Field[];
-  /** Calls inside `tool_calls`, or the event itself for a top-level call. */
-  calls: ToolCall[];
-  /** For outputs: the tool_call_id string, when it is one. */
-  callId?: string;
-  /** For outputs: the call this output answers (by tool_call_id, or implicitly the latest call before it). */
-  answers: ToolCall | null;
-  /** True when the output has no tool_call_id and answers the latest call before it. */
-  implicit: boolean;
+/** An event of the trace: a step of its conversation, and (role "tool") an output answering a call. */
+export class TraceEvent implements CallStep, LinkedOutput {
   /**
    * For outputs naming an id: the calls with that id still unanswered when it came, when there are two or more
    * (the analyzer links it to the latest, but the trace does not say which one it answers).
    */
-  ambiguous?: ToolCall[];
+  declare ambiguous?: ToolCall[];
+
+  constructor(
+    public index: number,
+    public kind: EventKind,
+    /** The event value (an object unless kind is invalid). */
+    public value: JsonValue,
+    /** The role string, when it is one. */
+    public role: string | undefined,
+    public fields: Field[],
+    /** Calls inside `tool_calls`, or the event itself for a top-level call. */
+    public calls: ToolCall[],
+    /** For outputs: the tool_call_id string, when it is one. */
+    public callId: string | undefined,
+    /** For outputs: the call this output answers (by tool_call_id, or implicitly the latest call before it). */
+    public answers: ToolCall | null,
+    /** True when the output has no tool_call_id and answers the latest call before it. */
+    public implicit: boolean,
+  ) {}
+
+  get span(): Span {
+    return this.value;
+  }
+
+  get step(): TraceEvent {
+    return this;
+  }
+
+  get heldOutputs(): readonly TraceEvent[] {
+    return this.kind === 'output' ? [this] : noOutputs;
+  }
+
+  /** An output's tool_call_id value. */
+  get idSpan(): Span | undefined {
+    return this.kind === 'output' ? field(this.fields, 'tool_call_id')?.value ?? undefined : undefined;
+  }
+
+  /** Where an output's answer link starts: its tool_call_id value, or its role value when the link is implicit. */
+  get linkSpan(): Span {
+    const id = field(this.fields, 'tool_call_id')?.value;
+    if (id) return valueSpan(id);
+    const role = field(this.fields, 'role');
+    return role?.value ? valueSpan(role.value) : { start: this.value.start, end: this.value.start + 1 };
+  }
 }
 
-export interface ToolCall {
-  /** Position among all calls of the trace. */
-  index: number;
-  event: TraceEvent;
-  /** The call object. */
-  value: JsonValue;
-  topLevel: boolean;
-  /** The id string, when it is one. */
-  id?: string;
-  idField?: Field;
-  functionField?: Field;
-  nameField?: Field;
-  /** The function name, when it is a string. */
-  name?: string;
-  argumentsField?: Field;
-  /** Outputs that answer this call, in trace order. */
-  outputs: TraceEvent[];
+const noOutputs: readonly TraceEvent[] = [];
+
+/** A tool call inside an event's `tool_calls`, or a top-level call event. */
+export class ToolCall implements LinkedCall {
+  constructor(
+    /** Position among all calls of the trace. */
+    public index: number,
+    public event: TraceEvent,
+    /** The call object. */
+    public value: JsonValue,
+    public topLevel: boolean,
+    /** The id string, when it is one. */
+    public id: string | undefined,
+    public idField: Field | undefined,
+    public functionField: Field | undefined,
+    public nameField: Field | undefined,
+    /** The function name, when it is a string. */
+    public name: string | undefined,
+    public argumentsField: Field | undefined,
+    /** Outputs that answer this call, in trace order. */
+    public outputs: TraceEvent[],
+  ) {}
+
+  get step(): TraceEvent {
+    return this.event;
+  }
+
+  get span(): Span {
+    return this.value;
+  }
+
+  get idSpan(): Span | undefined {
+    return this.idField?.value ?? undefined;
+  }
+
+  get nameSpan(): Span | undefined {
+    return this.nameField?.value ?? undefined;
+  }
 }
 
 export type TraceForm = 'array' | 'object' | 'other' | 'empty';
@@ -77,6 +129,8 @@ export interface TraceModel {
   eventsValue: JsonValue | null;
   events: TraceEvent[];
   calls: ToolCall[];
+  /** The events that are outputs, in order. */
+  outputs: TraceEvent[];
   syntaxErrors: SyntaxProblem[];
   /** Start/end pairs of multi-line objects and arrays. */
   folds: number[];
@@ -128,7 +182,7 @@ function modelShell(text: TextSource, start: number, end: number, parsed: Parsed
   }
   const model: TraceModel = {
     text, start, end, form, root, eventsValue,
-    events: [], calls: [],
+    events: [], calls: [], outputs: [],
     syntaxErrors: parsed.errors,
     folds: parsed.folds,
     depth: parsed.depth,
@@ -165,22 +219,9 @@ function makeCall(model: TraceModel, event: TraceEvent, value: JsonValue, topLev
   const functionField = field(fields, 'function');
   const functionFields = functionField?.value?.fields;
   const nameField = field(functionFields, 'name');
-  const call: ToolCall = {
-    index: model.calls.length,
-    event,
-    value,
-    topLevel,
-    id: undefined,
-    idField,
-    functionField,
-    nameField,
-    name: undefined,
-    argumentsField: field(functionFields, 'arguments'),
-    outputs: [],
-  };
-  if (idField?.value?.kind === 'string') call.id = stringValue(model.text, idField.value);
-  if (nameField?.value?.kind === 'string') call.name = stringValue(model.text, nameField.value);
-  return call;
+  const id = idField?.value?.kind === 'string' ? stringValue(model.text, idField.value) : undefined;
+  const name = nameField?.value?.kind === 'string' ? stringValue(model.text, nameField.value) : undefined;
+  return new ToolCall(model.calls.length, event, value, topLevel, id, idField, functionField, nameField, name, field(functionFields, 'arguments'), []);
 }
 
 const noCalls: never[] = [];
@@ -216,6 +257,7 @@ export function relinkedTrace(previous: TraceModel, text: TextSource, parsed: Pa
     if (read) takeOver(events[edited], read);
     model.events = events;
     model.calls = previous.calls;
+    model.outputs = previous.outputs;
     model.callsById = previous.callsById;
     model.outputsByCallId = previous.outputsByCallId;
     return model;
@@ -276,7 +318,7 @@ function answersImplicitly(event: TraceEvent): boolean {
 function describeEvent(model: TraceModel, value: JsonValue, index: number): TraceEvent {
   const kind = classify(model.text, value, index);
   const fields = value.fields ?? [];
-  const event: TraceEvent = { index, kind, value, role: undefined, fields, calls: noCalls, callId: undefined, answers: null, implicit: false };
+  const event = new TraceEvent(index, kind, value, undefined, fields, noCalls, undefined, null, false);
   const role = field(fields, 'role')?.value;
   if (role?.kind === 'string') event.role = stringValue(model.text, role);
   if (kind === 'output') {
@@ -297,44 +339,16 @@ function describeEvent(model: TraceModel, value: JsonValue, index: number): Trac
 
 /** Adds events in trace order, linking each output to its call and indexing calls and outputs by id. */
 class Links {
-  private latestCall: ToolCall | null = null;
-  private readonly earlierById = new Map<string, ToolCall>();
+  private readonly linker: CallLinker<ToolCall, TraceEvent>;
 
-  constructor(private readonly model: TraceModel) {}
+  constructor(private readonly model: TraceModel) {
+    this.linker = new CallLinker(model);
+  }
 
   add(event: TraceEvent): void {
-    const model = this.model;
-    model.events.push(event);
-    if (event.kind === 'output') {
-      const callId = event.callId;
-      if (callId !== undefined) {
-        const listed = model.outputsByCallId.get(callId);
-        if (listed) listed.push(event);
-        else model.outputsByCallId.set(callId, [event]);
-        const call = this.earlierById.get(callId);
-        const unanswered = call ? model.callsById.get(callId)!.filter((c) => c.outputs.length === 0) : [];
-        if (unanswered.length > 1) event.ambiguous = unanswered;
-        if (call) {
-          event.answers = call;
-          call.outputs.push(event);
-        }
-      } else if (answersImplicitly(event)) {
-        event.implicit = true;
-        event.answers = this.latestCall;
-        this.latestCall?.outputs.push(event);
-      }
-    }
-    for (const call of event.calls) {
-      call.index = model.calls.length;
-      model.calls.push(call);
-      if (call.id !== undefined) {
-        const listed = model.callsById.get(call.id);
-        if (listed) listed.push(call);
-        else model.callsById.set(call.id, [call]);
-        this.earlierById.set(call.id, call);
-      }
-      this.latestCall = call;
-    }
+    this.model.events.push(event);
+    if (event.kind === 'output') this.linker.output(event, event.callId === undefined && answersImplicitly(event));
+    for (const call of event.calls) this.linker.call(call);
   }
 }
 
@@ -374,17 +388,7 @@ export function sourceOffsetInString(text: TextSource, value: JsonValue, decoded
 
 /** Binary search over the sorted event spans. */
 export function eventAt(model: TraceModel, offset: number): TraceEvent | undefined {
-  const events = model.events;
-  let lo = 0;
-  let hi = events.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const value = events[mid].value;
-    if (offset < value.start) hi = mid - 1;
-    else if (offset > value.end) lo = mid + 1;
-    else return events[mid];
-  }
-  return undefined;
+  return itemAt(model.events, offset, (event) => event.value);
 }
 
 /** The event at or before an offset (for completion between events). */

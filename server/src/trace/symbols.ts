@@ -1,7 +1,8 @@
 import { spend, type Budget } from '../common/budget';
 import type { OutlineItem, OutlineKind, Span } from '../common/types';
 import { field, valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';
-import { callLabel, contentText, firstLine } from './text';
+import { callLabel, contentText } from './text';
+import { firstLine } from '../common/text';
 
 const previewLength = 60;
 

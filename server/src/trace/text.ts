@@ -1,74 +1,11 @@
 /** Short human-readable renderings of trace parts (labels, previews) computed from spans without full decoding. */
-import { createScanner } from 'jsonc-parser';
 import type { TextSource } from '../common/textSource';
-import { Token } from '../json/tokens';
-import { decodeString, field, type JsonValue, type ToolCall, type TraceEvent, type TraceModel, type ValueKind } from './model';
+import { decodeString, field, type JsonValue, type ToolCall, type TraceEvent } from './model';
 import { shorten } from '../common/text';
-
-export function describeKind(kind: ValueKind): string {
-  switch (kind) {
-    case 'string': return 'a string';
-    case 'number': return 'a number';
-    case 'boolean': return 'a boolean';
-    case 'null': return 'null';
-    case 'object': return 'an object';
-    case 'array': return 'an array';
-    default: return 'an invalid value';
-  }
-}
-
-/** First line of a text, whitespace collapsed, cut at max. */
-export function firstLine(text: string, max: number): string {
-  const trimmed = text.trimStart();
-  const newline = trimmed.indexOf('\n');
-  const line = (newline === -1 ? trimmed : trimmed.slice(0, newline)).replace(/\s+/g, ' ').trim();
-  return shorten(line, max);
-}
-
-/** The first `count` lines of a text, cut at maxChars. */
-export function firstLines(text: string, count: number, maxChars: number): string {
-  const lines = text.split('\n', count + 1);
-  let out = lines.slice(0, count).join('\n');
-  if (lines.length > count || out.length > maxChars) out = `${out.slice(0, maxChars)}\n…`;
-  return out;
-}
-
-/** `name=value, …` for the top-level entries of a JSON object text, at most max characters. */
-function compactObject(source: string, max: number): string {
-  const scanner = createScanner(source, true);
-  const parts: string[] = [];
-  let length = 0;
-  let depth = 0;
-  let key: string | undefined;
-  let expectKey = false;
-  let token = scanner.scan();
-  if (token !== Token.OpenBrace) return shorten(source.replace(/\s+/g, ' '), max);
-  depth = 1;
-  expectKey = true;
-  while (length < max) {
-    token = scanner.scan();
-    if (token === Token.EOF) break;
-    if (depth === 1) {
-      if (token === Token.CloseBrace) break;
-      if (token === Token.Comma) { expectKey = true; continue; }
-      if (token === Token.Colon) continue;
-      if (expectKey && token === Token.String) { key = scanner.getTokenValue(); expectKey = false; continue; }
-      let shown: string;
-      if (token === Token.OpenBrace || token === Token.OpenBracket) { shown = token === Token.OpenBrace ? '{…}' : '[…]'; depth++; }
-      else if (token === Token.String) shown = JSON.stringify(shorten(scanner.getTokenValue().replace(/\s+/g, ' '), 24));
-      else shown = scanner.getTokenValue() || source.substr(scanner.getTokenOffset(), scanner.getTokenLength());
-      const part = key !== undefined ? `${key}=${shown}` : shown;
-      parts.push(part);
-      length += part.length + 2;
-      key = undefined;
-    } else if (token === Token.OpenBrace || token === Token.OpenBracket) depth++;
-    else if (token === Token.CloseBrace || token === Token.CloseBracket) depth--;
-  }
-  return shorten(parts.join(', '), max);
-}
+import { compactObject } from '../calls/labels';
 
 /** A compact rendering of a call's arguments (object or JSON string). */
-export function argumentsPreview(model: TraceModel, call: ToolCall, max: number): string {
+export function argumentsPreview(model: { text: TextSource }, call: ToolCall, max: number): string {
   const v = call.argumentsField?.value;
   if (!v) return '';
   const budget = Math.max(200, max * 8);
@@ -82,19 +19,19 @@ export function argumentsPreview(model: TraceModel, call: ToolCall, max: number)
 }
 
 /** `name(args)` for a call, at most max characters. */
-export function callLabel(model: TraceModel, call: ToolCall, max: number): string {
+export function callLabel(model: { text: TextSource }, call: ToolCall, max: number): string {
   const name = call.name ?? '?';
   const args = argumentsPreview(model, call, Math.max(8, max - name.length - 2));
   return `${name}(${args})`;
 }
 
 /** The text of an event's content: strings decoded (up to max), chunks' texts joined, objects as JSON. */
-export function contentText(model: TraceModel, event: TraceEvent, max: number): { text: string; length: number } {
+export function contentText(model: { text: TextSource }, event: TraceEvent, max: number): { text: string; length: number } {
   const content = field(event.fields, 'content')?.value;
   return valueText(model, content, max);
 }
 
-export function valueText(model: TraceModel, v: JsonValue | null | undefined, max: number): { text: string; length: number } {
+export function valueText(model: { text: TextSource }, v: JsonValue | null | undefined, max: number): { text: string; length: number } {
   if (!v || v.kind === 'null') return { text: '', length: 0 };
   if (v.kind === 'string') {
     const text = decodeString(model.text, v, max);

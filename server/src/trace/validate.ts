@@ -3,16 +3,18 @@ import type { ServiceContext } from '../common/languageService';
 import type { Problem, Severity, Span } from '../common/types';
 import { parseJson } from './parser';
 import {
-  EVENTS_PER_STEP, decodeString, field, keySpan, sourceOffsetInString, valueSpan,
+  EVENTS_PER_STEP, decodeString, field, keySpan, valueSpan,
   type Field, type JsonValue, type ToolCall, type TraceEvent, type TraceModel,
 } from './model';
 import {
   callKeys, chunkKeys, eventKeys, functionKeys, imageKeys, knownChunkTypes, rootObjectKeys, toolsEventKeys,
   topLevelCallKeys,
 } from './schema';
-import { callLabel, describeKind } from './text';
+import { describeKind } from '../json/tree';
+import { checkEncodedArguments } from '../calls/arguments';
+import { linkProblems } from '../calls/validate';
+import { traceCalls } from './calls';
 import { knownRoles, unknownRole } from './roles';
-import { outputLinkSpan } from './definition';
 import { keepEventProblems, noProblems, reusedEventProblems } from './reusedChecks';
 import { runSteps, runStepsInSlices } from '../common/steps';
 
@@ -81,7 +83,7 @@ function* checkSteps(model: TraceModel, context: ServiceContext): Generator<void
     if (i % EVENTS_PER_STEP === EVENTS_PER_STEP - 1) yield;
   }
   if (eventProblems) keepEventProblems(model, hints, eventProblems);
-  checkLinks(model, add);
+  linkProblems(traceCalls(model), add);
   problems.sort((a, b) => a.span.start - b.span.start);
   return problems;
 }
@@ -291,95 +293,5 @@ function checkCall(model: TraceModel, call: ToolCall, add: Add, unknownKeys: Unk
     add(valueSpan(v), 'error', 'trace/arguments-type', `"arguments" must be an object or a JSON string encoding one, not ${describeKind(v.kind)}`);
     return;
   }
-  checkArgumentsString(model, v, add);
-}
-
-/** A string argument must hold a JSON object; point inside the string where its JSON breaks. */
-function checkArgumentsString(model: TraceModel, v: JsonValue, add: Add): void {
-  const decoded = decodeString(model.text, v, Infinity);
-  let parsedKind: string | undefined;
-  try {
-    const parsed: unknown = JSON.parse(decoded);
-    parsedKind = parsed === null ? 'null' : Array.isArray(parsed) ? 'array' : typeof parsed;
-  } catch {
-    parsedKind = undefined;
-  }
-  if (parsedKind === 'object') return;
-  if (parsedKind !== undefined) {
-    add(valueSpan(v), 'error', 'trace/arguments-json', `arguments: this string encodes ${describeKind(parsedKind as JsonValue['kind'])}, but the arguments must be a JSON object`);
-    return;
-  }
-  const first = parseJson(decoded).errors[0];
-  if (!first) return;
-  const from = sourceOffsetInString(model.text, v, first.start);
-  let to = sourceOffsetInString(model.text, v, first.end);
-  if (to <= from) to = Math.min(from + 1, v.end);
-  add({ start: from, end: to }, 'error', 'trace/arguments-json', `arguments: the JSON in this string breaks here: ${first.message}`);
-}
-
-/**
- * A repeated call id. The analyzer links an output to the latest call with its id, so a repeat is ambiguous (an
- * error) only when an output comes after two or more still-unanswered calls with that id; otherwise every link is
- * clear and the repeat is a warning (model providers reject repeated ids).
- */
-function checkDuplicateIds(model: TraceModel, add: Add): void {
-  const ambiguousCalls = new Map<ToolCall, TraceEvent>();
-  for (const event of model.events) {
-    for (const call of event.ambiguous ?? []) if (!ambiguousCalls.has(call)) ambiguousCalls.set(call, event);
-  }
-  for (const calls of model.callsById.values()) {
-    if (calls.length < 2) continue;
-    const first = calls[0];
-    for (let i = 1; i < calls.length; i++) {
-      const call = calls[i];
-      const span = valueSpan(call.idField!.value!);
-      const related = [{ span: valueSpan(first.idField!.value!), message: `first use of "${first.id}"` }];
-      const output = ambiguousCalls.get(call);
-      if (output) {
-        const pending = output.ambiguous!;
-        const events = pending.map((c) => `#${c.event.index}`).join(', ');
-        add(span, 'error', 'trace/duplicate-call-id',
-          `Duplicate tool call id "${call.id}": the output in event #${output.index} comes after ${pending.length} unanswered calls with this id (events ${events}), so which one it answers is ambiguous (the analyzer links it to the latest, in event #${pending[pending.length - 1].event.index})`,
-          [...related, { span: outputLinkSpan(output), message: `the output naming "${call.id}"` }]);
-      } else {
-        add(span, 'warning', 'trace/duplicate-call-id',
-          `Duplicate tool call id "${call.id}": already used in event #${first.event.index}; model providers reject repeated ids (the analyzer links each output to the latest call with its id, so every link here is clear)`,
-          related);
-      }
-    }
-  }
-}
-
-function checkLinks(model: TraceModel, add: Add): void {
-  checkDuplicateIds(model, add);
-  for (const event of model.events) {
-    // An answered output (most of them) is passed before its fields are searched: this runs on every check.
-    if (event.kind !== 'output' || (event.callId !== undefined && event.answers)) continue;
-    const idField = field(event.fields, 'tool_call_id');
-    if (event.callId !== undefined && idField?.value) {
-      const span = valueSpan(idField.value);
-      const named = model.callsById.get(event.callId);
-      if (named && named.length > 0) {
-        const later = named[0];
-        add(span, 'error', 'trace/call-id-later',
-          `tool_call_id "${event.callId}" names a call made later, in event #${later.event.index} (${callLabel(model, later, 60)}); an output must come after its call`,
-          [{ span: later.idField?.value ? valueSpan(later.idField.value) : valueSpan(later.value), message: `the call "${event.callId}"` }]);
-      } else {
-        add(span, 'error', 'trace/unknown-call-id', `tool_call_id "${event.callId}" names no tool call in this trace`);
-      }
-    } else if (event.implicit) {
-      const span = outputLinkSpan(event);
-      const call = event.answers;
-      add(span, 'hint', 'trace/implicit-output', call
-        ? `This tool output has no tool_call_id, so it answers the latest call before it: ${callLabel(model, call, 60)}${call.id !== undefined ? ` (id "${call.id}")` : ''} in event #${call.event.index}`
-        : 'This tool output has no tool_call_id and no tool call comes before it, so it answers none');
-    }
-  }
-  for (const call of model.calls) {
-    if (call.outputs.length > 0) continue;
-    const at = call.idField?.value ?? call.nameField?.value;
-    const span = at ? valueSpan(at) : { start: call.value.start, end: call.value.start + 1 };
-    const tool = call.name !== undefined ? ` to "${call.name}"` : '';
-    add(span, 'information', 'trace/unanswered-call', `No tool output answers this call${tool}${call.id !== undefined ? ` (id "${call.id}")` : ''}`);
-  }
+  checkEncodedArguments(model.text, v, decodeString(model.text, v, Infinity), (json) => parseJson(json).errors[0], 'trace/arguments-json', add);
 }

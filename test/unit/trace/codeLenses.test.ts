@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { context, lines, model } from './helpers';
-import { codeLenses } from '../../../server/src/trace/codeLenses';
+import { traceService } from '../../../server/src/trace';
+
+const { codeLenses } = traceService;
 
 const call = (id: string) => `{"id": "${id}", "type": "function", "function": {"name": "f", "arguments": {}}}`;
 

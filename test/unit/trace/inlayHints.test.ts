@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { context, lines, model } from './helpers';
-import { inlayHints } from '../../../server/src/trace/inlayHints';
 import { defaultSettings } from '../../../server/src/common/languageService';
+import { traceService } from '../../../server/src/trace';
+
+const { inlayHints } = traceService;
 
 const call = (id: string, name: string) => `{"id": "${id}", "type": "function", "function": {"name": "${name}", "arguments": {}}}`;
 const text = lines('[',

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { context, lines, model, offsetOf, where } from './helpers';
-import { definition as traceDefinition } from '../../../server/src/trace/definition';
-import { references as traceReferences } from '../../../server/src/trace/references';
-import { highlights as traceHighlights } from '../../../server/src/trace/highlights';
 import { hover as traceHover } from '../../../server/src/trace/hover';
+import { traceService } from '../../../server/src/trace';
+
+const { definition: traceDefinition, references: traceReferences, highlights: traceHighlights } = traceService;
 
 const text = lines(
   '[',

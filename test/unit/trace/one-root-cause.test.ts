@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { context, lines, model, offsetOf, problems, where } from './helpers';
-import { definition as traceDefinition } from '../../../server/src/trace/definition';
 import { graph as traceGraph } from '../../../server/src/trace/graph';
 import { LineIndex } from '../../../server/src/common/lineIndex';
 import type { Span } from '../../../server/src/common/types';
 import { codes, problemsOf } from '../jsonl/helpers';
+import { traceService } from '../../../server/src/trace';
+
+const { definition: traceDefinition } = traceService;
 
 /** A clean trace (no problem at all); each case below seeds one fault into it by replacing one piece. */
 const callObject = '{"id": "c1", "type": "function", "function": {"name": "get_inbox", "arguments": "{\\"n\\": 10}"}}';

@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lines, model, offsetOf } from './helpers';
-import { prepareRename, rename, renameRefusal } from '../../../server/src/trace/rename';
 import { applyEdits } from '../../../server/src/common/codeActions';
+import { traceService } from '../../../server/src/trace';
+
+const { prepareRename, rename, renameRefusal } = traceService;
 
 function edits(renamed: ReturnType<typeof rename>) {
   assert.ok(renamed && 'edits' in renamed, JSON.stringify(renamed));
@@ -55,7 +57,7 @@ test('prepareRename refuses with a reason on an unknown id and elsewhere in an e
 test('rename refuses, with the reason, an id another call of the trace already has', () => {
   const at = offsetOf(text, `${call('b')}`, 8);
   const refused = rename(model(text), at, 'a');
-  assert.deepEqual(refused, { refusal: 'Another tool call of this trace already has the id "a" (get_inbox, in event 0): two calls with one id would make their outputs ambiguous' });
+  assert.deepEqual(refused, { refusal: 'Another tool call of this trace already has the id "a" (get_inbox, in event #0): two calls with one id would make their outputs ambiguous' });
   assert.deepEqual(rename(model(text), at, ''), { refusal: 'A tool call id cannot be empty' });
   assert.ok('edits' in rename(model(text), at, 'c')!);
 });

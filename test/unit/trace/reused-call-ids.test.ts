@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lines, model, offsetOf, problems, where } from './helpers';
-import { definition as traceDefinition } from '../../../server/src/trace/definition';
-import { references as traceReferences } from '../../../server/src/trace/references';
 import { validate as validateTrace } from '../../../server/src/trace/validate';
 import { context } from './helpers';
+import { traceService } from '../../../server/src/trace';
+
+const { definition: traceDefinition, references: traceReferences } = traceService;
 
 const call = (id: string, name: string) =>
   `  {"role": "assistant", "content": null, "tool_calls": [{"id": "${id}", "type": "function", "function": {"name": "${name}", "arguments": {}}}]},`;

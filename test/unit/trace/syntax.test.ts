@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errors, lines, model, offsetOf, problems } from './helpers';
-import { definition as traceDefinition } from '../../../server/src/trace/definition';
 import { symbols as traceSymbols } from '../../../server/src/trace/symbols';
 import { folding as traceFolding } from '../../../server/src/trace/folding';
 import { completion as traceCompletion } from '../../../server/src/trace/completion';
@@ -10,8 +9,9 @@ import { context } from './helpers';
 import { parseTrace } from '../../../server/src/trace/model';
 import { validate as validateTrace } from '../../../server/src/trace/validate';
 import { hover as traceHover } from '../../../server/src/trace/hover';
-import { references as traceReferences } from '../../../server/src/trace/references';
-import { highlights as traceHighlights } from '../../../server/src/trace/highlights';
+import { traceService } from '../../../server/src/trace';
+
+const { definition: traceDefinition, references: traceReferences, highlights: traceHighlights } = traceService;
 
 const toRange = () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
 

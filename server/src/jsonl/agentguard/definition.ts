@@ -1,15 +1,9 @@
 import type { Target } from '../../common/types';
-import { contains } from '../../json/queries';
-import type { Place } from '../locate';
-import { entryFacts } from './facts';
+import type { LinesModel } from '../lines';
+import { definition } from '../../calls/definition';
+import { agentguardCalls } from './calls';
 
 /** result.call_id and call.call_id lead to each other. */
-export function agentguardDefinition(place: Place, offset: number): Target[] {
-  const facts = entryFacts(place.line);
-  const { callId, resultCallId } = facts;
-  if (callId && resultCallId) {
-    if (contains(resultCallId, offset)) return [{ span: { start: callId.start, end: callId.end } }];
-    if (contains(callId, offset)) return [{ span: { start: resultCallId.start, end: resultCallId.end } }];
-  }
-  return [];
+export function agentguardDefinition(model: LinesModel, offset: number): Target[] {
+  return definition(agentguardCalls(model), offset);
 }

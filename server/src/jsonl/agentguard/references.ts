@@ -1,19 +1,15 @@
 import type { Target } from '../../common/types';
 import { contains } from '../../json/queries';
 import type { Line, LinesModel } from '../lines';
+import { references } from '../../calls/references';
+import { agentguardCalls } from './calls';
 import { entryFacts } from './facts';
 
-/** A call id's two mentions (call and result); a tool name's calls across the log. */
+/** A call id's mentions (call and result); a tool name's calls across the log. */
 export function agentguardReferences(model: LinesModel, line: Line, offset: number, includeDeclaration: boolean): Target[] {
-  const facts = entryFacts(line);
-  const { callId, resultCallId } = facts;
-  if (callId && resultCallId && (contains(callId, offset) || contains(resultCallId, offset))) {
-    const targets: Target[] = [];
-    if (includeDeclaration) targets.push({ span: { start: callId.start, end: callId.end } });
-    targets.push({ span: { start: resultCallId.start, end: resultCallId.end } });
-    return targets;
-  }
-  const toolName = facts.toolNameNode;
+  const linked = references(agentguardCalls(model), offset, includeDeclaration);
+  if (linked.length > 0) return linked;
+  const toolName = entryFacts(line).toolNameNode;
   if (toolName && contains(toolName, offset)) {
     const targets: Target[] = [];
     for (const other of model.contentLines) {

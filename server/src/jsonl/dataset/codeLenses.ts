@@ -10,7 +10,8 @@ import type { ServiceContext } from '../../common/languageService';
 import type { Lens } from '../../common/types';
 import type { Line, LinesModel } from '../lines';
 import { parseTrace, type TraceModel } from '../../trace/model';
-import { appendEventLenses, maxLensesSetting } from '../../trace/codeLenses';
+import { appendStepLenses, maxLensesSetting } from '../../calls/codeLenses';
+import { traceCalls } from '../../trace/calls';
 import { count } from '../../common/text';
 import { isTraceLine } from './traceBridge';
 
@@ -34,7 +35,7 @@ function collect(model: LinesModel, max: number, context: ServiceContext): Lens[
     // A line's kept model when a request made one; else read it for this answer only, keeping the cache for the lines being edited.
     const trace = (model.traceModels.get(line.number) as TraceModel | undefined) ?? parseTrace(model.text, line.start, line.end, context.budget);
     const room = max - lenses.length;
-    if (appendEventLenses(trace, model.uri, lenses, room) > room) {
+    if (appendStepLenses(traceCalls(trace), model.uri, lenses, room) > room) {
       const title = `code lenses stop on line ${count(line.number + 1)}: ${maxLensesSetting} is ${count(max)}`;
       lenses.unshift({ span: lenses[0]?.span ?? { start: line.start, end: line.start }, title });
       lenses.push({ span: { start: line.start, end: line.start }, title });
