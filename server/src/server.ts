@@ -7,7 +7,7 @@ import type { ServiceContext } from './common/languageService';
 import { emptyGraph } from './preview/emptyGraph';
 import { BudgetExceeded, type Budget } from './common/budget';
 import {
-  toCodeLens, toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
+  toCodeLens, toCompletionItem, toDocumentSymbol, toFoldingRanges, toHighlight, toHover, toLocationLinks, toRange,
   toTextEdit,
 } from './lsp/toProtocol';
 import { fixAllKind, toInlayHint } from './lsp/toProtocol';
@@ -15,10 +15,10 @@ import { codeActions } from './lsp/codeActionRequest';
 import { bytesPerMB, pathOfUri, readTextFile } from './disk/files';
 import { documentsRecordingEdits, EditLog } from './lsp/editLog';
 import { EditorDocument } from './lsp/editorDocument';
-import { DocumentModels, problemsInSlices, problemsOf, type ParsedDocument } from './lsp/documentModels';
+import { DocumentModels, problemsOf, type ParsedDocument } from './lsp/documentModels';
 import { ModelPreparation } from './lsp/modelPreparation';
-import { nextTurn } from './common/steps';
-import { prepareForTyping, warmUpTraceReading } from './lsp/warmUp';
+import { DiagnosticsPipeline } from './lsp/diagnostics';
+import { warmUpTraceReading } from './lsp/warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
   EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
@@ -32,6 +32,23 @@ import { readPolicyFiles } from './rulesOnTraces/policies';
 import { RuleChecks } from './lsp/ruleChecks';
 import { createServerConnection } from './transport/connection';
 import { describeError } from './common/text';
+
+// ---- the server's state: its settings, what the client can do, the workspace folders ----
+
+let settings: ServerSettings = defaultServerSettings;
+let canPullConfiguration = false;
+let canReportFolderChanges = false;
+let canRefreshCodeLenses = false;
+let snippetEdits = false;
+let workspaceFolders: string[] = [];
+/** Read again when the settings or the workspace folders change. */
+let pythonModules: FolderPythonModules | undefined;
+
+function workspaceFolderPaths(): string[] {
+  return workspaceFolders.map(pathOfUri).filter((path): path is string => path !== undefined);
+}
+
+// ---- the parts: documents and their models, the tool index, rule checks and the diagnostics pipeline ----
 
 const connection = createServerConnection();
 // Edited traces are read again only where the edit touched them; the end-to-end benchmark sets this variable to
@@ -53,7 +70,6 @@ const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(me
   maxLines: settings.jsonlMaxLines,
   folders: workspaceFolderPaths(),
 }));
-const pendingValidation = new Map<string, NodeJS.Timeout>();
 const preparation = new ModelPreparation(models, (message) => connection.console.error(message));
 const rules = new RuleChecks({
   documents, models,
@@ -63,19 +79,14 @@ const rules = new RuleChecks({
   logFailure: (feature, uri, version, error) => logFailure(feature, uri, version, error),
   refreshCodeLenses: () => refreshCodeLenses(),
 });
-
-let settings: ServerSettings = defaultServerSettings;
-let canPullConfiguration = false;
-let canReportFolderChanges = false;
-let canRefreshCodeLenses = false;
-let snippetEdits = false;
-let workspaceFolders: string[] = [];
-
-function workspaceFolderPaths(): string[] {
-  return workspaceFolders.map(pathOfUri).filter((path): path is string => path !== undefined);
-}
-
-let pythonModules: FolderPythonModules | undefined;
+const diagnostics = new DiagnosticsPipeline({
+  documents, models, preparation, rules, toolIndex,
+  settings: () => settings,
+  context: () => context(),
+  publish: (uri, version, list) => void connection.sendDiagnostics({ uri, version, diagnostics: list }),
+  modelChanged: (uri, version) => void sendNotification(connection, ModelChangedNotification, { uri, version }),
+  logFailure: (feature, uri, version, error) => logFailure(feature, uri, version, error),
+});
 
 function context(budget?: Budget): ServiceContext {
   pythonModules ??= new FolderPythonModules(settings.pythonPaths, workspaceFolderPaths(), settings.maxPythonFileSize);
@@ -119,7 +130,7 @@ connection.onInitialized(async () => {
   await refreshPolicies();
   rules.scheduleWorkspaceCount();
   // Documents opened while the settings were on their way were checked with the defaults.
-  for (const document of documents.all()) scheduleValidation(document, 0);
+  diagnostics.recheckAll();
   void toolIndex.rebuild(workspaceFolders);
   // Subscribing asks the client for folder events; a client without them (many editors besides VS Code) would get
   // an error logged at every start.
@@ -130,7 +141,7 @@ connection.onInitialized(async () => {
       .concat(event.added.map((folder) => folder.uri));
     pythonModules = undefined;
     void toolIndex.rebuild(workspaceFolders);
-    void refreshPolicies().then(() => recheckTraces(0));
+    void refreshPolicies().then(() => diagnostics.recheckTraces());
   });
 });
 
@@ -149,14 +160,14 @@ connection.onDidChangeConfiguration(async (change) => {
   else settings = readSettings((change.settings as { agentTraces?: unknown } | undefined)?.agentTraces);
   pythonModules = undefined;
   await refreshPolicies();
-  for (const document of documents.all()) scheduleValidation(document, 0);
+  diagnostics.recheckAll();
   // The inlay hint settings may have changed; a client without refresh support answers with an error, ignored.
   connection.languages.inlayHint.refresh().catch(() => undefined);
 });
 
 connection.onDidChangeWatchedFiles((change) => {
   let pythonChanged = false;
-  if (change.changes.some((event) => event.uri.toLowerCase().endsWith('.gr'))) void refreshPolicies().then(() => recheckTraces(0));
+  if (change.changes.some((event) => event.uri.toLowerCase().endsWith('.gr'))) void refreshPolicies().then(() => diagnostics.recheckTraces());
   for (const event of change.changes) {
     if (event.uri.toLowerCase().endsWith('.gr')) continue; // policies, read again above
     if (event.uri.endsWith('.py')) {
@@ -169,92 +180,21 @@ connection.onDidChangeWatchedFiles((change) => {
     else void toolIndex.refreshFile(event.uri);
   }
   // Rule files read the Python modules they import: check them again.
-  if (pythonChanged) for (const document of documents.all()) if (models.languageOf(document) === 'guardrail') scheduleValidation(document, 0);
+  if (pythonChanged) diagnostics.recheckRuleFiles();
 });
 
-// ---- diagnostics: debounced per document, computed from the shared model ----
+// ---- diagnostics: lsp/diagnostics.ts checks each document after its edits and publishes what it finds ----
 
-function scheduleValidation(document: TextDocument, delay = settings.validationDelay): void {
-  clearTimeout(pendingValidation.get(document.uri));
-  pendingValidation.set(document.uri, setTimeout(() => void validate(document.uri, document.version), delay));
-}
+documents.onDidOpen((event) => diagnostics.opened(event.document));
+documents.onDidChangeContent((event) => diagnostics.changed(event.document));
+documents.onDidClose((event) => diagnostics.closed(event.document));
 
-/** The latest check started per document: a check that is no longer the latest stops at its next pause. */
-const latestValidation = new Map<string, number>();
-let validationsStarted = 0;
-
-async function validate(uri: string, version: number): Promise<void> {
-  pendingValidation.delete(uri);
-  const document = documents.get(uri);
-  if (!document || document.version !== version) return; // a newer edit has its own validation scheduled
-  // A second check of the same version (new settings, rules or tools right after a big trace opened) supersedes this
-  // one: the two ran side by side, slice for slice, doubling the wait for the first diagnostics.
-  const ticket = ++validationsStarted;
-  latestValidation.set(uri, ticket);
-  const moot = () => latestValidation.get(uri) !== ticket || document.version !== version || documents.get(uri) !== document;
-  const pause = async () => {
-    await nextTurn();
-    if (moot()) throw new BudgetExceeded('cancelled');
-  };
-  try {
-    // A big document is read and checked in slices; an edit or a close meanwhile makes this check moot.
-    const parsed = await models.getInSlices(document);
-    if (!parsed || moot()) return;
-    const problems = await problemsInSlices(parsed, context(), pause);
-    if (moot()) return;
-    const diagnostics = problems.map((problem) => toDiagnostic(parsed.positions, uri, problem));
-    if (parsed.languageId === 'guardrail') recheckTraces(0);
-    else diagnostics.push(...(await rules.checkSafely(document, parsed.languageId === 'agent-trace-jsonl')));
-    if (moot()) return;
-    void connection.sendDiagnostics({ uri, version, diagnostics });
-    if (parsed.inSlices && parsed.languageId === 'agent-trace') prepareForTyping(document);
-    toolIndex.update(uri, parsed.languageId, parsed.model);
-    void sendNotification(connection, ModelChangedNotification, { uri, version });
-  } catch (error) {
-    if (error instanceof BudgetExceeded) return; // a newer version superseded this one while it was read or evaluated
-    logFailure('validate', uri, version, error);
-  }
-}
-
-// TextDocuments announces an opened document as changed too: that second event must not put the check of a newly
-// opened document behind the typing delay.
-const openedVersions = new Map<string, number>();
-documents.onDidOpen((event) => {
-  openedVersions.set(event.document.uri, event.document.version);
-  scheduleValidation(event.document, 0);
-  if (rules.results.hasWorkspaceFile(event.document.uri)) rules.scheduleWorkspaceCount(); // its slot goes to another file
-});
-documents.onDidChangeContent((event) => {
-  if (openedVersions.get(event.document.uri) === event.document.version) return;
-  openedVersions.delete(event.document.uri);
-  scheduleValidation(event.document);
-  preparation.schedule(event.document, settings.validationDelay);
-});
-documents.onDidClose((event) => {
-  openedVersions.delete(event.document.uri);
-  preparation.cancel(event.document.uri);
-  clearTimeout(pendingValidation.get(event.document.uri));
-  pendingValidation.delete(event.document.uri);
-  const wasRuleFile = models.languageOf(event.document) === 'guardrail';
-  models.forget(event.document.uri);
-  latestValidation.delete(event.document.uri);
-  rules.forget(event.document.uri);
-  if (wasRuleFile) recheckTraces(0);
-  else rules.scheduleWorkspaceCount(); // a closed trace is counted from its file again
-  void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
-});
-
-// ---- guardrail rules on the open traces (server/src/rulesOnTraces/) ----
-
-function recheckTraces(delay: number): void {
-  for (const document of documents.all()) if (models.languageOf(document) !== 'guardrail') scheduleValidation(document, delay);
-  rules.scheduleWorkspaceCount();
-}
+// ---- guardrail rules on the open traces (lsp/ruleChecks.ts) ----
 
 /** Rule files shown in the client's editors (see VisibleRulesNotification). */
 onNotification(connection, VisibleRulesNotification, (params) => {
   rules.setVisibleRules(params.uris);
-  recheckTraces(0);
+  diagnostics.recheckTraces();
 });
 
 let codeLensRefresh: NodeJS.Timeout | undefined;
@@ -287,7 +227,7 @@ onRequest(connection, RulesForTraceRequest, async (params) => {
   rules.bindings.choose(params.uri, files);
   rules.consent.grant(files.map((file) => file.uri)); // chosen by the user: asked for
   const document = documents.get(params.uri);
-  if (document) scheduleValidation(document, 0);
+  if (document) diagnostics.schedule(document, 0);
   return { bound: files.length, problems };
 });
 
@@ -295,14 +235,14 @@ onRequest(connection, RulesForTraceRequest, async (params) => {
 onRequest(connection, EvaluateRulesRequest, (params) => {
   const asked = params.rules ?? rules.applyingToOpenTraces().rules;
   rules.consent.grant(asked);
-  recheckTraces(0);
+  diagnostics.recheckTraces();
   refreshCodeLenses();
   return { rules: asked.length, traces: rules.applyingToOpenTraces(new Set(asked)).traces };
 });
 
 onNotification(connection, WorkspaceTrustNotification, (params) => {
   rules.consent.setTrusted(params.trusted);
-  recheckTraces(0);
+  diagnostics.recheckTraces();
   refreshCodeLenses();
 });
 

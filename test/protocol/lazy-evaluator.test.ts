@@ -8,14 +8,14 @@ import { ServerProcess, repoRoot } from './lspClient';
 
 /*
  * The server loads the guardrail rule evaluator (and its Python parser) only when a trace has rules to check
- * (server/src/ruleChecks.ts). esbuild keeps that `require` lazy inside dist/server.js itself: the evaluator is no
+ * (server/src/lsp/ruleChecks.ts). esbuild keeps that `require` lazy inside dist/server.js itself: the evaluator is no
  * file of its own, so a preload hook on `require` cannot see it load. What can is V8's precise coverage, which Node
  * writes for the whole process at exit when NODE_V8_COVERAGE names a folder: esbuild puts each lazily loaded
- * module's top-level code in a function named by its source path (`"server/src/guardrail/evaluate/index.ts"() {…}`),
+ * module's top-level code in a function named by its source path (`"server/src/guardrail/evaluate/evaluator.ts"() {…}`),
  * called once when the module loads. Its call count says whether the evaluator was loaded. The test first finds the
  * function (so a bundling change fails it loudly instead of letting it pass), and checks it ran once rules applied.
  */
-const evaluatorModules = ['server/src/lsp/ruleDiagnostics.ts', 'server/src/guardrail/evaluate/evaluator.ts'];
+const evaluatorModules = ['server/src/rulesOnTraces/evaluateOnTrace.ts', 'server/src/guardrail/evaluate/evaluator.ts'];
 
 interface FunctionCoverage {
   functionName: string;

@@ -1,15 +1,15 @@
-import type { Diagnostic, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { BudgetExceeded, type Budget } from '../common/budget';
-import type { GuardrailResults, Problem } from '../common/types';
+import type { GuardrailResults, Problem, Severity } from '../common/types';
+import { nextTurn, sliceMs } from '../common/steps';
 import { bytesPerMB } from '../disk/files';
 import type { DocumentModels } from './documentModels';
 import type { RuleModel } from '../guardrail';
 import { RuleBindings } from '../rulesOnTraces/bindings';
 import { EvaluationConsent, withheldNotice } from '../rulesOnTraces/consent';
-import type { RuleFile } from '../rulesOnTraces/evaluateOnTrace';
+import type { RuleFile, RulesOnTraceResult } from '../rulesOnTraces/evaluateOnTrace';
 import { TraceResults } from '../rulesOnTraces/results';
-import { toDiagnostic } from './toProtocol';
 import type { ServerSettings } from '../settings';
 
 /** What the server lends the rule checks: its documents and models, settings, log and the lens refresh. */
@@ -23,7 +23,16 @@ export interface RuleCheckHost {
   refreshCodeLenses(): void;
 }
 
-type ServerDiagnostics = typeof import('./ruleDiagnostics');
+/** What the rules that apply to a trace found on it. */
+export interface RuleFindings {
+  /** Notices about the rules themselves: those withheld from evaluation in an untrusted workspace. */
+  notices: Problem[];
+  /** What the evaluated rules found, and the severity their violations are shown with; none when none was evaluated. */
+  evaluated?: { result: RulesOnTraceResult; rules: RuleFile[]; severity: Severity };
+}
+
+type RulesOnTraces = typeof import('../rulesOnTraces/evaluateOnTrace');
+type WorkspaceTraces = typeof import('../rulesOnTraces/workspaceTraces');
 
 /**
  * The server's side of guardrail rules on traces (server/src/rulesOnTraces/): which rule files apply, each open
@@ -45,7 +54,7 @@ export class RuleChecks {
   private visibleRules: Set<string> | undefined;
   private workspaceCount: NodeJS.Timeout | undefined;
   private workspaceGeneration = 0;
-  private evaluator: ServerDiagnostics | undefined;
+  private evaluator: { onTrace: RulesOnTraces; onWorkspace: WorkspaceTraces } | undefined;
 
   constructor(private readonly host: RuleCheckHost) {}
 
@@ -70,27 +79,28 @@ export class RuleChecks {
   }
 
   /**
-   * The guardrail diagnostics of a trace document; its results are kept for the rule files' code lenses. The trace's
-   * own diagnostics are published even when this fails; a stopped evaluation throws BudgetExceeded.
+   * What the rules that apply to a trace document find on it (undefined: no rule applies, or the evaluation failed);
+   * its results are kept for the rule files' code lenses. The trace's own diagnostics are published even when this
+   * fails; a stopped evaluation throws BudgetExceeded.
    */
-  async checkSafely(document: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
+  async checkSafely(document: TextDocument, dataset: boolean): Promise<RuleFindings | undefined> {
     try {
       return await this.check(document, dataset);
     } catch (error) {
       if (error instanceof BudgetExceeded) throw error;
       this.host.logFailure('guardrails', document.uri, document.version, error);
-      return [];
+      return undefined;
     }
   }
 
-  private async check(document: TextDocument, dataset: boolean): Promise<Diagnostic[]> {
+  private async check(document: TextDocument, dataset: boolean): Promise<RuleFindings | undefined> {
     const { host, evaluations } = this;
     const { allowed: rules, withheld } = this.consent.split(this.bindings.rulesFor(document.uri, this.openRuleFiles()));
-    const notices = withheld.length > 0 ? [toDiagnostic(document, document.uri, withheldNotice(withheld))] : [];
+    const notices = withheld.length > 0 ? [withheldNotice(withheld)] : [];
     if (rules.length === 0) {
       evaluations.delete(document.uri);
       if (this.results.delete(document.uri)) host.refreshCodeLenses();
-      return notices;
+      return { notices };
     }
     const { uri, version } = document;
     const run = {};
@@ -101,19 +111,25 @@ export class RuleChecks {
       },
     };
     const settings = host.settings();
-    let evaluated: Awaited<ReturnType<ServerDiagnostics['guardrailDiagnostics']>>;
+    // A long evaluation runs in slices that let other requests through; the log says so once, at its second slice.
+    let slices = 0;
+    const pause = () => {
+      if (slices++ === 0) host.info(`[guardrails] ${uri}@${version}: evaluating ${rules.length} rule file${rules.length === 1 ? '' : 's'} in slices, answering other requests in between`);
+      return nextTurn();
+    };
+    let result: RulesOnTraceResult;
     try {
-      const slicing = () => host.info(`[guardrails] ${uri}@${version}: evaluating ${rules.length} rule file${rules.length === 1 ? '' : 's'} in slices, answering other requests in between`);
-      evaluated = await this.rulesOnTrace().guardrailDiagnostics(document, dataset, rules, settings.guardrails, settings.maxProblems, budget, slicing);
+      const options = { workBudget: settings.guardrails.workBudget, maxViolations: settings.maxProblems, budget };
+      result = await this.rulesOnTraces().onTrace.evaluateRulesOnTraceInSlices(rules, document.getText(), dataset, options, pause, sliceMs);
     } catch (error) {
       if (error instanceof BudgetExceeded) host.info(`[guardrails] ${uri}@${version}: evaluation stopped (a newer version, a closed file or changed rules superseded it)`);
       throw error;
     } finally {
       if (evaluations.get(uri) === run) evaluations.delete(uri);
     }
-    this.results.set(uri, evaluated.result, document);
+    this.results.set(uri, result, document);
     host.refreshCodeLenses();
-    return [...notices, ...evaluated.diagnostics];
+    return { notices, evaluated: { result, rules, severity: settings.guardrails.severity } };
   }
 
   /** The rule files (of `among`, when given) that apply to some open trace now, and to how many open traces. */
@@ -134,8 +150,11 @@ export class RuleChecks {
    * The rule evaluator (with its Python parser) loads with the first trace that has rules to check, or the first
    * workspace count for a rule file's lenses: a server that only reads traces starts without it. A require (not an import) is what the bundler keeps lazy, in the same bundle.
    */
-  private rulesOnTrace(): ServerDiagnostics {
-    return (this.evaluator ??= require('./ruleDiagnostics') as ServerDiagnostics);
+  private rulesOnTraces(): { onTrace: RulesOnTraces; onWorkspace: WorkspaceTraces } {
+    return (this.evaluator ??= {
+      onTrace: require('../rulesOnTraces/evaluateOnTrace') as RulesOnTraces,
+      onWorkspace: require('../rulesOnTraces/workspaceTraces') as WorkspaceTraces,
+    });
   }
 
   /** The rule files' lenses also count the workspace's trace files that are not open (rulesOnTraces/workspaceTraces.ts). */
@@ -156,7 +175,7 @@ export class RuleChecks {
     const stale = () => generation !== this.workspaceGeneration;
     try {
       const rules = this.consent.split(this.bindings.rulesForEveryTrace(this.openRuleFiles())).allowed;
-      const found = await this.rulesOnTrace().evaluateWorkspaceTraces(rules, open, limits, stale);
+      const found = await this.rulesOnTraces().onWorkspace.evaluateWorkspaceTraces(rules, open, limits, stale);
       if (!found || stale()) return;
       for (const problem of found.problems) host.info(`[guardrails] lens counts left out ${problem}`);
       this.results.setWorkspace(found.entries, found.limitNotice);
