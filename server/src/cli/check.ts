@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { errorCode, readTextFile, walkFiles } from '../disk/files';
 import type { Problem, PythonModules } from '../common/types';
-import { fixFile } from './fix';
+import { fixFile, type AppliedFix } from './fix';
 import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 import { defaultServerSettings } from '../settings';
 import { globBase, globToRegExp, hasGlobMagic } from '../common/glob';
@@ -15,7 +15,7 @@ export interface FileReport {
   /** Set when the file could not be checked at all (unreadable, unknown kind). */
   failure?: string;
   /** With --fix: the fixes written to the file (positions in the text each pass fixed). */
-  fixed?: { line: number; column: number; code: string; title: string }[];
+  fixed?: AppliedFix[];
   /** With --fix: why the file was left as it was although it has problems a fix could repair. */
   notFixed?: string;
 }

@@ -6,7 +6,14 @@ import { applyEdits, fixAllEdits } from '../common/codeActions';
 import { LineIndex } from '../common/lineIndex';
 import type { LanguageService, ServiceContext } from '../common/languageService';
 import type { Problem } from '../common/types';
-import type { FileReport } from './check';
+
+/** A fix written to a file: where it was in the text of the pass that made it, its problem's code and its title. */
+export interface AppliedFix {
+  line: number;
+  column: number;
+  code: string;
+  title: string;
+}
 
 /** Fixing can reveal what the next pass fixes (a repaired string shows its next fault); it settles within a few. */
 const maxPasses = 10;
@@ -15,9 +22,9 @@ const syntaxCodes = new Set(['json/syntax', 'gr/syntax']);
 
 export function fixFile(
   service: LanguageService<unknown>, uri: string, original: string, context: ServiceContext,
-): { text: string; fixed: NonNullable<FileReport['fixed']>; notFixed?: string; model?: unknown } {
+): { text: string; fixed: AppliedFix[]; notFixed?: string; model?: unknown } {
   const uncapped: ServiceContext = { ...context, settings: { ...context.settings, maxProblems: Number.MAX_SAFE_INTEGER } };
-  const fixed: NonNullable<FileReport['fixed']> = [];
+  const fixed: AppliedFix[] = [];
   if (!service.codeFixes) return { text: original, fixed };
   let text = original;
   for (let pass = 0; pass < maxPasses; pass++) {
