@@ -4,7 +4,6 @@ import type { LruCache } from '../common/lru';
 import type { Problem } from '../common/types';
 import { property } from '../json/queries';
 import type { JsonNode, JsonSyntaxError } from '../json/nodes';
-import type { LineAnnotations } from './dataset/annotationTypes';
 
 /**
  * What a line holds. Datasets (Invariant Explorer): `metadata` row, `raw` event array, `annotated`
@@ -31,8 +30,6 @@ export interface Line {
   traceProblems?: Problem[];
   /** For a trace line without syntax errors: the tool name of each of its calls (the workspace's tool index), found with the problems. */
   calledTools?: (string | undefined)[];
-  /** The annotations of an annotated line with their addresses resolved (see annotationsOf), once read. */
-  annotations?: LineAnnotations;
   /** For an annotated line without syntax errors: the problems of its annotations, found when it was parsed. */
   annotationProblems?: Problem[];
 }

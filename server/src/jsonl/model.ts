@@ -3,7 +3,6 @@ import { LruCache } from '../common/lru';
 import type { DocumentInput } from '../common/languageService';
 import { spend, type Budget } from '../common/budget';
 import { parseJsonValue } from '../json/readJson';
-import { parseDatasetLine } from './dataset/parseLine';
 import { classify, type FileFormat, type Line, type LinesModel } from './lines';
 
 /** Enough for every line a request touches, and for an outline's walk not to keep a model per line. */
@@ -12,12 +11,18 @@ export const defaultMaxLines = 250_000;
 /** More entries than this make an outline nobody reads, and cost seconds to send (the editor asks on every edit). */
 export const defaultMaxOutlineEntries = 10_000;
 
+/**
+ * A member's own reading of a line (valid JSON of a shape it knows, read in one pass with what it needs from the
+ * whole tree); undefined leaves the line to the generic reader. The dispatcher hands it to the family's reading.
+ */
+export type LineReader = (text: string, number: number, start: number, valueStart: number, end: number, budget?: Budget) => Line | undefined;
+
 /** `doc.budget` is checked between lines and inside each trace line: a spent budget throws BudgetExceeded. */
-export function parseLines(doc: DocumentInput): LinesModel {
+export function parseLines(doc: DocumentInput, readLine: LineReader): LinesModel {
   const text = doc.text;
   const maxLines = doc.maxLines ?? defaultMaxLines;
   const lines: Line[] = [];
-  const next = readLines(text, 0, text.length + 1, 0, maxLines, doc.budget, lines);
+  const next = readLines(text, 0, text.length + 1, 0, maxLines, doc.budget, lines, readLine);
   // Counted, not read: a line past the limit costs no memory.
   let omittedLines = 0;
   if (next <= text.length) {
@@ -56,7 +61,7 @@ export function linesModel(doc: DocumentInput, lines: Line[], omittedLines: numb
  * where reading stopped.
  */
 export function readLines(
-  text: string, start: number, stop: number, number: number, maxLines: number, budget: Budget | undefined, into: Line[],
+  text: string, start: number, stop: number, number: number, maxLines: number, budget: Budget | undefined, into: Line[], readLine: LineReader,
 ): number {
   let steps = 0;
   while (start < stop && number < maxLines) {
@@ -65,19 +70,19 @@ export function readLines(
     if (newline === -1) newline = text.length;
     let end = newline;
     if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
-    into.push(parseLine(text, number, start, end, budget));
+    into.push(parseLine(text, number, start, end, readLine, budget));
     start = newline + 1;
     number++;
   }
   return start;
 }
 
-export function parseLine(text: string, number: number, start: number, end: number, budget?: Budget): Line {
+export function parseLine(text: string, number: number, start: number, end: number, readLine: LineReader, budget?: Budget): Line {
   if (isBlank(text, start, end)) return { number, start, end, kind: 'blank', errors: [] };
   // A byte order mark may open the file.
   const valueStart = number === 0 && text.charCodeAt(start) === 0xfeff ? start + 1 : start;
   if (!opensWithCallKey(text, valueStart, end)) {
-    const line = parseDatasetLine(text, number, start, valueStart, end, budget);
+    const line = readLine(text, number, start, valueStart, end, budget);
     if (line) return line;
   }
   const { root, errors } = parseJsonValue(text, valueStart, end, budget);

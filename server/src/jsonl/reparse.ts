@@ -4,7 +4,7 @@ import type { DocumentInput, TextChange } from '../common/languageService';
 import type { Problem } from '../common/types';
 import { detached, movedNode } from '../json/relocate';
 import type { Line, LinesModel } from './lines';
-import { defaultMaxLines, linesModel, parseLine, parseLines, readLines } from './model';
+import { defaultMaxLines, linesModel, parseLine, parseLines, readLines, type LineReader } from './model';
 import { changedRange } from './changedRange';
 
 /**
@@ -13,13 +13,13 @@ import { changedRange } from './changedRange';
  * parseLines gives for the new text. The edit is the editor's (`edit`, as the server recorded it) or else is found by
  * comparing the two texts from both ends, which costs a small fraction of reading them. A document at its line limit is read again whole.
  */
-export function parseLinesAfterEdit(previous: LinesModel, doc: DocumentInput, edit?: TextChange): LinesModel {
+export function parseLinesAfterEdit(previous: LinesModel, doc: DocumentInput, readLine: LineReader, edit?: TextChange): LinesModel {
   const maxLines = doc.maxLines ?? defaultMaxLines;
-  if (previous.omittedLines > 0 || previous.maxLines !== maxLines || previous.lines.length === 0) return parseLines(doc);
+  if (previous.omittedLines > 0 || previous.maxLines !== maxLines || previous.lines.length === 0) return parseLines(doc, readLine);
   const oldText = previous.text;
   const text = doc.text;
   const change = edit ?? changedRange(oldText, text);
-  if (!change) return linesModel(doc, previous.lines.map((line) => moved(line, text, 0, 0)), 0);
+  if (!change) return linesModel(doc, previous.lines.map((line) => moved(line, text, 0, 0, readLine)), 0);
   const old = previous.lines;
   // The first line the edit touches: the last starting at or before it.
   const first = Math.max(0, lastStartingAtOrBefore(old, change.start));
@@ -32,20 +32,20 @@ export function parseLinesAfterEdit(previous: LinesModel, doc: DocumentInput, ed
   let steps = 0;
   for (let i = 0; i < first; i++) {
     steps = spend(doc.budget, steps);
-    lines.push(moved(old[i], text, 0, 0));
+    lines.push(moved(old[i], text, 0, 0, readLine));
   }
   // Up to the line limit, counting the lines kept after the edit: a paste of millions of lines is not read.
   const limit = maxLines - (old.length - after);
-  const next = readLines(text, old[first].start, stop, first, limit, doc.budget, lines);
+  const next = readLines(text, old[first].start, stop, first, limit, doc.budget, lines, readLine);
   if (next !== stop) {
     // Over the limit: read again whole, which counts the lines past it instead of reading them.
-    if (lines.length >= limit) return parseLines(doc);
+    if (lines.length >= limit) return parseLines(doc, readLine);
     throw new Error(`JSON Lines re-read stopped at ${next}, not at ${stop}`);
   }
   const numberDelta = lines.length - after;
   for (let i = after; i < old.length; i++) {
     steps = spend(doc.budget, steps);
-    lines.push(moved(old[i], text, delta, numberDelta));
+    lines.push(moved(old[i], text, delta, numberDelta, readLine));
   }
   return linesModel(doc, lines, 0);
 }
@@ -55,13 +55,13 @@ export function parseLinesAfterEdit(previous: LinesModel, doc: DocumentInput, ed
  * the new text even when it did not move, so no line keeps an older version's text alive. A broken line (its tree
  * is the tolerant reader's) is read again; annotations are resolved again when a feature asks (their problems move).
  */
-function moved(line: Line, text: string, delta: number, numberDelta: number): Line {
+function moved(line: Line, text: string, delta: number, numberDelta: number, readLine: LineReader): Line {
   const number = line.number + numberDelta;
   const start = line.start + delta;
   const end = line.end + delta;
   if (line.kind === 'blank') return { number, start, end, kind: 'blank', errors: [] };
   const root = line.errors.length === 0 && line.root ? movedNode(line.root, text, delta) : undefined;
-  if (!root) return parseLine(text, number, start, end);
+  if (!root) return parseLine(text, number, start, end, readLine);
   const copy: Line = { number, start, end, kind: line.kind, root, errors: [] };
   if (line.traceProblems) copy.traceProblems = line.traceProblems.map((problem) => movedProblem(problem, delta));
   if (line.annotationProblems) copy.annotationProblems = line.annotationProblems.map((problem) => movedProblem(problem, delta));

@@ -2,16 +2,16 @@ import { capProblems, sortByPosition, tooManyProblemsMessage } from '../common/c
 import type { ServiceContext } from '../common/languageService';
 import type { Problem } from '../common/types';
 import type { LinesModel } from './lines';
-import { isTraceLine, traceLineProblems } from './dataset/traceBridge';
-import { validateAgentguard } from './agentguard/validate';
-import { validateDataset } from './dataset/validate';
+
+/** Reports a problem; a member's check calls it for each problem it finds. */
+export type ReportProblem = (problem: Problem) => boolean;
 
 /**
- * Every line is checked on its own (a broken line only reports its own syntax errors), then the rules that
- * span lines (dataset upload rules, agentguard consistency), then each trace line by the single-trace service.
- * At most settings.maxProblems are returned (the most severe), in document order, with a notice when more were found.
+ * Every line is checked on its own (a broken line only reports its own syntax errors), then the member's checks
+ * (`checkMember`: the rules that span lines, each trace line by the single-trace service). At most
+ * settings.maxProblems are returned (the most severe), in document order, with a notice when more were found.
  */
-export function validate(model: LinesModel, context: ServiceContext): Problem[] {
+export function validateLines(model: LinesModel, context: ServiceContext, checkMember: (report: ReportProblem) => void): Problem[] {
   const problems: Problem[] = [];
   const report = (problem: Problem): boolean => {
     problems.push(problem);
@@ -27,15 +27,7 @@ export function validate(model: LinesModel, context: ServiceContext): Problem[] 
       });
     }
   }
-  if (model.format === 'agentguard') validateAgentguard(model, context, report);
-  else {
-    validateDataset(model, report);
-    for (const line of model.contentLines) {
-      // A broken line already reports its syntax errors; the trace service would repeat them.
-      if (!isTraceLine(line) || line.errors.length > 0) continue;
-      for (const problem of traceLineProblems(model, line, context)) report(problem);
-    }
-  }
+  checkMember(report);
   const firstLineEnd = model.lines[0]?.end ?? 0;
   const kept = capProblems(sortByPosition(problems), context.settings.maxProblems, (_omitted, shown, found) => ({
     span: { start: 0, end: Math.min(firstLineEnd, 1) },

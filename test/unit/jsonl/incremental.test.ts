@@ -3,11 +3,14 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { jsonlService, type LinesModel } from '../../../server/src/jsonl';
-import { parseLinesAfterEdit } from '../../../server/src/jsonl/reparse';
+import type { DocumentInput, TextChange } from '../../../server/src/common/languageService';
 import { changedRange } from '../../../server/src/jsonl/changedRange';
 import type { OutlineItem } from '../../../server/src/common/types';
 import { context } from './helpers';
 import { filesUnder, random } from '../testing';
+
+/** The dispatcher's re-read after an edit (the dataset's own line reader included). */
+const reparse = (previous: LinesModel, doc: DocumentInput, edit?: TextChange): LinesModel => jsonlService.reparse!(previous, doc, edit)!;
 
 const repoRoot = path.resolve(__dirname, '../../../..');
 const corpus = path.resolve(repoRoot, '../shared/corpus');
@@ -84,7 +87,7 @@ function checkEdits(name: string, text: string, seed: number, steps: number, max
       ? { start: Math.max(0, change.start - widen), oldEnd: Math.min(model.text.length, change.oldEnd + widen), newEnd: 0 }
       : undefined;
     if (given && change) given.newEnd = given.oldEnd + (change.newEnd - change.oldEnd);
-    const incremental = parseLinesAfterEdit(model, { uri: 'file:///edited.jsonl', version: step, text, maxLines }, given);
+    const incremental = reparse(model, { uri: 'file:///edited.jsonl', version: step, text, maxLines }, given);
     const offsets = [0, text.length, ...[0, 1, 2].map(() => Math.floor(next() * (text.length + 1)))];
     if (change) offsets.push(change.start, change.newEnd, Math.max(0, change.start - 1));
     // Annotation addresses and call ids: definitions and hovers that read other parts of their line.
@@ -163,10 +166,10 @@ test('incremental re-parse equals a full parse: edits of the corpus JSON Lines f
 test('an edit that changes nothing, and a document at its line limit, still equal a full parse', () => {
   const text = generatedDataset(random(7), 5);
   const model = full(text, 1);
-  assert.deepEqual(observed(parseLinesAfterEdit(model, { uri: 'file:///edited.jsonl', version: 2, text }), [5]), observed(full(text, 2), [5]));
+  assert.deepEqual(observed(reparse(model, { uri: 'file:///edited.jsonl', version: 2, text }), [5]), observed(full(text, 2), [5]));
   const limited = jsonlService.parse({ uri: 'file:///edited.jsonl', version: 1, text, maxLines: 3 });
   const edited = `\n${text}`;
-  const after = parseLinesAfterEdit(limited, { uri: 'file:///edited.jsonl', version: 2, text: edited, maxLines: 3 });
+  const after = reparse(limited, { uri: 'file:///edited.jsonl', version: 2, text: edited, maxLines: 3 });
   assert.equal(after.omittedLines, jsonlService.parse({ uri: 'file:///edited.jsonl', version: 2, text: edited, maxLines: 3 }).omittedLines);
   assert.equal(after.lines.length, 3);
 });

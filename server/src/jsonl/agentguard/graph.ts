@@ -5,7 +5,8 @@ import { emptyGraph } from '../../preview/emptyGraph';
 import { Column, entryHeight, laneOf } from '../../preview/layout';
 import { lineAt, type Line, type LinesModel } from '../lines';
 import { clip } from '../strings';
-import { validate } from '../validate';
+import { validateLines } from '../validate';
+import { validateAgentguard } from './validate';
 import { entryFacts } from './facts';
 
 /** The session as a timeline of calls, each row marked with its line's problems. */
@@ -16,7 +17,7 @@ export function agentguardGraph(model: LinesModel, options: GraphOptions, contex
   const { maxTextLength } = context.settings.preview;
   // Each row carries its line's text: a log's rows are capped lower than a trace's nodes.
   const maxNodes = Math.min(context.settings.preview.maxNodes, context.settings.preview.maxLogEntries ?? Infinity);
-  const problemsByLine = groupProblems(model, options.problems ?? validate(model, context));
+  const problemsByLine = groupProblems(model, options.problems ?? validateLines(model, context, (report) => validateAgentguard(model, context, report)));
   const shown = entries.slice(0, Math.max(0, maxNodes));
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];

@@ -1,6 +1,14 @@
 import type { JsonNode, JsonString } from '../../json/nodes';
 import type { ParsedAddress, Resolution } from './address';
 
+// What a dataset keeps on the family's line: the member adds it, so the family's line model imports no member.
+declare module '../lines' {
+  interface Line {
+    /** The annotations of an annotated line with their addresses resolved (see annotationsOf), once read. */
+    annotations?: LineAnnotations;
+  }
+}
+
 export interface Annotation {
   /** The annotation value as written (an object when well-formed). */
   node: JsonNode;

@@ -1,11 +1,29 @@
 import { parseAddress, resolveAddress } from './address';
 import type { Annotation, LineAnnotations } from './annotationTypes';
-import { property } from '../../json/queries';
+import { contains, property } from '../../json/queries';
 import type { JsonNode, JsonObject, JsonString } from '../../json/nodes';
 import type { Line, LinesModel } from '../lines';
+import type { Place } from '../locate';
 import { clip } from '../strings';
 
 export type { Annotation, LineAnnotations } from './annotationTypes';
+
+/** What the cursor is on in a dataset line: the family's place, and the annotation it is in. */
+export interface DatasetPlace extends Place {
+  annotation?: Annotation;
+  /** True when the cursor is inside the annotation's address string. */
+  onAddress?: boolean;
+}
+
+/** The place with the annotation of an annotated line the cursor is in (`annotations[i]`), if any. */
+export function datasetPlace(model: LinesModel, place: Place, offset: number): DatasetPlace {
+  const { line, path, steps } = place;
+  if (line.kind !== 'annotated' || path[0] !== 'annotations' || typeof path[1] !== 'number') return place;
+  const annotation = annotationsOf(model, line).items[path[1]];
+  if (!annotation) return place;
+  const onAddress = !!annotation.address && path[2] === 'address' && contains(annotation.address, offset) && !steps[steps.length - 1].onKey;
+  return { ...place, annotation, onAddress };
+}
 
 /** The annotations of an annotated dataset line, each with its address resolved against the line's trace. */
 export function annotationsOf(model: LinesModel, line: Line): LineAnnotations {

@@ -5,11 +5,11 @@ import { sourceOffsetInString } from '../strings';
 import { property } from '../../json/queries';
 import type { JsonNode, JsonString } from '../../json/nodes';
 import type { Line, LinesModel } from '../lines';
-import type { Place } from '../locate';
+import type { DatasetPlace } from './annotations';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 
 /** Annotation addresses (the keys and indexes at the typed path), then the trace service for everything inside events. */
-export function datasetCompletion(model: LinesModel, line: Line, place: Place | undefined, offset: number, context: ServiceContext): CompletionEntry[] {
+export function datasetCompletion(model: LinesModel, line: Line, place: DatasetPlace | undefined, offset: number, context: ServiceContext): CompletionEntry[] {
   if (place?.onAddress && place.annotation?.address && line.root) {
     return addressCompletion(model, line.root, place.annotation.address, offset);
   }

@@ -3,7 +3,7 @@ import type { HoverResult } from '../../common/types';
 import { codeBlock, escapeMarkdown, inlineCode, quote } from '../../common/markdown';
 import type { Annotation } from './annotations';
 import type { LinesModel } from '../lines';
-import type { Place } from '../locate';
+import type { DatasetPlace } from './annotations';
 import { clip } from '../strings';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 import { lookup } from '../../common/lookup';
@@ -21,7 +21,7 @@ const DATASET_KEYS: Record<string, string> = lookup({
 });
 
 /** An annotation and what its address names, else the trace service, else the keys of a dataset line. */
-export function datasetHover(model: LinesModel, place: Place, offset: number, context: ServiceContext): HoverResult | null {
+export function datasetHover(model: LinesModel, place: DatasetPlace, offset: number, context: ServiceContext): HoverResult | null {
   if (place.annotation && (place.onAddress || place.path[2] === 'content')) {
     const hovered = annotationHover(place.annotation, place.onAddress ?? false);
     if (hovered) return hovered;
@@ -34,7 +34,7 @@ export function datasetHover(model: LinesModel, place: Place, offset: number, co
 }
 
 /** The keys of a dataset line the single-trace format does not explain. */
-function datasetKeyHover(place: Place): HoverResult | null {
+function datasetKeyHover(place: DatasetPlace): HoverResult | null {
   const last = place.steps[place.steps.length - 1];
   if (!last.onKey || !last.property || place.path.length !== 1) return null;
   const key = last.property.key;

@@ -2,11 +2,11 @@ import type { Span, Target } from '../../common/types';
 import { annotationsOf } from './annotations';
 import { contains } from '../../json/queries';
 import type { Line, LinesModel } from '../lines';
-import type { Place } from '../locate';
+import type { DatasetPlace } from './annotations';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 
 /** The trace service's references, plus the annotations whose address names the value at the cursor. */
-export function datasetReferences(model: LinesModel, place: Place, offset: number, includeDeclaration: boolean): Target[] {
+export function datasetReferences(model: LinesModel, place: DatasetPlace, offset: number, includeDeclaration: boolean): Target[] {
   const found: Target[] = [];
   if (place.onAddress && place.annotation?.resolution?.ok) {
     const target = place.annotation.resolution.target;

@@ -1,3 +1,4 @@
+import type { ServiceContext } from '../../common/languageService';
 import type { Problem, Span } from '../../common/types';
 import { addressPartSpan } from './address';
 import { annotationsOf } from './annotations';
@@ -5,11 +6,22 @@ import type { LineAnnotations } from './annotationTypes';
 import { property } from '../../json/queries';
 import type { JsonNode } from '../../json/nodes';
 import type { Line, LinesModel } from '../lines';
+import { isTraceLine, traceLineProblems } from './traceBridge';
 
 /**
  * Invariant Explorer's upload rules for a dataset, reported at the line that breaks them (Explorer stops at
  * the first; we report all), plus the annotations of each annotated line checked against its own trace.
  */
+/** The dataset's upload rules, then each trace line checked by the single-trace service. */
+export function validateDatasetLines(model: LinesModel, context: ServiceContext, report: (problem: Problem) => boolean): void {
+  validateDataset(model, report);
+  for (const line of model.contentLines) {
+    // A broken line already reports its syntax errors; the trace service would repeat them.
+    if (!isTraceLine(line) || line.errors.length > 0) continue;
+    for (const problem of traceLineProblems(model, line, context)) report(problem);
+  }
+}
+
 export function validateDataset(model: LinesModel, report: (problem: Problem) => boolean): void {
   let firstContent: Line | undefined;
   let metadataLine: Line | undefined;
