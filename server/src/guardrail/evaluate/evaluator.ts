@@ -17,7 +17,7 @@ import { pythonModule, pythonModuleMember } from './stdlib/modules';
 /**
  * Evaluates a parsed rule file on one trace, with the official analyzer's semantics (see
  * `guardrails-evaluation.md`): one error per satisfying assignment, rules in file order, candidates in trace order.
- * Free of LSP types; the CLI, the tests and (later) the editor call this.
+ * Free of LSP types; the command line (`eval`), the server's rule checks (rulesOnTraces/) and the tests call this.
  */
 
 export interface GuardrailError {

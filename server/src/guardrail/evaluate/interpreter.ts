@@ -1,3 +1,10 @@
+/*
+ * The one import circle left in server/src: interpreter.ts, enumerate.ts and quantifiers.ts import each other. It
+ * is the rule language's own eval/apply recursion: an expression (evaluated here) may call a predicate, whose body's
+ * conditions are enumerated over variable assignments (enumerate.ts), or hold a quantifier (quantifiers.ts), whose
+ * body is enumerated the same way; each condition is an expression again. ARCHITECTURE.md and its layering test
+ * allow this circle and no other.
+ */
 import type { Expr } from '../ast';
 import { memberAccess } from './builtins';
 import type { Domain, EvaluationContext, Globals } from './context';
