@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { guardrailService } from '../server/src/guardrail';
-import { evaluateRules } from '../server/src/guardrail/evaluate/evaluator';
+import { evaluateRules } from '../server/src/guardrail/evaluate';
 import { buildInput } from '../server/src/guardrail/evaluate/input';
 import { parseTrace } from '../server/src/trace/model';
 import { cpuTime, heapAfterGc, median, random, retainedBy } from './measure';

@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
-import { evaluateLoadedRules, loadFailure, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate/evaluator';
+import { evaluateLoadedRules, loadFailure, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
 import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';

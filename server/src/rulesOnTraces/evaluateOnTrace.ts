@@ -1,7 +1,7 @@
 import type { Span } from '../common/types';
 import { checkBudget, spentBy, type Budget } from '../common/budget';
 import type { RuleModel } from '../guardrail/model';
-import { evaluateLoadedRulesStepwise, loadFailure, type EvaluationResult } from '../guardrail/evaluate/evaluator';
+import { evaluateLoadedRulesStepwise, loadFailure, type EvaluationResult } from '../guardrail/evaluate';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText, type TraceText } from './tracesInText';
 import { runSteps, runStepsInSlices } from '../common/steps';
 

@@ -1,5 +1,5 @@
 import type { Span } from '../common/types';
-import type { GuardrailError } from '../guardrail/evaluate/evaluator';
+import type { GuardrailError } from '../guardrail/evaluate';
 import { traceSpans, traceSpansInSteps } from '../guardrail/evaluate/traceSpans';
 import { sliceFromLength, type Steps } from '../common/steps';
 

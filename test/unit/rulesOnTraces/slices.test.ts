@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BudgetExceeded, type Budget } from '../../../server/src/common/budget';
 import { guardrailService, type RuleModel } from '../../../server/src/guardrail';
-import { evaluateRules, evaluateRulesStepwise } from '../../../server/src/guardrail/evaluate/evaluator';
+import { evaluateRules, evaluateRulesStepwise } from '../../../server/src/guardrail/evaluate';
 import { evaluateRulesOnTrace, evaluateRulesOnTraceInSlices, type RuleFile } from '../../../server/src/rulesOnTraces/evaluateOnTrace';
 
 function rules(text: string, uri = 'file:///w/rules/leak.gr'): RuleFile {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluateRules, type EvaluationResult } from '../../../../server/src/guardrail/evaluate/evaluator';
+import { evaluateRules, type EvaluationResult } from '../../../../server/src/guardrail/evaluate';
 import { model, repoRoot } from '../helpers';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateRules, type EvaluationOptions } from '../../../../server/src/guardrail/evaluate/evaluator';
+import { evaluateRules, type EvaluationOptions } from '../../../../server/src/guardrail/evaluate';
 import { installHeapGauge } from '../../../../server/src/guardrail/evaluate/limits';
 import { model } from '../helpers';
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluateExpression } from '../../../../server/src/guardrail/evaluate/evaluator';
+import { evaluateExpression } from '../../../../server/src/guardrail/evaluate';
 import { MatchObject, PatternObject } from '../../../../server/src/guardrail/evaluate/stdlib/re';
 import { PyDict, PyError, PyTuple, isStr, pyFloatRepr, pyRepr, str, type Value } from '../../../../server/src/guardrail/evaluate/values';
 import { model, repoRoot } from '../helpers';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateRules, type EvaluationOptions } from '../../../../server/src/guardrail/evaluate/evaluator';
+import { evaluateRules, type EvaluationOptions } from '../../../../server/src/guardrail/evaluate';
 import { traceSpans } from '../../../../server/src/guardrail/evaluate/traceSpans';
 import { model } from '../helpers';
 
