@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -93,13 +93,29 @@ describe('agent-traces eval', () => {
     ]);
   });
 
-  it('reports a rule that needs a model once, as not evaluated, and runs the others', () => {
+  it('reports a rule that needs a model once, as not evaluated, and runs the others (exit 3: those traces are not fully evaluated)', () => {
     const result = run(dir, 'eval', 'pii.gr', 'a.trace.json', 'set.jsonl');
-    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.code, 3, result.stderr);
     assert.deepEqual(result.lines, [
       'pii.gr:3:1 information guardrails Rule 1 is not evaluated: it calls pii, which needs the Presidio PII model, which the local evaluator does not run',
-      '3 traces in 2 files evaluated: 0 violations, 0 failed',
+      '3 traces in 2 files evaluated: 0 violations, 0 failed, 3 with a rule not evaluated',
     ]);
+  });
+
+  it('never runs a module that can act on the machine: the rule is not evaluated, named, and the run exits 3 (4 beside violations)', () => {
+    const sub = mkdtempSync(join(dir, 'modules-'));
+    const marker = join(sub, 'ran').replace(/\\/g, '/');
+    writeFileSync(join(sub, 'os.gr'), `import os\nimport json\n\nraise "ran" if:\n    (m: Message)\n    os.system("touch ${marker}") == 0\n\nraise "parsed" if:\n    (m: Message)\n    json.loads(m.content)["n"] > 1\n`);
+    writeFileSync(join(sub, 'one.trace.json'), '[{"role": "user", "content": "{\\"n\\": 1}"}]\n');
+    writeFileSync(join(sub, 'two.trace.json'), '[{"role": "user", "content": "{\\"n\\": 2}"}]\n');
+    const notice = 'os.gr:4:1 information guardrails Rule 1 is not evaluated: it calls os.system, which could act on the machine or the network (module os): the local evaluator never runs it, where the official analyzer would';
+    const clean = run(sub, 'eval', 'os.gr', 'one.trace.json');
+    assert.equal(clean.code, 3, clean.stderr);
+    assert.deepEqual(clean.lines, [notice, '1 trace in 1 file evaluated: 0 violations, 0 failed, 1 with a rule not evaluated']);
+    const found = run(sub, 'eval', 'os.gr', 'one.trace.json', 'two.trace.json');
+    assert.equal(found.code, 4, found.stderr);
+    assert.deepEqual(found.lines, [notice, 'two.trace.json:1:2 warning guardrails parsed', '2 traces in 2 files evaluated: 1 violation, 0 failed, 2 with a rule not evaluated']);
+    assert.equal(existsSync(marker), false);
   });
 
   it('reads values that hold no trace as the editor does: a trace file is reported, a dataset line skipped, a messages that is no list fails', () => {

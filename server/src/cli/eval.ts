@@ -123,6 +123,7 @@ export async function runEval(args: string[]): Promise<number> {
   const noticesShown = new Set<string>();
   let violations = 0;
   let failed = inputErrors.length;
+  let partial = 0;
   for (const file of traceFiles) {
     const shown = relative(cwd, file) || file;
     const read = await readTextFile(file, { maxBytes: maxFileBytes });
@@ -163,6 +164,8 @@ export async function runEval(args: string[]): Promise<number> {
       }
       violations += result.errors.length;
       for (const n of result.notices) report.notices.push(noticeText(n, at));
+      // A rule that was not evaluated, or stopped short (work budget, time limit), leaves this trace's verdict incomplete.
+      if (result.notices.some((n) => n.kind === 'not-evaluated' || n.kind === 'budget' || n.kind === 'timeout')) partial++;
       if (result.failure) {
         failed++;
         report.error = `${result.failure.start || result.failure.end ? at(result.failure.start) + ': ' : ''}${result.failure.message}`;
@@ -183,9 +186,10 @@ export async function runEval(args: string[]): Promise<number> {
       if (r.error) console.log(`${escapeForTerminal(r.file)}${r.line !== undefined ? `:${r.line}` : ''}: error guardrails evaluation failed: ${escapeForTerminal(r.error)}`);
     }
     const traces = reports.length;
-    console.log(`${traces} trace${traces === 1 ? '' : 's'} in ${traceFiles.length} file${traceFiles.length === 1 ? '' : 's'} evaluated: ${violations} violation${violations === 1 ? '' : 's'}, ${failed} failed`);
+    const notEvaluated = partial > 0 ? `, ${partial} with a rule not evaluated` : '';
+    console.log(`${traces} trace${traces === 1 ? '' : 's'} in ${traceFiles.length} file${traceFiles.length === 1 ? '' : 's'} evaluated: ${violations} violation${violations === 1 ? '' : 's'}, ${failed} failed${notEvaluated}`);
   }
-  return exitCodeOf({ findings: violations > 0, incomplete: failed > 0 || unmatched.length > 0 });
+  return exitCodeOf({ findings: violations > 0, incomplete: failed > 0 || partial > 0 || unmatched.length > 0 });
 }
 
 const notTracesMessage = 'not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';

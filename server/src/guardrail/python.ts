@@ -4,6 +4,7 @@
  * its functions and classes. A small bounded scanner over the file's logical lines, not a Python parser: it reads
  * strings, comments and brackets only to know where statements start.
  */
+import { lookup } from '../common/lookup';
 import type { Span } from '../common/types';
 
 /** Top-level modules of Python's standard library (3.11's `sys.stdlib_module_names`, without private ones). */
@@ -29,6 +30,44 @@ const PYTHON_STDLIB = new Set((
 export function isThirdPartyModule(module: string): boolean {
   if (module === 'invariant' || module.startsWith('invariant.')) return false;
   return !PYTHON_STDLIB.has(module.split('.')[0]);
+}
+
+/**
+ * Python's own modules that rules may use and the local evaluator runs (evaluate/stdlib): each with the public names
+ * it has in Python 3.11 (dir() without private names), of which the evaluator provides most.
+ */
+export const EVALUATED_MODULES: Record<string, readonly string[]> = lookup({
+  json: words('JSONDecodeError JSONDecoder JSONEncoder codecs decoder detect_encoding dump dumps encoder load loads scanner'),
+  re: words('A ASCII DEBUG DOTALL I IGNORECASE L LOCALE M MULTILINE Match NOFLAG Pattern RegexFlag S Scanner T TEMPLATE U UNICODE '
+    + 'VERBOSE X compile copyreg enum error escape findall finditer fullmatch functools match purge search split sub subn template'),
+  math: words('acos acosh asin asinh atan atan2 atanh cbrt ceil comb copysign cos cosh degrees dist e erf erfc exp exp2 expm1 fabs '
+    + 'factorial floor fmod frexp fsum gamma gcd hypot inf isclose isfinite isinf isnan isqrt lcm ldexp lgamma log log10 '
+    + 'log1p log2 modf nan nextafter perm pi pow prod radians remainder sin sinh sqrt tan tanh tau trunc ulp'),
+  string: words('Formatter Template ascii_letters ascii_lowercase ascii_uppercase capwords digits hexdigits octdigits printable '
+    + 'punctuation whitespace'),
+});
+
+function words(text: string): string[] {
+  return text.split(' ');
+}
+
+/**
+ * Modules that can act on the machine or the network: run programs, read, write or delete files, open connections,
+ * load code, read the environment. Imported in a rule, they are never run here.
+ */
+const MACHINE_MODULES = new Set((
+  'os posix nt posixpath ntpath subprocess socket socketserver ssl select selectors shutil pathlib glob fnmatch tempfile io '
+  + 'sys builtins importlib imp pkgutil runpy code codeop ctypes multiprocessing threading _thread concurrent asyncio signal '
+  + 'pty tty termios fcntl resource mmap pwd grp spwd crypt platform sysconfig site webbrowser http urllib ftplib poplib '
+  + 'imaplib nntplib smtplib smtpd telnetlib xmlrpc wsgiref pickle marshal shelve dbm sqlite3 zipfile tarfile gzip bz2 '
+  + 'lzma zipimport fileinput filecmp linecache tracemalloc faulthandler gc inspect logging msvcrt winreg winsound '
+  + 'ensurepip venv distutils pdb bdb trace cProfile profile timeit requests urllib3 httpx aiohttp paramiko boto3 '
+  + 'docker pexpect sh plumbum fabric'
+).split(' '));
+
+/** A module (or a submodule of one) that can act on the machine or the network: never run here. */
+export function isMachineModule(module: string): boolean {
+  return MACHINE_MODULES.has(module.split('.')[0]);
 }
 
 export interface PythonName {

@@ -5,6 +5,7 @@ import {
   elementType, fieldOf, has, suggest, typeInfo, type FunctionInfo,
 } from './library';
 import { lookup } from '../common/lookup';
+import { EVALUATED_MODULES } from './python';
 import { BUILTIN_TYPES, isBuiltinName, Scope, type Occurrence, type Resolution, type RuleSymbol, type ScopeInfo, type SymbolKind } from './scope';
 import { unusedImportProblems, type ImportBinding } from './unusedImports';
 
@@ -118,6 +119,10 @@ class Resolver {
         for (const { name, alias } of statement.names) {
           if (known && known.checked && !known.members.includes(name.name)) {
             this.problem(spanOf(name), 'error', 'gr/unknown-import', `module '${known.name}' has no attribute '${name.name}'`);
+          }
+          const python = EVALUATED_MODULES[statement.module.name];
+          if (python && !python.includes(name.name)) {
+            this.problem(spanOf(name), 'error', 'gr/unknown-import', `module '${statement.module.name}' has no attribute '${name.name}'`);
           }
           const bound = alias ?? name;
           if (alias) this.occurrence({ span: spanOf(name), builtin: name.name, module: statement.module.name });

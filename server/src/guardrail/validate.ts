@@ -3,6 +3,7 @@ import type { Problem } from '../common/types';
 import type { ServiceContext } from '../common/languageService';
 import type { RuleModel } from './model';
 import { pythonImportProblems } from './pythonImports';
+import { standardImportProblems } from './standardImports';
 
 /** Syntax and semantic problems of a rule file, in source order, capped at the configured maximum. */
 export function validate(model: RuleModel, context: ServiceContext): Problem[] {
@@ -10,6 +11,7 @@ export function validate(model: RuleModel, context: ServiceContext): Problem[] {
     ...model.syntaxProblems.map((p): Problem => ({ span: p.span, severity: 'error', code: p.code, message: p.message })),
     ...model.semanticProblems,
     ...pythonImportProblems(model, context.pythonModules),
+    ...standardImportProblems(model),
   ];
   return capProblems(sortByPosition(problems), context.settings.maxProblems, (_omitted, shown, found) => ({
     span: { start: 0, end: 0 },

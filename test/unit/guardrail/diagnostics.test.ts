@@ -133,8 +133,10 @@ test('gr/unknown-module and gr/unknown-import only for the standard library', ()
     "error gr/unknown-import 3:38-3:45 module 'invariant.detectors' has no attribute 'nothing'",
     "error gr/unknown-import 4:23-4:28 module 'invariant' has no attribute 'match'",
   ]);
-  // Python's own modules import anywhere; other modules must be importable where the policy runs (see python-imports.test.ts)
+  // Python's own modules import anywhere (os is never run here: see evaluation-modules.test.ts); other modules must be
+  // importable where the policy runs (see python-imports.test.ts)
   assert.deepEqual(describe('import os\nfrom custom.checker import anything\nfrom invariant.detectors.code import semgrep\n'), [
+    'information gr/module-never-run 1:8-1:10 os can act on the machine or the network: the local evaluator never runs it and reports the rules that use it as not evaluated (the official analyzer runs it as Python)',
     "warning gr/unresolved-module 2:6-2:20 Module 'custom.checker' is not part of the standard library: it must be importable where the policy runs. To check it here, add the folder holding custom/checker.py to agentTraces.guardrails.pythonPaths",
   ]);
 });

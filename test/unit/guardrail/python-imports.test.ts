@@ -71,8 +71,10 @@ test('a module outside the standard library warns that it must be importable, sa
   assert.deepEqual(problems(rules, memory({})), [
     "warning gr/unresolved-module 1:6-1:36 Module 'custom_checker_project.checker' is not part of the standard library: it must be importable where the policy runs. No custom_checker_project/checker.py or custom_checker_project/checker/__init__.py in src (agentTraces.guardrails.pythonPaths)",
   ]);
-  // Python's own modules and the Guardrails library are not warned about
-  assert.deepEqual(problems('import os\nimport json\nfrom typing import Any\nimport xml.etree.ElementTree\nfrom invariant.detectors import pii\n'), []);
+  // Python's own modules and the Guardrails library are not warned about (what the evaluator does with Python's
+  // modules is an information, see evaluation-modules.test.ts)
+  const text = 'import os\nimport json\nfrom typing import Any\nimport xml.etree.ElementTree\nfrom invariant.detectors import pii\n';
+  assert.deepEqual(problems(text).filter((p) => !p.startsWith('information ')), []);
 });
 
 test('found in the configured folders: no module warning, and names the file lacks get their own warning', () => {
