@@ -108,11 +108,103 @@ export const GraphLayout = {
   padding: 16,
 } as const;
 
+/** A range as [start line, start character, end line, end character]: compact, for the compare view's many steps. */
+export type CompactRange = [number, number, number, number];
+
+/** One side's step in a row of the compare view. */
+export interface CompareStep {
+  /** The step's number (its event's index, as addresses count events). */
+  index: number;
+  kind: GraphNodeKind;
+  /** What the step is (`assistant`, `tool ← search_flights`), and what it holds, on one line. */
+  title: string;
+  summary: string;
+  /** The tools it calls, or the tool it answers. */
+  tools?: string[];
+  /** An output (or logged result) reporting a failure. */
+  failed?: boolean;
+  /** The whole step in its file, and where a click puts the cursor. */
+  range: CompactRange;
+  selection: CompactRange;
+}
+
+/** A field of a changed step: its value on each side (absent where the side lacks it) and where that is in each file. */
+export interface CompareField {
+  /** Dotted path from the step, as `agent-traces diff --json` gives it. */
+  path: string;
+  /** The path from what the step's head names (`arguments.seat` in a step making one call). */
+  label: string;
+  left?: string;
+  right?: string;
+  /** The part of each value that differs (start and end in the value shown), for strings. */
+  leftMark?: [number, number];
+  rightMark?: [number, number];
+  leftRange?: CompactRange;
+  rightRange?: CompactRange;
+}
+
+export type CompareRowKind = 'same' | 'added' | 'removed' | 'changed';
+
+export interface CompareRow {
+  kind: CompareRowKind;
+  /** Absent on the side without the step; the right step of a `same` row has no title or summary (the left's hold). */
+  left?: CompareStep;
+  right?: CompareStep;
+  fields?: CompareField[];
+  /** Changed fields beyond those listed. */
+  moreFields?: number;
+  outcome?: 'fails' | 'succeeds';
+  /** Paired steps in another order among parallel calls: shown, not a change. */
+  reordered?: boolean;
+  /** Height of the row in px, computed by the server (see GraphLayout). */
+  height: number;
+}
+
+export interface CompareSide {
+  uri: string;
+  /** The side's name in the view: a file name, `HEAD`, with the dataset line. */
+  label: string;
+  /** Steps in the trace, and the steps compared when a limit left some out. */
+  steps: number;
+  compared: number;
+  /** Datasets: the traces to choose from, and the one compared. */
+  traces: TraceChoice[];
+  traceIndex: number;
+  /** Why this side could not be compared. */
+  error?: string;
+}
+
+export interface CompareCounts {
+  same: number;
+  added: number;
+  removed: number;
+  changed: number;
+  reordered: number;
+  nowFail: number;
+  nowSucceed: number;
+}
+
+export interface CompareData {
+  left: CompareSide;
+  right: CompareSide;
+  rows: CompareRow[];
+  counts: CompareCounts;
+  /** Limits reached (steps left out, the alignment's work), each naming its setting. */
+  notices: string[];
+  /** Call ids were compared (a regenerated id is a change). */
+  compareIds: boolean;
+  limits: { maxTextLength: number };
+}
+
 /** Messages the webview sends to the extension host. */
 export type WebviewToHost =
   | { type: 'ready' }
-  | { type: 'reveal'; range: LineRange; selection: LineRange }
+  /** A click on a node or step; in the compare view, `side` says in which file. */
+  | { type: 'reveal'; range: LineRange; selection: LineRange; side?: 'left' | 'right' }
+  /** The compare view's options changed, or another trace of a dataset was chosen on a side. */
+  | { type: 'compareOptions'; compareIds?: boolean; leftTrace?: number; rightTrace?: number }
   | { type: 'selectTrace'; traceIndex: number }
+  /** Drawn: the graph's nodes, or the compare view's rows (version -1). */
   | { type: 'rendered'; nodeCount: number; domNodeCount: number; version: number; firstPaintMs: number }
   /** The node a cursor message selected: which event of which trace (datasets: its index among the traces). */
   | { type: 'revealed'; traceIndex: number; eventIndex: number; kind: GraphNodeKind };
@@ -124,4 +216,8 @@ export type HostToWebview =
   | { type: 'graphJson'; json: string }
   /** The editor's cursor; with `character`, the node holding that position (a dataset line holds every event of its trace). */
   | { type: 'cursor'; line: number; character?: number }
-  | { type: 'notice'; text: string };
+  | { type: 'notice'; text: string }
+  /** The compare view's data, as JSON text (see graphJson). */
+  | { type: 'compareJson'; json: string }
+  /** The compare view is being computed (shown until its data comes). */
+  | { type: 'comparing'; left: string; right: string };

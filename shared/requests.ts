@@ -4,7 +4,7 @@
  * call are checked against the same types. (Not the JSON-RPC library's RequestType classes: the client and the
  * server bundle different versions of that library, whose classes do not match.) No imports: the webview may share it.
  */
-import type { GraphData } from './protocol';
+import type { CompareData, GraphData } from './protocol';
 
 export interface RequestType<Params, Result> {
   readonly method: string;
@@ -27,6 +27,26 @@ export interface GraphParams {
 
 /** The preview asks for the graph of a document (open, or read from disk when too large to open). */
 export const GraphRequest: RequestType<GraphParams, GraphData> = { method: 'agentTraces/graph' };
+
+export interface CompareSideParams {
+  uri: string;
+  /** The text to compare when it is not the file's own (a committed version); else the open document or the file. */
+  text?: string;
+  /** The side's name in the view (`HEAD`); the file's name when absent. */
+  label?: string;
+  /** Datasets: which trace (among the dataset's traces) to compare; the first when absent. */
+  traceIndex?: number;
+}
+
+export interface CompareParams {
+  left: CompareSideParams;
+  right: CompareSideParams;
+  /** Compare call ids too (regenerated ids become changes). */
+  compareIds?: boolean;
+}
+
+/** The step-aligned diff of two traces, laid out for the compare view. */
+export const CompareRequest: RequestType<CompareParams, CompareData> = { method: 'agentTraces/compare' };
 
 export interface ModelChangedParams {
   uri: string;

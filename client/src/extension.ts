@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { sendRequest, ServerInfoRequest, type InitializationOptions, type ServerInfo } from '../../shared/requests';
+import {
+  ModelChangedNotification, onNotification, sendRequest, ServerInfoRequest, type InitializationOptions, type ModelChangedParams, type ServerInfo,
+} from '../../shared/requests';
+import { registerCompare, type CompareApi } from './compare';
 import { registerGuardrailCommands, reportVisibleRules, reportWorkspaceTrust } from './guardrailCommands';
 import { adoptTraceLogs } from './jsonLinesDetection';
 import { registerPreview, type PreviewApi } from './preview';
@@ -8,6 +11,7 @@ import { registerPreview, type PreviewApi } from './preview';
 /** What the extension hands to other extensions and to its own extension-host tests. */
 export interface AgentTracesApi {
   preview: PreviewApi;
+  compare: CompareApi;
   serverInfo(): Promise<ServerInfo>;
 }
 
@@ -48,7 +52,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(
     vscode.commands.registerCommand('agentTraces.restartServer', () => languageClient.restart()),
   );
-  const preview = registerPreview(context, languageClient);
+  // One handler per notification method is what the client allows: the previews and the compare views share it.
+  const modelChanged = new vscode.EventEmitter<ModelChangedParams>();
+  context.subscriptions.push(modelChanged, onNotification(languageClient, ModelChangedNotification, (params) => modelChanged.fire(params)));
+  const preview = registerPreview(context, languageClient, modelChanged.event);
+  const compare = registerCompare(context, languageClient, modelChanged.event);
   registerGuardrailCommands(context, languageClient);
   adoptTraceLogs(context);
   await languageClient.start();
@@ -57,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
 
   return {
     preview,
+    compare,
     serverInfo: () => sendRequest(languageClient, ServerInfoRequest, undefined),
   };
 }

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ModelChangedNotification, onNotification, RevealInPreviewCommand } from '../../shared/requests';
+import { RevealInPreviewCommand } from '../../shared/requests';
 import { fileName, PreviewPanel, type PanelHost, type RenderedInfo, type RevealedInfo } from './previewPanel';
 
 export type { RenderedInfo, RevealedInfo } from './previewPanel';
@@ -19,9 +19,9 @@ export interface PreviewApi {
 const TRACE_LANGUAGES = new Set(['agent-trace', 'agent-trace-jsonl']);
 const VIEW_TYPE = 'agentTraces.preview';
 
-export function registerPreview(context: vscode.ExtensionContext, client: LanguageClient): PreviewApi {
+export function registerPreview(context: vscode.ExtensionContext, client: LanguageClient, modelChanged: vscode.Event<{ uri: string }>): PreviewApi {
   const previews = new Previews(client, vscode.Uri.joinPath(context.extensionUri, 'dist', 'media'));
-  context.subscriptions.push(...previews.register());
+  context.subscriptions.push(...previews.register(), modelChanged((change) => previews.modelChanged(change.uri)));
   return { onDidRender: previews.onDidRender, lastRendered: (uri) => previews.lastRendered(uri), onDidReveal: previews.onDidReveal };
 }
 
@@ -59,6 +59,10 @@ class Previews implements PanelHost {
     this.renders.delete(panel.uri.toString());
   }
 
+  modelChanged(uri: string): void {
+    this.panels.get(uri)?.refreshSoon();
+  }
+
   register(): vscode.Disposable[] {
     return [
       this.renderEmitter,
@@ -70,7 +74,6 @@ class Previews implements PanelHost {
       vscode.commands.registerCommand('agentTraces.showPreview', (argument?: unknown) => this.show(argument, false)),
       vscode.commands.registerCommand('agentTraces.showPreviewToSide', (argument?: unknown) => this.show(argument, true)),
       vscode.commands.registerCommand(RevealInPreviewCommand, (uri?: unknown, offset?: unknown) => this.revealInPreview(uri, offset)),
-      onNotification(this.client, ModelChangedNotification, (params) => this.panels.get(params.uri)?.refreshSoon()),
       vscode.window.onDidChangeTextEditorSelection((event) => {
         const active = event.selections[0]?.active;
         if (active) this.panels.get(event.textEditor.document.uri.toString())?.cursorMoved(active.line, active.character);

@@ -10,6 +10,8 @@ export interface PreviewHtmlOptions {
   nonce: string;
   scriptUri: string;
   styleUri: string;
+  /** What the page shows: one trace's graph (the default), or two traces compared step by step. */
+  view?: 'graph' | 'compare';
 }
 
 const NONCE_PATTERN = /^[A-Za-z0-9+/=_-]{16,}$/;
@@ -49,7 +51,7 @@ export function previewContentSecurityPolicy(cspSource: string, nonce: string): 
   ].join('; ');
 }
 
-export function previewHtml({ cspSource, nonce, scriptUri, styleUri }: PreviewHtmlOptions): string {
+export function previewHtml({ cspSource, nonce, scriptUri, styleUri, view = 'graph' }: PreviewHtmlOptions): string {
   if (!NONCE_PATTERN.test(nonce)) throw new Error('the nonce must be at least 16 characters of base64');
   const csp = previewContentSecurityPolicy(cspSource, nonce);
   return `<!DOCTYPE html>
@@ -59,10 +61,10 @@ export function previewHtml({ cspSource, nonce, scriptUri, styleUri }: PreviewHt
 <meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${escapeAttribute(styleUri)}">
-<title>Trace Preview</title>
+<title>${view === 'compare' ? 'Compare Traces' : 'Trace Preview'}</title>
 </head>
 <body>
-<div id="app" class="app" role="application" aria-label="Trace preview"></div>
+<div id="app" class="app" role="application" data-view="${view === 'compare' ? 'compare' : 'graph'}" aria-label="${view === 'compare' ? 'Traces compared' : 'Trace preview'}"></div>
 <script nonce="${escapeAttribute(nonce)}" src="${escapeAttribute(scriptUri)}"></script>
 </body>
 </html>

@@ -192,7 +192,7 @@ function cursorLineOf(uri: vscode.Uri): number | undefined {
   return editor?.selection.active.line;
 }
 
-function toRange(range: LineRange): vscode.Range {
+export function toRange(range: LineRange): vscode.Range {
   return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
 }
 
@@ -206,12 +206,12 @@ function graphLines(data: GraphData): { first: number; last: number } | undefine
   return first <= last ? { first, last } : undefined;
 }
 
-function isRenderedMessage(message: unknown): message is Extract<WebviewToHost, { type: 'rendered' }> {
+export function isRenderedMessage(message: unknown): message is Extract<WebviewToHost, { type: 'rendered' }> {
   const value = message as Record<string, unknown>;
   return typeof value.nodeCount === 'number' && typeof value.domNodeCount === 'number' && typeof value.version === 'number';
 }
 
-function isLineRange(value: unknown): value is LineRange {
+export function isLineRange(value: unknown): value is LineRange {
   const range = value as LineRange | undefined;
   return (
     typeof range?.start?.line === 'number' &&

@@ -12,6 +12,7 @@ import { adjacentProblem, innermostNodeAt } from './navigation';
 import { canExpand, buildRow, panelHeight, type RowContext } from './nodeView';
 import { buildProjection, firstRowNear, rowAt, type Extras, type Projection } from './projection';
 import { Toolbar } from './toolbar';
+import { CompareView } from './compare/view';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -505,5 +506,7 @@ class Preview {
 
 const app = document.getElementById('app') ?? document.body;
 const host = acquireVsCodeApi();
-new Preview(app, host);
+// The page's own markup (from the extension, never from a trace) says which view it is.
+if (app.dataset.view === 'compare') new CompareView(app, host);
+else new Preview(app, host);
 host.postMessage({ type: 'ready' });

@@ -10,7 +10,8 @@ export interface ToolbarHandlers {
   onProblem(direction: 1 | -1): void;
 }
 
-const KIND_NAMES: [string, string][] = [
+/** Node and step kinds as the kind filters name them. */
+export const KIND_NAMES: [string, string][] = [
   ['user', 'User'],
   ['system', 'System'],
   ['assistant', 'Assistant'],

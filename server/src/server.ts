@@ -21,8 +21,8 @@ import { DiagnosticsPipeline } from './lsp/diagnostics';
 import { warmUpTraceReading } from './lsp/warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
-  EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification, ServerInfoRequest,
-  VisibleRulesNotification, WorkspaceTrustNotification, type InitializationOptions,
+  CompareRequest, EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification,
+  ServerInfoRequest, VisibleRulesNotification, WorkspaceTrustNotification, type InitializationOptions,
 } from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
 import { WorkspaceToolIndex } from './lsp/workspaceTools';
@@ -32,6 +32,7 @@ import { readPolicyFiles } from './rulesOnTraces/policies';
 import { RuleChecks } from './lsp/ruleChecks';
 import { createServerConnection } from './transport/connection';
 import { describeError } from './common/text';
+import { compareDocuments } from './lsp/compareRequest';
 
 // ---- the server's state: its settings, what the client can do, the workspace folders ----
 
@@ -408,6 +409,16 @@ onRequest(connection, GraphRequest, async (params, token) => {
   } catch (error) {
     logFailure('graph', params.uri, parsed.version, error);
     return graphError(params.uri, 'The preview could not be computed; the language server log has the details.');
+  }
+});
+
+onRequest(connection, CompareRequest, async (params, token) => {
+  try {
+    return await compareDocuments(params, { documents, settings, folders: workspaceFolderPaths(), cancelled: () => token.isCancellationRequested });
+  } catch (error) {
+    if (error instanceof BudgetExceeded) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
+    logFailure('compare', `${params.left.uri} ↔ ${params.right.uri}`, undefined, error);
+    return new ResponseError(ErrorCodes.InternalError, 'The comparison could not be computed; the language server log has the details.');
   }
 });
 

@@ -1,5 +1,6 @@
 import { defaultSettings, type Settings } from './common/languageService';
 import { defaultCachedLineModels, defaultMaxLines, defaultMaxOutlineEntries } from './jsonl/model';
+import { defaultMaxAlignmentWork } from './diff/diff';
 
 /** The `agentTraces` section as the client sends it, with anything missing or malformed replaced by defaults. */
 export interface ServerSettings extends Settings {
@@ -22,6 +23,14 @@ export interface ServerSettings extends Settings {
   pythonPaths: string[];
   /** Bytes: larger Python module files are not read. */
   maxPythonFileSize: number;
+  compare: {
+    /** Steps compared per side; a notice says when a trace has more. */
+    maxSteps: number;
+    /** Work the alignment of two traces may do before the rest is paired by position, with a notice. */
+    maxAlignmentWork: number;
+    /** Keys (or dotted paths) left out of every comparison. */
+    ignore: string[];
+  };
   guardrails: {
     /** Globs of rule files (relative to each workspace folder) evaluated on every open trace. */
     policies: string[];
@@ -46,6 +55,7 @@ export const defaultServerSettings: ServerSettings = {
   jsonlCachedLineModels: defaultCachedLineModels,
   pythonPaths: [],
   maxPythonFileSize: 1_000_000,
+  compare: { maxSteps: 200_000, maxAlignmentWork: defaultMaxAlignmentWork, ignore: [] },
   guardrails: { policies: [], severity: 'warning', workBudget: 1_000_000, maxLensTraces: 200 },
 };
 
@@ -53,6 +63,10 @@ const severities = ['error', 'warning', 'information', 'hint'] as const;
 
 function positiveNumber(value: unknown, fallback: number, minimum = 0): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((entry: unknown): entry is string => typeof entry === 'string' && entry.trim() !== '') : [];
 }
 
 export function readSettings(section: unknown): ServerSettings {
@@ -81,14 +95,15 @@ export function readSettings(section: unknown): ServerSettings {
     jsonlMaxLines: positiveNumber(raw.jsonl?.maxLines, defaultServerSettings.jsonlMaxLines, 1),
     jsonlMaxOutlineEntries: Math.floor(positiveNumber(raw.jsonl?.maxOutlineEntries, defaultServerSettings.jsonlMaxOutlineEntries, 1)),
     jsonlCachedLineModels: Math.floor(positiveNumber(raw.jsonl?.cachedLineModels, defaultServerSettings.jsonlCachedLineModels, 1)),
-    pythonPaths: Array.isArray(raw.guardrails?.pythonPaths)
-      ? raw.guardrails.pythonPaths.filter((entry: unknown): entry is string => typeof entry === 'string' && entry.trim() !== '')
-      : [],
+    pythonPaths: strings(raw.guardrails?.pythonPaths),
     maxPythonFileSize: positiveNumber(raw.guardrails?.maxPythonFileSize, defaultServerSettings.maxPythonFileSize, 1),
+    compare: {
+      maxSteps: Math.floor(positiveNumber(raw.compare?.maxSteps, defaultServerSettings.compare.maxSteps, 1)),
+      maxAlignmentWork: Math.floor(positiveNumber(raw.compare?.maxAlignmentWork, defaultServerSettings.compare.maxAlignmentWork, 1)),
+      ignore: strings(raw.compare?.ignore),
+    },
     guardrails: {
-      policies: Array.isArray(raw.guardrails?.policies)
-        ? raw.guardrails.policies.filter((entry: unknown): entry is string => typeof entry === 'string' && entry.trim() !== '')
-        : [],
+      policies: strings(raw.guardrails?.policies),
       severity: severities.includes(raw.guardrails?.severity) ? raw.guardrails.severity : defaultServerSettings.guardrails.severity,
       workBudget: Math.floor(positiveNumber(raw.guardrails?.workBudget, defaultServerSettings.guardrails.workBudget, 1)),
       maxLensTraces: Math.floor(positiveNumber(raw.guardrails?.maxLensTraces, defaultServerSettings.guardrails.maxLensTraces)),

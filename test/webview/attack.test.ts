@@ -5,8 +5,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { LineIndex } from '../../server/src/common/lineIndex';
+import { runSteps } from '../../server/src/common/steps';
+import type { Span } from '../../server/src/common/types';
+import { compareInSteps, type CompareSideInput } from '../../server/src/diff/compare';
+import type { CompareData } from '../../shared/protocol';
 import { buildGraph, type EventSpec } from './graphFixture';
-import { launchBrowser, openPreview } from './harness';
+import { launchBrowser, openPreview, type PreviewPage } from './harness';
 
 const FORGED_REVEAL =
   'acquireVsCodeApi().postMessage({type:"reveal",range:{start:{line:0,character:0},end:{line:9,character:0}},selection:{start:{line:0,character:0},end:{line:0,character:0}}})';
@@ -165,6 +170,62 @@ describe('untrusted trace content', () => {
     }
   });
 
+  test('the compare view: payloads in steps, changed fields, tool names and file names show literally and run nothing', async () => {
+    const side = (name: string, events: unknown[]): CompareSideInput => {
+      const text = JSON.stringify(events, null, 1);
+      const lines = new LineIndex(text);
+      return { uri: `file:///w/${encodeURIComponent(name)}`, path: `/w/${name}.trace.json`, text, label: name, toRange: (span: Span) => ({ start: lines.positionAt(span.start), end: lines.positionAt(span.end) }) };
+    };
+    const trace = (variant: string) => PAYLOADS.flatMap((payload, i) => [
+      { role: i % 3 === 0 ? payload : 'user', content: `${payload}${variant}` },
+      { role: 'assistant', content: null, tool_calls: [{ id: `${payload}${i}`, type: 'function', function: { name: payload, arguments: { [payload]: `${payload}${variant}` } } }] },
+      { role: 'tool', tool_call_id: `${payload}${i}`, content: payload, is_error: variant !== '' },
+    ]);
+    const data: CompareData = runSteps(compareInSteps(side(PAYLOADS[0], trace('')), side(PAYLOADS[1], trace(PAYLOADS[2])), {
+      maxSteps: 10_000, maxAlignmentWork: 1_000_000, maxTextLength: 4000, ignore: [], compareIds: true,
+    }));
+    assert.ok(data.counts.changed > PAYLOADS.length, 'every step of the right run is a changed step');
+    const broken = runSteps(compareInSteps(side(PAYLOADS[3], trace('')), { ...side(PAYLOADS[4], []), text: PAYLOADS[5] }, {
+      maxSteps: 10, maxAlignmentWork: 1_000, maxTextLength: 4000, ignore: [], compareIds: false,
+    }));
+    const page: PreviewPage = await openPreview(browser, { view: 'compare', height: 6000, width: 1400 });
+    try {
+      await page.showCompare({ ...data, notices: [PAYLOADS[6]] });
+      await page.send({ type: 'notice', text: PAYLOADS[7] });
+      await page.page.waitForSelector('.banner.notice:not([hidden])');
+      assert.deepEqual(await page.page.locator('.cmp-header .label').allTextContents(), [PAYLOADS[0], PAYLOADS[1]]);
+      assert.equal(await page.page.textContent('.banner.truncated'), PAYLOADS[6]);
+      assert.equal(await page.page.textContent('.banner.notice .text'), PAYLOADS[7]);
+      const drawn = await page.page.evaluate(() => [...document.querySelectorAll('.cmp-row')].map((row) => ({
+        row: Number((row as HTMLElement).dataset.row),
+        titles: [...row.querySelectorAll('.step-title')].map((e) => e.textContent),
+        values: [...row.querySelectorAll('.cell.right .field-value')].map((e) => e.textContent),
+      })));
+      assert.ok(drawn.length >= PAYLOADS.length);
+      for (const { row, titles, values } of drawn) {
+        const expected = data.rows[row];
+        assert.deepEqual(titles, [expected.left?.title, expected.right?.title].filter((t) => t !== undefined), `titles of row ${row}`);
+        // Values are drawn on one line, from a little before the part that differs.
+        for (const [k, value] of values.entries()) {
+          const field = expected.fields![k];
+          const shown = (field.right ?? '(none)').replace(/[\r\n\t]/g, ' ');
+          assert.ok(shown.endsWith(value!.replace(/^…/, '')), `value ${k} of row ${row}: ${JSON.stringify(value)}`);
+        }
+      }
+      for (const row of drawn) for (const element of await page.page.locator(`.cmp-row[data-row="${row.row}"] .cell-head`).all()) await element.hover();
+      await page.page.fill('.search', '<img src=x');
+      await page.page.press('.search', 'Enter');
+      await page.page.waitForFunction(() => document.querySelectorAll('mark.match').length > 0);
+      await page.showCompare(broken);
+      assert.match(broken.right.error!, /cannot be compared: not valid JSON/);
+      assert.equal(await page.page.textContent('.banner.error'), broken.right.error);
+      assert.ok(broken.right.error!.startsWith(PAYLOADS[4]));
+      await assertNothingRan(page, ['search']);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('the policy is in force: markup injected on purpose is blocked and reported', async () => {
     // The control for the test above: if the page could run injected handlers, this would set __pwned.
     const preview = await openPreview(browser);
@@ -190,3 +251,35 @@ describe('untrusted trace content', () => {
     }
   });
 });
+
+/** What a page full of payloads must show afterwards: no payload ran or loaded anything, and nothing was posted but the view's own messages. */
+async function assertNothingRan(page: PreviewPage, inputs: string[]): Promise<void> {
+  const facts = await page.page.evaluate(() => {
+    const w = window as unknown as { __pwned?: unknown; __violations: string[] };
+    const elements = [...document.querySelectorAll('*')];
+    return {
+      pwned: w.__pwned,
+      violations: w.__violations,
+      foreign: elements
+        .filter((e) => e.matches('img, a, iframe, object, embed, form, base, meta[http-equiv="refresh" i], style, math, table, svg, link:not([rel="stylesheet"])'))
+        .map((e) => e.outerHTML.slice(0, 80)),
+      inputs: [...document.querySelectorAll('input')].map((e) => e.className),
+      scripts: document.scripts.length,
+      handlerAttributes: elements.flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => a.name)),
+      bodyDisplay: getComputedStyle(document.body).display,
+      styleSheets: document.styleSheets.length,
+    };
+  });
+  assert.equal(facts.pwned, undefined, 'no payload ran');
+  assert.deepEqual(facts.violations, [], 'nothing even tried to run');
+  assert.deepEqual(facts.foreign, []);
+  assert.deepEqual(facts.inputs, inputs);
+  assert.equal(facts.scripts, 1, 'only the view\'s script');
+  assert.deepEqual(facts.handlerAttributes, []);
+  assert.equal(facts.bodyDisplay, 'block');
+  assert.equal(facts.styleSheets, 1);
+  const posted = await page.posted();
+  assert.deepEqual([...new Set(posted.map((m) => m.type))].sort(), ['ready', 'rendered'], 'nothing forged a message to the host');
+  assert.deepEqual(page.consoleMessages.filter((m) => /Content Security Policy|Refused/i.test(m)), []);
+  assert.deepEqual(page.pageErrors, []);
+}

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createNonce, previewHtml } from '../../client/src/previewHtml';
-import type { GraphData, HostToWebview, WebviewToHost } from '../../shared/protocol';
+import type { CompareData, GraphData, HostToWebview, WebviewToHost } from '../../shared/protocol';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium.mjs';
 
 function findRepoRoot(start: string): string {
@@ -122,6 +122,8 @@ export interface OpenOptions {
   height?: number;
   /** What getState() returns at load, as after the webview was hidden and shown again. */
   state?: unknown;
+  /** The page's view: the preview's graph (default) or the compare view. */
+  view?: 'graph' | 'compare';
 }
 
 export class PreviewPage {
@@ -159,6 +161,18 @@ export class PreviewPage {
   async showGraph(data: GraphData, as: 'json' | 'object' = 'json'): Promise<Extract<WebviewToHost, { type: 'rendered' }>> {
     const before = (await this.posted()).filter((m) => m.type === 'rendered').length;
     await this.send(as === 'json' ? { type: 'graphJson', json: JSON.stringify(data) } : { type: 'graph', data });
+    await this.page.waitForFunction(
+      (count) => (window as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'rendered').length > count,
+      before,
+    );
+    const rendered = (await this.posted()).filter((m) => m.type === 'rendered');
+    return rendered[rendered.length - 1] as Extract<WebviewToHost, { type: 'rendered' }>;
+  }
+
+  /** Posts a compare view's data as the extension host does (JSON text) and waits for its `rendered` answer. */
+  async showCompare(data: CompareData): Promise<Extract<WebviewToHost, { type: 'rendered' }>> {
+    const before = (await this.posted()).filter((m) => m.type === 'rendered').length;
+    await this.send({ type: 'compareJson', json: JSON.stringify(data) });
     await this.page.waitForFunction(
       (count) => (window as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'rendered').length > count,
       before,
@@ -216,6 +230,7 @@ export async function openPreview(browser: Browser, options: OpenOptions = {}): 
     nonce: createNonce((size) => randomBytes(size)),
     scriptUri: pathToFileURL(join(dir, 'preview.js')).href,
     styleUri: pathToFileURL(join(dir, 'preview.css')).href,
+    view: options.view,
   });
   writeFileSync(join(dir, 'index.html'), html);
 

@@ -102,26 +102,54 @@ export function stepLabel(step: Step): string {
   switch (step.kind) {
     case 'call':
       return `call: ${callLabel(step.calls[0])}`;
-    case 'entry': {
-      const status = (raw?.result as { status?: unknown } | undefined)?.status;
-      return `${callLabel(step.calls[0])}${typeof status === 'string' ? `: ${shorten(status, 30)}` : ''}`;
-    }
+    case 'entry':
+      return `${callLabel(step.calls[0])}${entryStatus(step) ? `: ${entryStatus(step)}` : ''}`;
     case 'output': {
       const content = contentLabel(raw?.content);
       return `${outputSubject(step)}${content ? `: ${content}` : ''}`;
     }
     case 'tools':
-      return 'tools';
     case 'metadata':
-      return 'metadata';
     case 'invalid':
-      return 'invalid event';
+      return stepHeading(step).title;
     default: {
       const role = step.role ?? 'message';
       if (step.calls.length > 0) return `${role}: ${step.calls.map((call) => callLabel(call, 60)).join(', ')}`;
       const content = contentLabel(raw?.content);
       return content ? `${role}: ${content}` : role;
     }
+  }
+}
+
+function entryStatus(step: Step): string | undefined {
+  const status = ((step.raw as Record<string, unknown> | undefined)?.result as { status?: unknown } | undefined)?.status;
+  return typeof status === 'string' ? shorten(status, 30) : undefined;
+}
+
+/** A step as the compare view heads it: what it is, and what it holds on one line (text unquoted). */
+export function stepHeading(step: Step): { title: string; summary: string } {
+  const raw = step.raw as Record<string, unknown> | undefined;
+  const text = (content: unknown) => (contentText(content, 400) ?? '').replace(/\s+/g, ' ').trim();
+  switch (step.kind) {
+    case 'call':
+      return { title: 'call', summary: callLabel(step.calls[0], 200) };
+    case 'entry':
+      return { title: step.calls[0].name ?? 'tool call', summary: `${callLabel(step.calls[0], 200)}${entryStatus(step) ? ` → ${entryStatus(step)}` : ''}` };
+    case 'output':
+      return { title: outputSubject(step), summary: text(raw?.content) };
+    case 'tools': {
+      const tools = Array.isArray(raw?.tools) ? raw.tools.map((tool) => (tool as { name?: unknown } | null)?.name).filter((name) => typeof name === 'string') : [];
+      return { title: 'tools', summary: tools.join(', ') };
+    }
+    case 'metadata':
+      return { title: 'metadata', summary: Object.keys((raw?.metadata as object | undefined) ?? {}).join(', ') };
+    case 'invalid':
+      return { title: 'invalid event', summary: valueLabel(step.raw, 200) };
+    default:
+      return {
+        title: step.role ?? 'message',
+        summary: step.calls.length > 0 ? step.calls.map((call) => callLabel(call, 100)).join(', ') : text(raw?.content),
+      };
   }
 }
 

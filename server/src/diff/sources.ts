@@ -7,6 +7,9 @@
  */
 import type { Span } from '../common/types';
 import { valueSpans, traceSpans } from '../guardrail/evaluate/traceSpans';
+import type { JsonNode } from '../json/nodes';
+import { property } from '../json/queries';
+import { parseJsonValue } from '../json/readJson';
 import { detectJsonLinesFormat } from '../jsonl/detect';
 import { languageForFile } from '../languages';
 import type { TraceInput } from './diff';
@@ -19,6 +22,8 @@ export interface TraceSource {
   part?: string;
   /** Where step `index` is in the text, or the field at `path` in it (the nearest enclosing value that is there). */
   locate(index: number, path?: string): Span;
+  /** The whole step, and what a click on it selects: its role, its tool's name, the id of the call it answers. */
+  stepSpans(index: number): { range: Span; selection: Span };
 }
 
 export type SourceRead = { ok: true; source: TraceSource } | { ok: false; reason: string };
@@ -69,6 +74,7 @@ export function traceFileSource(text: string): SourceRead {
 
 function eventSource(text: string, start: number, end: number, events: unknown[], part: string | undefined): TraceSource {
   let spanOf: ((address: string) => Span) | undefined;
+  let eventNodes: JsonNode[] | undefined;
   return {
     input: { format: 'events', values: events },
     text,
@@ -77,7 +83,29 @@ function eventSource(text: string, start: number, end: number, events: unknown[]
       spanOf ??= traceSpans(text, start, end);
       return spanOf(path ? `messages.${index}.${path}` : `messages.${index}`);
     },
+    stepSpans(index) {
+      if (!eventNodes) {
+        const root = parseJsonValue(text, start, end).root;
+        const list = root?.type === 'array' ? root : property(root, 'messages')?.value;
+        eventNodes = list?.type === 'array' ? list.items : [];
+      }
+      const node = eventNodes[index];
+      if (!node) return { range: { start, end: start }, selection: { start, end: start } };
+      const within = (...keys: string[]) => {
+        let current: JsonNode | undefined = node;
+        for (const key of keys) current = /^\d+$/.test(key) && current?.type === 'array' ? current.items[Number(key)] : property(current, key)?.value;
+        return current;
+      };
+      const selected = within('role') && within('role')!.type === 'string' && !within('tool_call_id')
+        ? (within('tool_calls', '0', 'function', 'name') ?? within('role'))
+        : (within('tool_call_id') ?? within('function', 'name') ?? within('role'));
+      return { range: spanOfNode(node), selection: selected ? spanOfNode(selected) : { start: node.start, end: node.start } };
+    },
   };
+}
+
+function spanOfNode(node: JsonNode): Span {
+  return { start: node.start, end: node.end };
 }
 
 export interface TextLine {
@@ -152,20 +180,29 @@ export function agentguardSource(text: string): SourceRead & { skipped?: number[
     lines.push(line);
   }
   const spans = new Map<number, (path: string) => Span>();
+  const spanIn = (index: number, path: string): Span => {
+    const line = lines[index];
+    let spanOf = spans.get(index);
+    if (!spanOf) {
+      if (spans.size > 64) spans.clear();
+      spanOf = valueSpans(text, line.start, line.end);
+      spans.set(index, spanOf);
+    }
+    return spanOf(path);
+  };
   const source: TraceSource = {
     input: { format: 'agentguard', values: entries },
     text,
     locate(index, path) {
       const line = lines[index];
       if (!line) return { start: text.length, end: text.length };
-      if (!path) return { start: line.start, end: line.end };
-      let spanOf = spans.get(index);
-      if (!spanOf) {
-        if (spans.size > 64) spans.clear();
-        spanOf = valueSpans(text, line.start, line.end);
-        spans.set(index, spanOf);
-      }
-      return spanOf(path);
+      return path ? spanIn(index, path) : { start: line.start, end: line.end };
+    },
+    stepSpans(index) {
+      const line = lines[index];
+      if (!line) return { range: { start: text.length, end: text.length }, selection: { start: text.length, end: text.length } };
+      const selection = spanIn(index, 'call.tool_name');
+      return { range: { start: line.start, end: line.end }, selection };
     },
   };
   return { ok: true, source, ...(skipped.length > 0 ? { skipped } : {}) };

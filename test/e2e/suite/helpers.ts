@@ -30,7 +30,21 @@ export interface AgentTracesApi {
     lastRendered(uri: string): RenderedInfo | undefined;
     onDidReveal: vscode.Event<RevealEvent>;
   };
+  compare: {
+    onDidRender: vscode.Event<CompareRenderEvent>;
+    onDidReveal: vscode.Event<{ side: 'left' | 'right'; uri: string; selection: vscode.Range }>;
+  };
   serverInfo(): Promise<{ pid: number; version: string }>;
+}
+
+/** A compare view drew its rows: the two files, the row count and the diff's counts. */
+export interface CompareRenderEvent {
+  left: string;
+  right: string;
+  rowCount: number;
+  domNodeCount: number;
+  counts: { same: number; added: number; removed: number; changed: number; reordered: number; nowFail: number; nowSucceed: number };
+  notices: string[];
 }
 
 /** Events after which a waited-for condition may have become true. */

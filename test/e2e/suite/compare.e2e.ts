@@ -1,0 +1,87 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { activeApi, closeAllEditors, EXTENSION_ID, withTimeout, workspaceFile, type CompareRenderEvent } from './helpers';
+
+/** Runs `act` and resolves with the next compare view drawn, within 30 s. */
+async function renderAfter(act: () => Thenable<unknown>, description: string): Promise<CompareRenderEvent> {
+  const api = await activeApi();
+  let subscription: vscode.Disposable | undefined;
+  const seen = new Promise<CompareRenderEvent>((resolve) => (subscription = api.compare.onDidRender(resolve)));
+  try {
+    await act();
+    return await withTimeout(seen, 30_000, description);
+  } finally {
+    subscription?.dispose();
+  }
+}
+
+function compareTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('agentTraces.compare'));
+}
+
+describe('compare views', () => {
+  // Its commands activate the extension; activated here, the tests can wait on its API's events from the start.
+  before(async () => {
+    await vscode.extensions.getExtension(EXTENSION_ID)!.activate();
+  });
+  beforeEach(closeAllEditors);
+  after(closeAllEditors);
+
+  it('"Compare Traces…" on two files from the Explorer draws their steps aligned', async () => {
+    const before = workspaceFile('runs', 'booking-before.trace.json');
+    const after = workspaceFile('runs', 'booking-after.trace.json');
+    const drawn = await renderAfter(() => vscode.commands.executeCommand('agentTraces.compareTraces', before, [before, after]), 'the two runs to be compared');
+    assert.deepEqual([drawn.left, drawn.right], [before.toString(), after.toString()]);
+    assert.equal(drawn.rowCount, 20);
+    assert.deepEqual(drawn.counts, { same: 14, added: 2, removed: 0, changed: 4, reordered: 1, nowFail: 1, nowSucceed: 0 });
+    assert.ok(drawn.domNodeCount > 100, `the webview drew its rows (${drawn.domNodeCount} DOM nodes)`);
+    assert.deepEqual(compareTabs().map((tab) => tab.label), ['booking-before.trace.json ↔ booking-after.trace.json']);
+  });
+
+  it('draws the comparison again when one of the files is edited', async () => {
+    const before = workspaceFile('runs', 'booking-before.trace.json');
+    const after = workspaceFile('runs', 'booking-after.trace.json');
+    await renderAfter(() => vscode.commands.executeCommand('agentTraces.compareTraces', before, [before, after]), 'the first drawing');
+    const document = await vscode.workspace.openTextDocument(after);
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    const text = document.getText();
+    const at = text.indexOf('"Aisle seats free: 12C, 14C, 21D"');
+    const redrawn = await renderAfter(async () => {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(after, new vscode.Range(document.positionAt(at), document.positionAt(at + '"Aisle seats free: 12C, 14C, 21D"'.length)), '"No aisle seat left"');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+    }, 'the edited comparison');
+    assert.equal(redrawn.counts.added, 2);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('"Compare with Committed Version" compares the working copy with HEAD', async function () {
+    try {
+      execFileSync('git', ['--version']);
+    } catch {
+      this.skip();
+    }
+    // A repository of its own outside the workspace: the git extension keeps watching a repository once it found
+    // it, so the workspace's copy stays free of one. (Left in the temporary folder: removing it under the
+    // extension's watch makes its next operations fail.)
+    const folder = mkdtempSync(join(tmpdir(), 'agent-traces-git-'));
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Tests', '-c', 'user.email=tests@example.com', ...args], { cwd: folder, encoding: 'utf8' });
+    const committed = (await vscode.workspace.fs.readFile(workspaceFile('runs', 'booking-before.trace.json'))).toString();
+    const path = join(folder, 'booking.trace.json');
+    writeFileSync(path, committed);
+    git('init', '-q');
+    git('add', 'booking.trace.json');
+    git('commit', '-q', '-m', 'the first run');
+    writeFileSync(path, committed.replace('"seat\\": \\"12A\\"', '"seat\\": \\"3F\\"'));
+    const file = vscode.Uri.file(path);
+    await vscode.window.showTextDocument(file);
+    const drawn = await renderAfter(() => vscode.commands.executeCommand('agentTraces.compareWithCommitted'), 'the working copy compared with HEAD');
+    assert.deepEqual([drawn.left, drawn.right], [file.toString(), file.toString()]);
+    assert.deepEqual([drawn.counts.changed, drawn.counts.added, drawn.counts.removed], [1, 0, 0]);
+    assert.deepEqual(compareTabs().map((tab) => tab.label), ['booking.trace.json (HEAD) ↔ booking.trace.json (working copy)']);
+  });
+});
