@@ -4,7 +4,9 @@ import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const production = process.argv.includes('--production');
+// `npm pack` and `npm publish` run the prepare script: a package ships minified bundles, as the VSIX does.
+const packing = ['pack', 'publish'].includes(process.env.npm_command ?? '');
+const production = process.argv.includes('--production') || packing;
 const watch = process.argv.includes('--watch');
 const withTests = !production && !process.argv.includes('--no-tests');
 

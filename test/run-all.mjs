@@ -30,7 +30,7 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 if (run('build', process.execPath, ['esbuild.mjs']) !== 0) process.exit(1);
 if (run('type check', process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']) !== 0) process.exit(1);
 
-const tiers = ['unit', 'cli', 'protocol', 'webview', 'robustness'].filter(wants);
+const tiers = ['unit', 'cli', 'protocol', 'webview', 'robustness', 'install'].filter(wants);
 const files = tiers.flatMap((tier) => findTests(join('out', 'test', tier)));
 if (files.length > 0) {
   mkdirSync('test-results', { recursive: true });
