@@ -3,12 +3,14 @@
  * `agent-traces check --fix`), and applying offset-based edits to a text.
  */
 import type { CodeFix, Problem, Span, TextEditSpan } from './types';
+import { firstEndingAtOrAfter } from './spans';
+import type { TextSource } from './textSource';
 
-/** The problems a request's range touches. */
 /** A quick fix of `problem`; a safe fix is the preferred one unless told otherwise. */
 export const quickfix = (problem: Problem, title: string, edits: TextEditSpan[], safe: boolean, preferred = safe): CodeFix =>
   ({ title, kind: 'quickfix', problem, edits, safe, preferred });
 
+/** The problems a request's range touches. */
 export function problemsIn(problems: Problem[], span: Span): Problem[] {
   return problems.filter((problem) => touches(problem.span, span));
 }
@@ -16,24 +18,48 @@ export function problemsIn(problems: Problem[], span: Span): Problem[] {
 /**
  * The safe fixes' edits, in document order, leaving out any fix whose edits overlap an earlier chosen one (it is
  * found again, if still needed, by the next pass over the fixed text). A fix whose edits were all chosen already
- * (one import repairs every use of its name) counts as applied without repeating them.
+ * (one import repairs every use of its name) counts as applied without repeating them. Linear in the number of
+ * fixes but for a binary search each: a file can have tens of thousands of them.
  */
 export function combineSafeFixes(fixes: CodeFix[]): { edits: TextEditSpan[]; applied: CodeFix[] } {
   const safe = fixes.filter((fix) => fix.safe && fix.edits.length > 0);
   safe.sort((a, b) => firstStart(a) - firstStart(b));
-  const taken: TextEditSpan[] = [];
+  const taken = new TakenEdits();
   const applied: CodeFix[] = [];
   for (const fix of safe) {
-    if (fix.edits.every((edit) => taken.some((chosen) => sameEdit(chosen, edit)))) {
+    const met = fix.edits.map((edit) => taken.touching(edit.span));
+    if (met.every((chosen, i) => chosen && sameEdit(chosen, fix.edits[i]))) {
       applied.push(fix);
       continue;
     }
-    if (fix.edits.some((edit) => taken.some((chosen) => touches(chosen.span, edit.span)))) continue;
-    taken.push(...fix.edits);
+    if (met.some((chosen) => chosen)) continue;
+    for (const edit of fix.edits) taken.add(edit);
     applied.push(fix);
   }
-  const edits = taken.sort((a, b) => a.span.start - b.span.start);
-  return { edits, applied };
+  return { edits: taken.inOrder, applied };
+}
+
+/**
+ * Chosen edits in order of their spans, none touching another: a lookup is one binary search, and the edits of a
+ * fix made in document order are added at the end.
+ */
+class TakenEdits {
+  readonly inOrder: TextEditSpan[] = [];
+  /** The edits' spans, in the same order (for the shared binary search). */
+  private readonly spans: Span[] = [];
+
+  /** The chosen edit whose span touches `span` (see touches), if any. */
+  touching(span: Span): TextEditSpan | undefined {
+    const i = firstEndingAtOrAfter(this.spans, span.start);
+    const found = this.inOrder[i];
+    return found && found.span.start <= span.end ? found : undefined;
+  }
+
+  add(edit: TextEditSpan): void {
+    const i = firstEndingAtOrAfter(this.spans, edit.span.start);
+    this.inOrder.splice(i, 0, edit);
+    this.spans.splice(i, 0, edit.span);
+  }
 }
 
 function sameEdit(a: TextEditSpan, b: TextEditSpan): boolean {
@@ -49,7 +75,9 @@ function touches(a: Span, b: Span): boolean {
 }
 
 function firstStart(fix: CodeFix): number {
-  return Math.min(...fix.edits.map((edit) => edit.span.start));
+  let first = Infinity;
+  for (const edit of fix.edits) first = Math.min(first, edit.span.start);
+  return first;
 }
 
 /** "Fix all of this kind": one action per problem code that has more than one safe fix. */
@@ -60,12 +88,25 @@ export function fixAllOfKind(fixes: CodeFix[], code: string): { edits: TextEditS
   return { edits, count: applied.length };
 }
 
-/** Applies non-overlapping edits (any order) to a text. */
-export function applyEdits(text: string, edits: TextEditSpan[]): string {
-  const sorted = [...edits].sort((a, b) => b.span.start - a.span.start || b.span.end - a.span.end);
-  let result = text;
-  for (const edit of sorted) result = result.slice(0, edit.span.start) + edit.newText + result.slice(edit.span.end);
-  return result;
+/** Applies non-overlapping edits (any order) to a text, in one pass over it. */
+export function applyEdits(text: TextSource, edits: TextEditSpan[]): string {
+  return editedRange(text, 0, text.length, edits);
+}
+
+/**
+ * text[start, end) with non-overlapping edits (any order, absolute offsets, all inside the range) applied: the
+ * pieces between the edits are joined once, so the cost is the text's length whatever the number of edits.
+ */
+export function editedRange(text: TextSource, start: number, end: number, edits: readonly TextEditSpan[]): string {
+  const sorted = [...edits].sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+  const pieces: string[] = [];
+  let at = start;
+  for (const edit of sorted) {
+    pieces.push(text.slice(at, edit.span.start), edit.newText);
+    at = edit.span.end;
+  }
+  pieces.push(text.slice(at, end));
+  return pieces.join('');
 }
 
 interface FixingService<Model> {
