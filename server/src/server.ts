@@ -362,8 +362,8 @@ connection.onRenameRequest((params, token) =>
 );
 
 connection.onCodeAction((params, token) =>
-  guarded('codeAction', params.textDocument.uri, token, [], (parsed, document) =>
-    codeActions(parsed, document, params, problemsOf(parsed, context()), snippetEdits),
+  guarded('codeAction', params.textDocument.uri, token, [], (parsed, document, budget) =>
+    codeActions(parsed, document, params, problemsOf(parsed, context()), snippetEdits, budget),
   ),
 );
 

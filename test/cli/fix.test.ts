@@ -39,15 +39,17 @@ describe('agent-traces check --fix', () => {
     assert.equal(result.code, 0, result.lines.join('\n'));
     assert.deepEqual(result.lines, [
       'broken.trace.json:2:3 fixed json/comment: Remove the comment',
-      'broken.trace.json:3:3 fixed trace/missing-role: Change "rol" to "role"',
+      'broken.trace.json:3:3 fixed trace/missing-role: Add "role": "assistant"',
       'broken.trace.json:3:38 fixed trace/tool-calls-type: Wrap the tool call in a list',
       'broken.trace.json:3:129 fixed trace/arguments-json: Close the JSON at the end of the string with }',
       'broken.trace.json:4:69 fixed json/trailing-comma: Remove the trailing comma',
-      '2 files checked: 0 errors, 0 warnings, 0 infos, 0 hints',
+      // the key that may misspell "role" is the user's to rename: kept, with its hint
+      'broken.trace.json:2:25 hint trace/unknown-key Unknown key "rol" in event #0; the trace format does not define it',
+      '2 files checked: 0 errors, 0 warnings, 0 infos, 1 hints',
     ]);
     assert.equal(readFileSync(join(dir, 'broken.trace.json'), 'utf8'), [
       '[',
-      '  {"role": "assistant", "tool_calls": [{"id": "a\\u001b[31m", "type": "function", "function": {"name": "f", "arguments": "{\\"n\\": 1}"}}]},',
+      '  {"role": "assistant", "rol": "assistant", "tool_calls": [{"id": "a\\u001b[31m", "type": "function", "function": {"name": "f", "arguments": "{\\"n\\": 1}"}}]},',
       '  {"role": "tool", "tool_call_id": "a\\u001b[31m", "content": "done"}',
       ']',
       '',
@@ -58,7 +60,10 @@ describe('agent-traces check --fix', () => {
   it('a second run changes nothing', () => {
     const before = readFileSync(join(dir, 'broken.trace.json'), 'utf8');
     const result = run(dir, 'check', '--fix', 'broken.trace.json');
-    assert.deepEqual(result.lines, ['1 file checked: 0 errors, 0 warnings, 0 infos, 0 hints']);
+    assert.deepEqual(result.lines, [
+      'broken.trace.json:2:25 hint trace/unknown-key Unknown key "rol" in event #0; the trace format does not define it',
+      '1 file checked: 0 errors, 0 warnings, 0 infos, 1 hints',
+    ]);
     assert.equal(readFileSync(join(dir, 'broken.trace.json'), 'utf8'), before);
   });
 

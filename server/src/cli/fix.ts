@@ -5,7 +5,7 @@
 import { applyEdits, fixAllEdits } from '../common/codeActions';
 import { LineIndex } from '../common/lineIndex';
 import type { LanguageService, ServiceContext } from '../common/languageService';
-import type { Problem } from '../common/types';
+import type { TextEditSpan } from '../common/types';
 
 /** A fix written to a file: where it was in the text of the pass that made it, its problem's code and its title. */
 export interface AppliedFix {
@@ -20,39 +20,48 @@ const maxPasses = 10;
 
 const syntaxCodes = new Set(['json/syntax', 'gr/syntax']);
 
-export function fixFile(
-  service: LanguageService<unknown>, uri: string, original: string, context: ServiceContext,
-): { text: string; fixed: AppliedFix[]; notFixed?: string; model?: unknown } {
+export interface FixResult {
+  text: string;
+  fixed: AppliedFix[];
+  /** The edits of each pass, in the offsets of the text that pass read (the first: the original text). */
+  passes: TextEditSpan[][];
+  notFixed?: string;
+  /** The model of the returned text, when the last pass made one (the checker need not read the text again). */
+  model?: unknown;
+}
+
+export function fixFile(service: LanguageService<unknown>, uri: string, original: string, context: ServiceContext): FixResult {
   const uncapped: ServiceContext = { ...context, settings: { ...context.settings, maxProblems: Number.MAX_SAFE_INTEGER } };
   const fixed: AppliedFix[] = [];
-  if (!service.codeFixes) return { text: original, fixed };
+  const passes: FixResult['passes'] = [];
+  if (!service.codeFixes) return { text: original, fixed, passes };
   let text = original;
   for (let pass = 0; pass < maxPasses; pass++) {
     const model = service.parse({ uri, version: pass, text });
     const problems = service.validate(model, uncapped);
-    const unrepairable = syntaxErrorsNoFixRepairs(service, model, problems);
-    if (unrepairable) {
-      // Nothing is written unless every syntax error was repaired.
-      const lines = new LineIndex(text);
-      const at = lines.positionAt(unrepairable.span.start);
-      return { text: original, fixed: [], notFixed: `not fixed: a syntax error no fix can repair unambiguously at ${at.line + 1}:${at.character + 1}` };
-    }
     const { edits, applied } = fixAllEdits(service, model, problems);
-    // Nothing more to fix: the last pass's model is the returned text's, which the checker need not read again.
-    if (edits.length === 0) return { text, fixed, model };
+    // Nothing is written unless the fixes leave no syntax error: as the editor's fix-all, each pass must leave a
+    // text that reads (what a text with a syntax error left means is not known).
+    const syntaxError = problems.find((problem) => syntaxCodes.has(problem.code));
+    if ((edits.length === 0 && syntaxError) || (edits.length > 0 && !service.parsesWithEdits?.(model, edits))) {
+      const where = syntaxError ? ` at ${positionOf(text, syntaxError.span.start)}` : '';
+      const after = pass === 0 ? '' : ' (in the text the fixes would leave)';
+      return { text: original, fixed: [], passes: [], notFixed: `not fixed: a syntax error no fix can repair unambiguously${where}${after}` };
+    }
+    // Nothing more to fix: the last pass's model is the returned text's.
+    if (edits.length === 0) return { text, fixed, passes, model };
     const lines = new LineIndex(text);
     for (const fix of applied) {
       const at = lines.positionAt(fix.problem!.span.start);
       fixed.push({ line: at.line + 1, column: at.character + 1, code: fix.problem!.code, title: fix.title });
     }
+    passes.push(edits);
     text = applyEdits(text, edits);
   }
-  return { text, fixed };
+  return { text, fixed, passes };
 }
 
-function syntaxErrorsNoFixRepairs(service: LanguageService<unknown>, model: unknown, problems: Problem[]): Problem | undefined {
-  const syntax = problems.filter((problem) => syntaxCodes.has(problem.code));
-  if (syntax.length === 0) return undefined;
-  const safe = new Set((service.codeFixes?.(model, syntax) ?? []).filter((fix) => fix.safe).map((fix) => fix.problem));
-  return syntax.find((problem) => !safe.has(problem));
+function positionOf(text: string, offset: number): string {
+  const at = new LineIndex(text).positionAt(offset);
+  return `${at.line + 1}:${at.character + 1}`;
 }

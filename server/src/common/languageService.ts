@@ -1,6 +1,6 @@
 import type {
   CodeFix, CompletionEntry, GuardrailResults, InlayLabel, Lens, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target,
-  RenameResult,
+  RenameResult, TextEditSpan,
   WorkspaceTools,
 } from './types';
 import type { GraphData, LineRange } from '../../../shared/protocol';
@@ -126,6 +126,11 @@ export interface LanguageService<Model> {
   graph?(model: Model, options: GraphOptions, context: ServiceContext): GraphData;
   /** Quick fixes for these problems (the document's, as validate gave them), each tied to the one it repairs. */
   codeFixes?(model: Model, problems: Problem[]): CodeFix[];
+  /**
+   * Whether the document with these edits applied reads without a syntax error (`json/syntax`, `gr/syntax`): the
+   * editor offers fix-all and marks a fix preferred only then. `budget` stops the check (BudgetExceeded).
+   */
+  parsesWithEdits?(model: Model, edits: readonly TextEditSpan[], budget?: Budget): boolean;
   /** Rewrites offered at a span whatever the problems (e.g. a trace's arguments as object or string). */
   refactorings?(model: Model, span: Span): CodeFix[];
   /** Inlay labels inside a span (the visible range): computed for that span only. */

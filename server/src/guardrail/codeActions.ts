@@ -2,10 +2,12 @@
  * Quick fixes for rule files: did-you-mean replacements the checker suggested (`gr/unknown-attribute`), the import
  * a standard-library name lacks, and removing an import nothing uses (importFixes.ts).
  */
-import { quickfix } from '../common/codeActions';
-import type { CodeFix, Problem } from '../common/types';
+import type { Budget } from '../common/budget';
+import { applyEdits, quickfix } from '../common/codeActions';
+import type { CodeFix, Problem, TextEditSpan } from '../common/types';
 import { addImport, removeImport } from './importFixes';
 import type { RuleModel } from './model';
+import { parse } from './parser';
 
 export function codeFixes(model: RuleModel, problems: Problem[]): CodeFix[] {
   const fixes: CodeFix[] = [];
@@ -19,4 +21,9 @@ export function codeFixes(model: RuleModel, problems: Problem[]): CodeFix[] {
 
 function replaceField(problem: Problem, suggestion: string): CodeFix {
   return quickfix(problem, `Change to '${suggestion}'`, [{ span: problem.span, newText: suggestion }], false, true);
+}
+
+/** Whether the rule file with these edits applied parses without a syntax error (rule files are small: parsed whole). */
+export function parsesWithEdits(model: RuleModel, edits: readonly TextEditSpan[], budget?: Budget): boolean {
+  return !parse(applyEdits(model.text, [...edits]), budget).problems.some((problem) => problem.code === 'gr/syntax');
 }

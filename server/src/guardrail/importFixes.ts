@@ -52,7 +52,11 @@ export function removeImport(model: RuleModel, problem: Problem): CodeFix[] {
   const unusedHere = model.semanticProblems.filter((p) => p.code === 'gr/unused-import' && statement.span.start <= p.span.start && p.span.end <= statement.span.end).length;
   const names = statement.kind === 'fromImport' ? statement.names : [];
   if (statement.kind === 'import' || unusedHere >= names.length) {
-    return [fix(problem, statement.kind === 'import' || names.length === 1 ? `Remove the unused import '${written}'` : 'Remove the unused import line', wholeLines(model.text, statement.span), '', false)];
+    const title = statement.kind === 'import' || names.length === 1 ? `Remove the unused import '${written}'` : 'Remove the unused import line';
+    // A comment inside the statement goes with it: then the user picks the fix, it is not the lightbulb's default.
+    const span = linesUpToComment(model, statement.span);
+    const holdsComment = model.comments.some((comment) => span.start <= comment.start && comment.end <= span.end);
+    return [quickfix(problem, title, [{ span, newText: '' }], false, !holdsComment)];
   }
   const i = names.findIndex((n) => n.name.start === problem.span.start);
   if (i < 0) return [];
@@ -74,10 +78,16 @@ function lineEnd(text: string, offset: number): number {
   return newline < 0 ? text.length : newline + 1;
 }
 
-/** The lines a statement spans, with their line break. */
-function wholeLines(text: string, span: Span): Span {
+/**
+ * The lines a statement spans, with their line break; a comment after it on its last line stays, on a line of its
+ * own (`import re  # for X` becomes `# for X`).
+ */
+function linesUpToComment(model: RuleModel, span: Span): Span {
+  const text = model.text;
   const start = text.lastIndexOf('\n', span.start - 1) + 1;
-  return { start, end: lineEnd(text, span.end) };
+  const end = lineEnd(text, span.end);
+  const after = model.comments.find((comment) => comment.start >= span.end && comment.start < end);
+  return { start, end: after ? after.start : end };
 }
 
 function fix(problem: Problem, title: string, span: Span, newText: string, safe: boolean): CodeFix {

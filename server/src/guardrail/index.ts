@@ -8,7 +8,7 @@ import { hover } from './hover';
 import { buildModel, type RuleModel } from './model';
 import { references } from './references';
 import { prepareRename, rename } from './rename';
-import { codeFixes } from './codeActions';
+import { codeFixes, parsesWithEdits } from './codeActions';
 import { symbols } from './symbols';
 import { validate } from './validate';
 
@@ -29,4 +29,5 @@ export const guardrailService: LanguageService<RuleModel> = {
   rename,
   codeLenses,
   codeFixes,
+  parsesWithEdits,
 };

@@ -216,9 +216,9 @@ class TreeBuilder<S extends string> {
   private comment(offset: number, length: number): void {
     const unterminated = this.lexer.error === ScanError.UnexpectedEndOfComment;
     const where = this.plan.words.commentsWhere;
-    this.error(offset, offset + length, unterminated
-      ? `Unterminated comment: expected '*/' (and comments are not allowed ${where}, which is strict JSON)`
-      : `Comments are not allowed ${where} (strict JSON)`, 'json/comment');
+    // An unterminated comment swallows the rest of the text: a syntax error, not only a comment where none may be.
+    if (unterminated) this.error(offset, offset + length, `Unterminated comment: expected '*/' (and comments are not allowed ${where}, which is strict JSON)`);
+    else this.error(offset, offset + length, `Comments are not allowed ${where} (strict JSON)`, 'json/comment');
   }
 
   /** Reports what is wrong with the token itself (a broken string or number, a word that is no JSON). */

@@ -12,7 +12,7 @@ import { agentguardSymbols } from './agentguard/symbols';
 import { validateAgentguard } from './agentguard/validate';
 import { datasetPlace } from './dataset/annotations';
 import {
-  datasetCodeFixes, datasetInlayHints, datasetPrepareRename, datasetRefactorings, datasetRename, datasetRenameRefusal,
+  datasetCodeFixes, datasetInlayHints, datasetParsesWithEdits, datasetPrepareRename, datasetRefactorings, datasetRename, datasetRenameRefusal,
 } from './dataset/codeActions';
 import { datasetCodeLenses } from './dataset/codeLenses';
 import { datasetCompletion } from './dataset/completion';
@@ -59,6 +59,7 @@ export const jsonlService: LanguageService<LinesModel> = {
   graph: (model, options, context) => (model.format === 'agentguard' ? agentguardGraph(model, options, context) : datasetGraph(model, options, context)),
   calledTools,
   codeFixes: datasetCodeFixes,
+  parsesWithEdits: datasetParsesWithEdits,
   inlayHints: datasetInlayHints,
   codeLenses: datasetCodeLenses,
   refactorings: datasetRefactorings,

@@ -1,16 +1,20 @@
 /**
  * Quick fixes for a trace's problems, each tied to the problem it repairs (found by its code and span), and the
  * arguments refactoring (object ⇄ JSON string). Only fixes that need no choice are marked safe: those are what
- * "fix all", fix-on-save and `agent-traces check --fix` apply.
+ * "fix all", fix-on-save and `agent-traces check --fix` apply. No safe or preferred fix deletes text its problem does
+ * not cover, renames a key, or leaves the text unreadable.
  */
-import { quickfix } from '../common/codeActions';
+import { editedRange, quickfix } from '../common/codeActions';
+import { isLineBreak } from '../common/lineIndex';
 import { closestNames } from '../common/editDistance';
+import type { Budget } from '../common/budget';
 import type { TextSource } from '../common/textSource';
 import type { CodeFix, Problem, Span, TextEditSpan } from '../common/types';
 import {
   callAt, decodeString, eventAt, field, valueSpan, type Field, type JsonValue, type ToolCall, type TraceEvent,
   type TraceModel,
 } from './model';
+import { jsonSyntaxErrors } from './parser';
 import { roleSuggestions } from './roles';
 import { callKeys, chunkKeys, eventKeys, functionKeys, imageKeys, rootObjectKeys, topLevelCallKeys } from './schema';
 
@@ -30,7 +34,8 @@ type FixMaker = (model: TraceModel, problem: Problem) => CodeFix[];
 
 const fixMakers: Record<string, FixMaker> = {
   'json/trailing-comma': (_model, problem) => [quickfix(problem, 'Remove the trailing comma', [{ span: problem.span, newText: '' }], true)],
-  'json/comment': (model, problem) => [quickfix(problem, 'Remove the comment', [{ span: wholeLineIfAlone(model.text, problem.span), newText: '' }], true)],
+  'json/comment': removeComment,
+  'json/syntax': closeComment,
   'trace/tool-calls-type': wrapCallInList,
   'trace/arguments-json': repairArgumentsString,
   'trace/arguments-type': addMissingArguments,
@@ -41,6 +46,48 @@ const fixMakers: Record<string, FixMaker> = {
   'trace/unknown-role': correctRole,
   'trace/unknown-key': correctKey,
 };
+
+/**
+ * A comment inside the trace's value is removed without a choice, unless it holds a quoted string: that may be part
+ * of the trace a stray comment start swallowed. One before or after the value (notes kept with the file) is removed
+ * only when the user picks it.
+ */
+function removeComment(model: TraceModel, problem: Problem): CodeFix[] {
+  const { start, end } = problem.span;
+  const root = model.root;
+  const inside = root !== null && root.start < start && end <= root.end;
+  const quoted = model.text.slice(start, end).includes('"');
+  return [quickfix(problem, 'Remove the comment', [{ span: wholeLineIfAlone(model.text, problem.span), newText: '' }], inside && !quoted, true)];
+}
+
+/**
+ * An unterminated block comment, which swallows the rest of the text: closed at the end of its line, or of the text.
+ * The one of them after which the text reads without a syntax error is safe; when both or neither do, a choice.
+ */
+function closeComment(model: TraceModel, problem: Problem): CodeFix[] {
+  const text = model.text;
+  const start = problem.span.start;
+  if (problem.span.end !== model.end || text.charAt(start) !== '/' || text.charAt(start + 1) !== '*') return [];
+  let lineEnd = start + 2;
+  while (lineEnd < model.end && !isLineBreak(text.charCodeAt(lineEnd))) lineEnd++;
+  let textEnd = model.end;
+  while (textEnd > lineEnd && /\s/.test(text.charAt(textEnd - 1))) textEnd--;
+  const places = [{ at: lineEnd, title: 'Close the comment at the end of its line' }];
+  if (textEnd > lineEnd) places.push({ at: textEnd, title: 'Close the comment at the end of the file' });
+  const closings = places.map(({ at }) => [{ span: { start: at, end: at }, newText: ' */' }]);
+  const reads = closings.map((edits) => parsesWithEdits(model, edits));
+  const unambiguous = reads.filter(Boolean).length === 1;
+  return places.map(({ title }, i) => quickfix(problem, title, closings[i], unambiguous && reads[i]));
+}
+
+/**
+ * Whether the trace with these edits (absolute offsets inside it) applied reads without a syntax error: what the
+ * editor's fix-all and preferred fixes must leave. `budget` stops the read (BudgetExceeded).
+ */
+export function parsesWithEdits(model: TraceModel, edits: readonly TextEditSpan[], budget?: Budget): boolean {
+  const edited = editedRange(model.text, model.start, model.end, edits);
+  return !jsonSyntaxErrors(edited, 0, edited.length, budget).some((error) => error.code === 'json/syntax');
+}
 
 /** A comment alone on its line goes with its line; one after code goes with the spaces before it. */
 function wholeLineIfAlone(text: TextSource, span: Span): Span {
@@ -186,18 +233,22 @@ function freshId(model: TraceModel, call: ToolCall): string {
   }
 }
 
-/** A key misspelling "role" becomes it (safe); else the role the event's other keys imply (safe), else a choice. */
+/**
+ * The role the event's other keys imply (safe), else a choice of roles. A key that may misspell "role" can be
+ * renamed, but only when the user picks it: it may be a key of the user's own (`rule`, `route`), whose name and value
+ * a rename would lose.
+ */
 function addRole(model: TraceModel, problem: Problem): CodeFix[] {
   const event = eventAt(model, problem.span.start);
   if (!event || event.value.kind !== 'object' || event.value.start !== problem.span.start) return [];
   if (event.fields.length > 0 && event.fields.every((f) => f.name === 'metadata')) return [];
   const misspelled = event.fields.filter((f) => !knownKeys.has(f.name) && closestNames(f.name, ['role']).length === 1);
-  if (misspelled.length === 1) return [renameKey(problem, misspelled[0], 'role', true)];
+  const renames = misspelled.length === 1 ? [renameKey(problem, misspelled[0], 'role')] : [];
   const implied = field(event.fields, 'tool_call_id') ? 'tool' : field(event.fields, 'tool_calls') ? 'assistant' : undefined;
   const roles = implied ? [implied] : ['user', 'assistant', 'system', 'tool'];
   const at = event.value.start + 1;
   const rest = event.fields.length > 0 ? ', ' : '';
-  return roles.map((role) => quickfix(problem, `Add "role": "${role}"`, [{ span: { start: at, end: at }, newText: `"role": "${role}"${rest}` }], implied !== undefined, roles.length === 1));
+  return [...renames, ...roles.map((role) => quickfix(problem, `Add "role": "${role}"`, [{ span: { start: at, end: at }, newText: `"role": "${role}"${rest}` }], implied !== undefined, roles.length === 1))];
 }
 
 /** Did you mean: a misspelled role becomes the known one (safe only when exactly one is that close). */
@@ -209,11 +260,11 @@ function correctRole(model: TraceModel, problem: Problem): CodeFix[] {
   return suggestions.map((role, i) => quickfix(problem, `Change the role to "${role}"`, [{ span: valueSpan(value), newText: JSON.stringify(role) }], suggestions.length === 1, i === 0));
 }
 
-/** Did you mean: an unknown key one or two edits from a key the format defines (never safe: unknown keys are allowed). */
+/** Did you mean: an unknown key one or two edits from a key the format defines (a choice: unknown keys are allowed). */
 function correctKey(model: TraceModel, problem: Problem): CodeFix[] {
   const key = keyAt(model, problem.span);
   if (!key) return [];
-  return closestNames(key.name, knownKeys).map((name, i) => ({ ...renameKey(problem, key, name, false), preferred: i === 0 }));
+  return closestNames(key.name, knownKeys).map((name) => renameKey(problem, key, name));
 }
 
 function keyAt(model: TraceModel, span: Span): Field | undefined {
@@ -232,8 +283,9 @@ function keyAt(model: TraceModel, span: Span): Field | undefined {
   return search(event.fields);
 }
 
-function renameKey(problem: Problem, key: Field, name: string, safe: boolean): CodeFix {
-  return quickfix(problem, `Change "${key.name}" to "${name}"`, [{ span: { start: key.keyStart, end: key.keyEnd }, newText: JSON.stringify(name) }], safe);
+/** Renaming a key is never safe nor preferred: only the user knows whether the key was meant as the other. */
+function renameKey(problem: Problem, key: Field, name: string): CodeFix {
+  return quickfix(problem, `Change "${key.name}" to "${name}"`, [{ span: { start: key.keyStart, end: key.keyEnd }, newText: JSON.stringify(name) }], false);
 }
 
 /** Refactorings at a span: "arguments" as an object ⇄ as a JSON string encoding it. */

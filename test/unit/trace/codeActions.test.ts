@@ -109,9 +109,13 @@ test('trace/duplicate-call-id: a fresh id for the later call and its outputs; sa
   assert.deepEqual(fixes(ambiguous, 'trace/duplicate-call-id').map((f) => f.split(' => ')[0]), ['Give this call the id "x_2" and its output']);
 });
 
-test('trace/missing-role: a key misspelling "role" is corrected; a role the keys imply is added; else a choice', () => {
-  assert.deepEqual(fixes('[{"rol": "user", "content": "hi"}]', 'trace/missing-role'),
-    ['Change "rol" to "role" [safe] => [{"role": "user", "content": "hi"}]']);
+test('trace/missing-role: a role the keys imply is added; else a choice, and a key misspelling "role" may be renamed', () => {
+  assert.deepEqual(fixes('[{"rol": "user", "content": "hi"}]', 'trace/missing-role').map((f) => f.split(' => ')[0]),
+    ['Change "rol" to "role"', 'Add "role": "user"', 'Add "role": "assistant"', 'Add "role": "system"', 'Add "role": "tool"']);
+  assert.deepEqual(fixes('[{"rol": "user", "tool_call_id": "a"}]', 'trace/missing-role'), [
+    'Change "rol" to "role" => [{"role": "user", "tool_call_id": "a"}]',
+    'Add "role": "tool" [safe] => [{"role": "tool", "rol": "user", "tool_call_id": "a"}]',
+  ]);
   assert.deepEqual(fixes('[{"tool_calls": []}]', 'trace/missing-role'),
     ['Add "role": "assistant" [safe] => [{"role": "assistant", "tool_calls": []}]']);
   assert.deepEqual(fixes('[{"content": "hi"}]', 'trace/missing-role').map((f) => f.split(' => ')[0]),
@@ -139,7 +143,7 @@ test('trace/unknown-key: did you mean the defined key', () => {
 test('fix all: every safe fix at once, and the result checks clean of them', () => {
   const text = lines('[', '  // fixture', `  {"rol": "assistant", "tool_calls": ${call('a', 'f', '"{\\"n\\": 1"')}},`, '  {"role": "tool", "tool_call_id": "a", "content": ""},', ']');
   const fixedText = fixAll(text);
-  assert.equal(fixedText, lines('[', `  {"role": "assistant", "tool_calls": [${call('a', 'f', '"{\\"n\\": 1}"')}]},`, '  {"role": "tool", "tool_call_id": "a", "content": ""}', ']'));
+  assert.equal(fixedText, lines('[', `  {"role": "assistant", "rol": "assistant", "tool_calls": [${call('a', 'f', '"{\\"n\\": 1}"')}]},`, '  {"role": "tool", "tool_call_id": "a", "content": ""}', ']'));
   assert.deepEqual(validate(model(fixedText), context()).filter((p) => p.severity !== 'hint'), []);
 });
 

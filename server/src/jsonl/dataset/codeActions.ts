@@ -1,6 +1,9 @@
 /** A dataset's fixes, refactorings and renames: the trace service's, on the trace of the line they fall in. */
+import type { Budget } from '../../common/budget';
+import { editedRange } from '../../common/codeActions';
 import type { ServiceContext } from '../../common/languageService';
-import type { CodeFix, InlayLabel, Problem, RenameResult, Span } from '../../common/types';
+import type { CodeFix, InlayLabel, Problem, RenameResult, Span, TextEditSpan } from '../../common/types';
+import { jsonSyntaxErrors } from '../../trace/parser';
 import { lineAt, type Line, type LinesModel } from '../lines';
 import { isTraceLine, lineTraceService, traceModelOf } from './traceBridge';
 import { firstEndingAtOrAfter } from '../../common/spans';
@@ -22,6 +25,26 @@ export function datasetCodeFixes(model: LinesModel, problems: Problem[]): CodeFi
   const fixes: CodeFix[] = [];
   for (const [line, lineProblems] of byLine) fixes.push(...lineTraceService.codeFixes(traceModelOf(model, line), lineProblems));
   return fixes;
+}
+
+/**
+ * Each line is read on its own: the lines these edits touch must each stay one line and read as JSON without any
+ * error after them (comments and trailing commas make a JSON Lines line invalid too). Other lines are not read.
+ */
+export function datasetParsesWithEdits(model: LinesModel, edits: readonly TextEditSpan[], budget?: Budget): boolean {
+  const byLine = new Map<Line, TextEditSpan[]>();
+  for (const edit of edits) {
+    const line = lineAt(model, edit.span.start);
+    if (!line || edit.span.end > line.end || /[\r\n]/.test(edit.newText)) return false;
+    const listed = byLine.get(line);
+    if (listed) listed.push(edit);
+    else byLine.set(line, [edit]);
+  }
+  for (const [line, lineEdits] of byLine) {
+    const edited = editedRange(model.text, line.start, line.end, lineEdits);
+    if (jsonSyntaxErrors(edited, 0, edited.length, budget).length > 0) return false;
+  }
+  return true;
 }
 
 export function datasetRefactorings(model: LinesModel, span: Span): CodeFix[] {
