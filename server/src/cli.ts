@@ -11,7 +11,8 @@ import { defaultServerSettings } from './settings';
 const usage = `Usage: agent-traces check [options] <files, folders or globs...>
 
 Checks agent trace files (.trace.json, .trace.jsonl, agentguard and dataset .jsonl) and guardrail rule
-files (.gr) with the same checks as the editor. Folders are searched for those kinds of files.
+files (.gr) with the same checks as the editor. Folders are searched for those kinds of files; symbolic
+links found there are not followed, and are listed.
 
 Options:
   --max-problems N   report at most N problems per file (default 1000)
@@ -19,14 +20,17 @@ Options:
   --python-path DIR  a folder searched for the Python modules rule files import (repeatable; as the setting
                      agentTraces.guardrails.pythonPaths)
   --fix              apply every fix that needs no choice (the editor's "fix all") and print what changed;
-                     files are written only when that changed them, never when a syntax error remains
+                     files are written only when that changed them, never when a syntax error remains,
+                     only the bytes fixed change, and a file is replaced whole (not written in place) only
+                     if it has not changed since it was read; a named symbolic link is fixed in the file it
+                     points to only when that file is inside the current folder
   --json             print the results as JSON instead of lines
   -q, --quiet        print errors only
   -h, --help         show this help
   -v, --version      show the version
 
 Errors are findings; warnings, infos and hints are printed but are not. A name or glob that matches nothing,
-and a file or folder that cannot be read, is an input not read.
+a file or folder that cannot be read, and a file whose fixes --fix could not write, is an input not read.
 
 ${exitCodeHelp}
 
@@ -73,9 +77,12 @@ function printLines(reports: FileReport[], quiet: boolean): void {
   for (const report of reports) {
     const path = escapeForTerminal(report.path);
     if (report.failure) console.log(`${path}: error: ${escapeForTerminal(report.failure)}`);
+    if (report.skipped && !quiet) console.log(`${path}: skipped: ${escapeForTerminal(report.skipped)}`);
+    if (report.notWritten) console.log(`${path}: error: fixes not written: ${escapeForTerminal(report.notWritten)}`);
     for (const fix of report.fixed ?? []) {
       console.log(`${path}:${fix.line}:${fix.column} fixed ${escapeForTerminal(fix.code)}: ${escapeForTerminal(fix.title)}`);
     }
+    if (report.writtenTo) console.log(`${path}: the fixes were written to the file the link points to, ${escapeForTerminal(report.writtenTo)}`);
     if (report.notFixed) console.log(`${path}: ${escapeForTerminal(report.notFixed)}`);
     for (const { line, column, problem } of report.problems) {
       if (quiet && problem.severity !== 'error') continue;
@@ -118,13 +125,18 @@ export async function main(args: string[]): Promise<number> {
     return ExitCode.usage;
   }
   const cwd = process.cwd();
-  const { files, unmatched, errors: inputErrors } = await expandArguments(options.patterns, cwd);
+  const { files, unmatched, errors: inputErrors, skippedLinks } = await expandArguments(options.patterns, cwd);
   const pythonModules = new FolderPythonModules(options.pythonPaths, [cwd], defaultServerSettings.maxPythonFileSize);
   for (const pattern of unmatched) console.error(`agent-traces: nothing to check matches ${escapeForTerminal(pattern)}`);
-  const reports: FileReport[] = inputErrors.map((error) => ({ path: error.path, problems: [], failure: error.reason }));
+  const reports: FileReport[] = [
+    ...inputErrors.map((error) => ({ path: error.path, problems: [], failure: error.reason })),
+    ...skippedLinks.map((link) => ({ path: link.path, problems: [], skipped: link.reason })),
+  ];
   const checkOptions = { maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, pythonModules, fix: options.fix };
   for (const file of files) reports.push(await checkFile(file, checkOptions, cwd));
   const notChecked = reports.filter((report) => report.failure).length;
+  const notWritten = reports.filter((report) => report.notWritten).length;
+  const skipped = skippedLinks.length;
 
   const count = (severity: string) =>
     reports.reduce((sum, report) => sum + report.problems.filter((p) => p.problem.severity === severity).length, 0);
@@ -133,18 +145,23 @@ export async function main(args: string[]): Promise<number> {
     console.log(escapeJsonForTerminal(JSON.stringify(reports.map((report) => ({
       path: report.path,
       failure: report.failure,
+      skipped: report.skipped,
       fixed: report.fixed,
       notFixed: report.notFixed,
+      notWritten: report.notWritten,
+      writtenTo: report.writtenTo,
       problems: report.problems.map(({ line, column, problem }) => ({ line, column, severity: problem.severity, code: problem.code, message: problem.message })),
     })), null, 2)));
   } else {
     printLines(reports, options.quiet);
-    const checked = reports.length - notChecked;
+    const checked = reports.length - notChecked - skipped;
     const fileWord = checked === 1 ? 'file' : 'files';
     const failed = notChecked > 0 ? `, ${notChecked} could not be checked` : '';
-    console.log(`${checked} ${fileWord} checked${failed}: ${errors} errors, ${count('warning')} warnings, ${count('information')} infos, ${count('hint')} hints`);
+    const unfixed = notWritten > 0 ? `, ${notWritten} not fixed` : '';
+    const links = skipped > 0 ? `, ${skipped} symbolic ${skipped === 1 ? 'link' : 'links'} skipped` : '';
+    console.log(`${checked} ${fileWord} checked${failed}${unfixed}${links}: ${errors} errors, ${count('warning')} warnings, ${count('information')} infos, ${count('hint')} hints`);
   }
-  return exitCodeOf({ findings: errors > 0, incomplete: notChecked > 0 || unmatched.length > 0 });
+  return exitCodeOf({ findings: errors > 0, incomplete: notChecked > 0 || notWritten > 0 || unmatched.length > 0 });
 }
 
 // exitCode rather than exit(): a large report piped to another program must be flushed in full.

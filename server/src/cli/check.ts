@@ -2,10 +2,12 @@ import { promises as fs } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
-import { errorCode, readTextFile, walkFiles } from '../disk/files';
+import { errorCode, isPathInside, readTextFileBytes, walkFiles } from '../disk/files';
 import type { Problem, PythonModules } from '../common/types';
-import { fixFile, type AppliedFix } from './fix';
+import { spliceBytes } from './byteEdits';
+import { fixFile, type AppliedFix, type FixResult } from './fix';
 import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
+import { replaceFile } from './replaceFile';
 import { defaultServerSettings } from '../settings';
 import { globBase, globToRegExp, hasGlobMagic } from '../common/glob';
 
@@ -14,10 +16,16 @@ export interface FileReport {
   problems: { line: number; column: number; problem: Problem }[];
   /** Set when the file could not be checked at all (unreadable, unknown kind). */
   failure?: string;
+  /** Set for a symbolic link a folder search found and did not follow: why it was not checked. */
+  skipped?: string;
   /** With --fix: the fixes written to the file (positions in the text each pass fixed). */
   fixed?: AppliedFix[];
   /** With --fix: why the file was left as it was although it has problems a fix could repair. */
   notFixed?: string;
+  /** With --fix: why fixes that were found were not written (the file is as it was, its problems as found in it). */
+  notWritten?: string;
+  /** With --fix, for a named symbolic link: the file the fixes were written to (relative to the current folder). */
+  writtenTo?: string;
 }
 
 export interface CheckOptions {
@@ -42,15 +50,22 @@ export interface InputError {
  */
 export async function expandArguments(
   patterns: string[], cwd: string,
-): Promise<{ files: string[]; unmatched: string[]; errors: InputError[] }> {
+): Promise<{ files: string[]; unmatched: string[]; errors: InputError[]; skippedLinks: InputError[] }> {
   const files = new Set<string>();
   const unmatched: string[] = [];
   const errors: InputError[] = [];
+  const skippedLinks: InputError[] = [];
   const relativePath = (path: string) => relative(cwd, path) || path;
-  const collect = async (walker: AsyncGenerator<string | InputError>, accept: (path: string) => boolean) => {
+  const collect = async (walker: ReturnType<typeof walkFiles>, accept: (path: string) => boolean) => {
     for await (const item of walker) {
-      if (typeof item !== 'string') errors.push({ path: relativePath(item.path), reason: item.reason });
-      else if (accept(item)) files.add(item);
+      if (typeof item === 'string') {
+        if (accept(item)) files.add(item);
+      } else if ('to' in item) {
+        // Links the search would have checked, or that lead to folders that may hold such files.
+        if (item.to === 'folder' || accept(item.path)) skippedLinks.push({ path: relativePath(item.path), reason: linkSkipped });
+      } else {
+        errors.push({ path: relativePath(item.path), reason: item.reason });
+      }
     }
   };
   for (const pattern of patterns) {
@@ -73,31 +88,40 @@ export async function expandArguments(
     }
     if (files.size === before && errors.length === errorsBefore) unmatched.push(pattern);
   }
-  return { files: [...files], unmatched, errors };
+  return { files: [...files], unmatched, errors, skippedLinks };
 }
+
+const linkSkipped = 'a symbolic link (a folder search does not follow links; name it to check what it points to)';
 
 export async function checkFile(path: string, options: CheckOptions, cwd: string): Promise<FileReport> {
   const shownPath = relative(cwd, path) || path;
-  const read = await readTextFile(path, { maxBytes: options.maxBytes, setting: '--max-file-size' });
+  const read = await readTextFileBytes(path, { maxBytes: options.maxBytes, setting: '--max-file-size' });
   if (!read.ok) return { path: shownPath, problems: [], failure: read.reason };
-  const text = read.text;
+  const text = read.bytes.toString('utf8');
   const languageId = languageForFile(path, text);
   const service = languageId && serviceFor(languageId);
   if (!service) return { path: shownPath, problems: [], failure: 'not checked: not a trace or rule file (by its name, or for .jsonl by its first line)' };
   const uri = pathToFileURL(path).toString();
   const settings = { ...defaultServerSettings, maxProblems: options.maxProblems };
   let found: Problem[];
-  let fixes: Pick<FileReport, 'fixed' | 'notFixed'> = {};
+  let fixes: Pick<FileReport, 'fixed' | 'notFixed' | 'notWritten' | 'writtenTo'> = {};
   let checkedText = text;
   try {
     let model: unknown;
     if (options.fix) {
       const result = fixFile(service, uri, text, { settings, pythonModules: options.pythonModules });
       fixes = { fixed: result.fixed, notFixed: result.notFixed };
-      model = result.model;
-      if (result.text !== text) {
-        await fs.writeFile(path, result.text, 'utf8');
-        checkedText = result.text;
+      if (result.passes.length === 0) {
+        model = result.model;
+      } else {
+        const written = await writeFixes(path, read, result, cwd);
+        if (written.ok) {
+          model = result.model;
+          checkedText = result.text;
+          if (written.linkTarget) fixes.writtenTo = relative(cwd, written.linkTarget);
+        } else {
+          fixes = { fixed: [], notWritten: written.reason };
+        }
       }
     }
     model ??= service.parse({ uri, version: 0, text: checkedText });
@@ -108,7 +132,35 @@ export async function checkFile(path: string, options: CheckOptions, cwd: string
   return report(shownPath, checkedText, found, fixes);
 }
 
-function report(path: string, text: string, found: Problem[], fixes: Pick<FileReport, 'fixed' | 'notFixed'>): FileReport {
+/**
+ * The passes' edits spliced into the bytes read, written in one step over the file read. A named symbolic link is
+ * written through only to a file inside the current folder: one pointing elsewhere is left, and the report says so.
+ */
+async function writeFixes(
+  path: string, read: { path: string; bytes: Buffer }, result: FixResult, cwd: string,
+): Promise<{ ok: true; linkTarget?: string } | { ok: false; reason: string }> {
+  const named = await fs.lstat(path).catch(() => undefined);
+  if (named?.isSymbolicLink()) {
+    const folder = await fs.realpath(cwd).catch(() => cwd);
+    if (!isPathInside(folder, read.path)) {
+      return { ok: false, reason: `it is a symbolic link to ${read.path}, outside the current folder; name that file to fix it there` };
+    }
+  }
+  let bytes: Buffer = read.bytes;
+  try {
+    for (const edits of result.passes) bytes = spliceBytes(bytes, edits);
+  } catch {
+    bytes = Buffer.alloc(0);
+  }
+  // The spliced bytes must read as the fixed text: an edit next to bytes that are not UTF-8 could join them into a character.
+  if (bytes.toString('utf8') !== result.text) {
+    return { ok: false, reason: 'the fixes would change bytes next to them that are not UTF-8; the file is unchanged' };
+  }
+  const replaced = await replaceFile(read.path, read.bytes, bytes);
+  return replaced.ok ? { ok: true, linkTarget: named?.isSymbolicLink() ? read.path : undefined } : replaced;
+}
+
+function report(path: string, text: string, found: Problem[], fixes: Pick<FileReport, 'fixed' | 'notFixed' | 'notWritten' | 'writtenTo'>): FileReport {
   const lines = new LineIndex(text);
   const problems = found.map((problem) => {
     const position = lines.positionAt(problem.span.start);

@@ -18,6 +18,9 @@ export interface DiskReadOptions {
 
 export type DiskRead = { ok: true; path: string; text: string } | { ok: false; reason: string };
 
+/** A file's bytes as read; `path` is its real path (symlinks resolved). */
+export type DiskBytes = { ok: true; path: string; bytes: Buffer } | { ok: false; reason: string };
+
 export const bytesPerMB = 1024 * 1024;
 
 export function formatMB(bytes: number): string {
@@ -49,6 +52,12 @@ export async function isInsideFolders(path: string, folders: string[]): Promise<
 }
 
 export async function readTextFile(path: string, options: DiskReadOptions): Promise<DiskRead> {
+  const read = await readTextFileBytes(path, options);
+  return read.ok ? { ok: true, path: read.path, text: read.bytes.toString('utf8') } : read;
+}
+
+/** The bytes of a text file under the same checks as readTextFile (for a writer that must keep every byte it does not change). */
+export async function readTextFileBytes(path: string, options: DiskReadOptions): Promise<DiskBytes> {
   let real: string;
   try {
     real = await fs.realpath(path);
@@ -82,7 +91,7 @@ export async function readTextFile(path: string, options: DiskReadOptions): Prom
     }
     if (length > options.maxBytes) return tooLarge(length);
     if (buffer.subarray(0, Math.min(length, 8192)).includes(0)) return { ok: false, reason: 'refused: a binary file (NUL bytes), not text' };
-    return { ok: true, path: real, text: buffer.toString('utf8', 0, length) };
+    return { ok: true, path: real, bytes: buffer.subarray(0, length) };
   } catch (error) {
     return { ok: false, reason: `cannot read: ${errorCode(error)}` };
   } finally {
@@ -98,11 +107,18 @@ export interface UnreadableFolder {
   reason: string;
 }
 
+/** A symbolic link a walk did not follow (it could lead out of the folder, or around in a loop), for walks that report them. */
+export interface SkippedLink {
+  path: string;
+  /** What it points to: a folder, or anything else (a file, nothing, a device). */
+  to: 'folder' | 'other';
+}
+
 /**
  * Files below folder in name order, leaving out skippedFolders; a folder that cannot be read is yielded as an
- * UnreadableFolder and the walk goes on.
+ * UnreadableFolder, a symbolic link as a SkippedLink, and the walk goes on.
  */
-export async function* walkFiles(folder: string): AsyncGenerator<string | UnreadableFolder> {
+export async function* walkFiles(folder: string): AsyncGenerator<string | UnreadableFolder | SkippedLink> {
   let entries;
   try {
     entries = await fs.readdir(folder, { withFileTypes: true });
@@ -117,6 +133,9 @@ export async function* walkFiles(folder: string): AsyncGenerator<string | Unread
       if (!skippedFolders.has(entry.name)) yield* walkFiles(path);
     } else if (entry.isFile()) {
       yield path;
+    } else if (entry.isSymbolicLink()) {
+      const target = await fs.stat(path).catch(() => undefined);
+      yield { path, to: target?.isDirectory() ? 'folder' : 'other' };
     }
   }
 }
