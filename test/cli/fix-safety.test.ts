@@ -101,6 +101,12 @@ describe('agent-traces check --fix: edits of the user\'s bytes, written whole or
       '1 file checked, 2 symbolic links skipped: 0 errors, 0 warnings, 0 infos, 0 hints',
     ]);
     assert.equal(result.code, 0);
+    writeFileSync(join(cwd, 'rules.gr'), 'raise "hi" if:\n    (m: Message)\n    m.content == "hi"\n');
+    const evaluated = spawnSync(process.execPath, [cli, 'eval', 'rules.gr', '.'], { cwd, encoding: 'utf8' });
+    assert.deepEqual(evaluated.stderr.trim().split('\n'), [
+      'agent-traces eval: linked-folder: skipped: a symbolic link (a folder search does not follow links; name it to check what it points to)',
+      'agent-traces eval: linked.trace.json: skipped: a symbolic link (a folder search does not follow links; name it to check what it points to)',
+    ]);
   });
 
   it('fixes a named symbolic link in its target inside the folder, and the link stays a link', () => {

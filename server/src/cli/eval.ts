@@ -113,8 +113,9 @@ export async function runEval(args: string[]): Promise<number> {
     console.error(`agent-traces eval: ${escapeForTerminal(rulesPath)} cannot be loaded; nothing was evaluated`);
     return ExitCode.usage;
   }
-  const { files, unmatched, errors: inputErrors } = await expandArguments(options.patterns, cwd);
+  const { files, unmatched, errors: inputErrors, skippedLinks } = await expandArguments(options.patterns, cwd);
   for (const pattern of unmatched) console.error(`agent-traces eval: no trace matches ${escapeForTerminal(pattern)}`);
+  for (const link of skippedLinks) console.error(`agent-traces eval: ${escapeForTerminal(link.path)}: skipped: ${link.reason}`);
   const traceFiles = files.filter((f) => !f.toLowerCase().endsWith('.gr'));
   if (traceFiles.length === 0 && inputErrors.length === 0) return ExitCode.incomplete;
 
