@@ -41,6 +41,21 @@ describe('hand-editing traces: quick fixes, rename, inlay hints', () => {
     await waitFor(() => !hasCode(document.uri, 'json/trailing-comma') && document.getText().includes('[1]'), 20_000, 'the diagnostic cleared');
   });
 
+  it('fix-all (as fix on save runs it) closes an unterminated comment instead of deleting the events after it', async () => {
+    const text = ['[', '  {"role": "user", "content": "hi",},', '  /* cached answer', '  {"role": "assistant", "content": "kept"}', ']', ''].join('\n');
+    await vscode.workspace.fs.writeFile(workspaceFile('fix-all.trace.json'), new TextEncoder().encode(text));
+    const document = (await openFile('fix-all.trace.json')).document;
+    await waitFor(() => hasCode(document.uri, 'json/syntax'), 20_000, 'the unterminated comment reported');
+    const fixAll = await waitFor(async () => {
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider', document.uri, new vscode.Range(0, 0, 0, 0), 'source.fixAll.agentTraces',
+      );
+      return actions[0];
+    }, 20_000, 'fix-all offered');
+    assert.ok(await vscode.workspace.applyEdit(fixAll.edit!));
+    assert.equal(document.getText(), text.replace('"hi",}', '"hi"}').replace('cached answer', 'cached answer */'));
+  });
+
   it('renames a call id from a tool_call_id: the call changes too', async () => {
     const document = await writeFixture('rename-me.trace.json');
     await waitFor(() => vscode.languages.getDiagnostics(document.uri).length > 0, 20_000, 'the file checked');
