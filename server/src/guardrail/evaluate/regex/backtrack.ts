@@ -1,5 +1,5 @@
 import type { Anchor, Node, Program } from './compile';
-import type { CodePointSet } from './codePointSet';
+import { CodePointSet } from './codePointSet';
 import { category } from './unicode';
 
 /**
@@ -25,9 +25,13 @@ export class Backtracker {
   private end = 0;
   private caps: Int32Array;
   private readonly bitmaps = new Map<CodePointSet, Uint8Array>();
+  /** The characters a match can start with, when it cannot be empty: a search skips every other start. */
+  private readonly starts: CodePointSet | null;
 
   constructor(private readonly program: Program) {
     this.caps = new Int32Array(2 * (program.groups + 1));
+    const first = firstCharacters(program.root);
+    this.starts = first.nullable ? null : first.set;
   }
 
   /**
@@ -62,6 +66,10 @@ export class Backtracker {
   /** The first match starting at `pos` or later (each start tried in turn, as sre's search does). */
   search(s: string, end: number, pos: number, mustAdvance: boolean): MatchAttempt | null {
     for (let start = pos; start <= end; start = this.step(s, start)) {
+      if (this.starts && (start >= end || !this.starts.has(s.codePointAt(start)!))) {
+        if (start >= end) break;
+        continue;
+      }
       const m = this.matchAt(s, end, start, false, mustAdvance && start === pos);
       if (m) return m;
       if (start === end) break;
@@ -291,5 +299,34 @@ export class Backtracker {
       p += b > 0xffff ? 2 : 1;
     }
     return k(p);
+  }
+}
+
+/** The characters a match of `n` can start with, and whether it can match nothing (then any start is possible). */
+function firstCharacters(n: Node): { set: CodePointSet; nullable: boolean } {
+  switch (n.type) {
+    case 'chars': return { set: n.set, nullable: false };
+    case 'seq': {
+      let set = CodePointSet.EMPTY;
+      for (const item of n.items) {
+        const first = firstCharacters(item);
+        set = set.union(first.set);
+        if (!first.nullable) return { set, nullable: false };
+      }
+      return { set, nullable: true };
+    }
+    case 'alt': case 'cond': {
+      const branches = n.type === 'alt' ? n.branches : [n.yes, n.no];
+      const firsts = branches.map(firstCharacters);
+      return { set: firsts.reduce((set, f) => set.union(f.set), CodePointSet.EMPTY), nullable: firsts.some((f) => f.nullable) };
+    }
+    case 'group': case 'atomic': return firstCharacters(n.body);
+    case 'repeat': {
+      const first = firstCharacters(n.body);
+      return { set: first.set, nullable: first.nullable || n.min === 0 };
+    }
+    // Zero-width: the first character comes after them (they only narrow it).
+    case 'look': case 'anchor': return { set: CodePointSet.EMPTY, nullable: true };
+    case 'backref': return { set: CodePointSet.ALL, nullable: true };
   }
 }

@@ -45,7 +45,9 @@ export function toJavaScript(program: Program): JavaScriptPattern | null {
           const holder = next++;
           return `(?=(${charClass((n.body as Extract<Node, { type: 'chars' }>).set)}${bounds}))\\${holder}`;
         }
-        return `(?:${emit(n.body)})${bounds}${n.kind === 'lazy' ? '?' : ''}`;
+        // A character (a class or a single one) takes the quantifier itself: the engine loops over it fastest.
+        const atom = n.body.type === 'chars' ? emit(n.body) : `(?:${emit(n.body)})`;
+        return `${atom}${bounds}${n.kind === 'lazy' ? '?' : ''}`;
       }
       case 'atomic': {
         const holder = next++;
@@ -159,13 +161,20 @@ function anchor(a: Anchor): string {
 }
 
 const classCache = new WeakMap<CodePointSet, string>();
+const SYNTAX = new Set([...'^$\\.*+?()[]{}|/']);
 
-/** A JavaScript class (u mode) matching exactly the set. */
+/**
+ * A JavaScript class (u mode) matching exactly the set; a single character as itself, so that the engine's
+ * searches for a literal prefix still apply.
+ */
 export function charClass(set: CodePointSet): string {
   let text = classCache.get(set);
   if (text !== undefined) return text;
   const r = set.ranges;
-  if (r.length === 0) text = '[]';
+  if (r.length === 2 && r[0] === r[1] && !(r[0] >= 0xd800 && r[0] <= 0xdfff)) {
+    const ch = String.fromCodePoint(r[0]);
+    text = SYNTAX.has(ch) ? '\\' + ch : r[0] < 0x20 || r[0] > 0x7e ? `\\u{${r[0].toString(16)}}` : ch;
+  } else if (r.length === 0) text = '[]';
   else if (r.length === 2 && r[0] === 0 && r[1] === MAX_CODE_POINT) text = '[^]';
   else {
     const complement = set.complement();
