@@ -162,6 +162,13 @@ export class Backtracker {
   }
 
   private sequence(items: Node[], index: number, pos: number, k: Continuation): boolean {
+    // A character matches one way only: a run of them is stepped through without a frame each.
+    for (; index < items.length; index++) {
+      const item = items[index];
+      if (item.type !== 'chars') break;
+      pos = this.char(item.set, pos);
+      if (pos < 0) return false;
+    }
     if (index === items.length) return k(pos);
     return this.node(items[index], pos, (p) => this.sequence(items, index + 1, p, k));
   }

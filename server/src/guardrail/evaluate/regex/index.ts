@@ -73,7 +73,15 @@ export class CompiledPattern {
     if (re === null) return this.backtrack(s, pos, end, mode, mustAdvance);
     const subject = end < s.length ? s.slice(0, end) : s;
     re.lastIndex = pos;
-    const m = re.exec(subject);
+    let m: RegExpExecArray | null;
+    try {
+      m = re.exec(subject);
+    } catch (e) {
+      // The engine compiles on first use and may refuse then (a pattern beyond its size limits): the matcher takes it.
+      if (!(e instanceof SyntaxError)) throw e;
+      this.js = null;
+      return this.backtrack(s, pos, end, mode, mustAdvance);
+    }
     if (!m) return null;
     const spans = new Int32Array(2 * (this.groups + 1)).fill(-1);
     spans[0] = m.index;
