@@ -79,12 +79,18 @@ describe('reading from disk: regular files inside the workspace, under the byte 
     server.assertHealthy();
   });
 
-  it('the tool index skipped every special file and said why', async () => {
+  it('the tool index skipped every special file and every symbolic link, and said why', async () => {
     const logged = server.logged().filter((line) => line.startsWith('Tool index: left out'));
     const names = logged.map((line) => line.slice(line.lastIndexOf('/') + 1)).sort();
+    const link = 'a symbolic link, not followed (a folder search does not follow links)';
     assert.deepEqual(names, [
       'binary.trace.json: refused: a binary file (NUL bytes), not text',
       'huge.trace.json: refused: the file is 117 MB, over the 10 MB limit (setting agentTraces.workspace.maxFileSizeMB)',
+      `link-in.trace.json: ${link}`,
+      `link-out.trace.json: ${link}`,
+      `loop: ${link}`,
+      `zero.trace.json: ${link}`,
+      `zero.trace.jsonl: ${link}`,
     ]);
     server.assertHealthy();
   });

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
-import { errorCode, isPathInside, readTextFileBytes, walkFiles } from '../disk/files';
+import { errorCode, isPathInside, isReportedLink, readTextFileBytes, walkFiles } from '../disk/files';
 import type { Problem, PythonModules } from '../common/types';
 import { spliceBytes } from './byteEdits';
 import { fixFile, type AppliedFix, type FixResult } from './fix';
@@ -61,8 +61,7 @@ export async function expandArguments(
       if (typeof item === 'string') {
         if (accept(item)) files.add(item);
       } else if ('to' in item) {
-        // Links the search would have checked, or that lead to folders that may hold such files.
-        if (item.to === 'folder' || accept(item.path)) skippedLinks.push({ path: relativePath(item.path), reason: linkSkipped });
+        if (isReportedLink(item, accept)) skippedLinks.push({ path: relativePath(item.path), reason: linkSkipped });
       } else {
         errors.push({ path: relativePath(item.path), reason: item.reason });
       }

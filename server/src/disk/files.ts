@@ -114,6 +114,14 @@ export interface SkippedLink {
   to: 'folder' | 'other';
 }
 
+/** Why a walk left a link out, in its report. */
+export const linkNotFollowed = 'a symbolic link, not followed (a folder search does not follow links)';
+
+/** A link worth reporting: one to a folder (it may hold such files), or one named like a file the walk takes. */
+export function isReportedLink(item: string | UnreadableFolder | SkippedLink, takes: (path: string) => boolean): item is SkippedLink {
+  return typeof item !== 'string' && 'to' in item && (item.to === 'folder' || takes(item.path));
+}
+
 /**
  * Files below folder in name order, leaving out skippedFolders; a folder that cannot be read is yielded as an
  * UnreadableFolder, a symbolic link as a SkippedLink, and the walk goes on.

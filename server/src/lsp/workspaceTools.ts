@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { bytesPerMB, formatMB, pathOfUri, readTextFile, walkFiles } from '../disk/files';
+import { bytesPerMB, formatMB, isReportedLink, linkNotFollowed, pathOfUri, readTextFile, walkFiles } from '../disk/files';
 import type { ToolUsage, WorkspaceTools } from '../common/types';
 import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 
@@ -66,7 +66,7 @@ export class WorkspaceToolIndex implements WorkspaceTools {
     const roots = folderUris.map(pathOfUri).filter((path): path is string => path !== undefined);
     let seen = 0;
     walking: for (const root of roots) {
-      for await (const path of traceFilesBelow(root)) {
+      for await (const path of traceFilesBelow(root, (message) => this.log(message))) {
         if (generation !== this.generation) return;
         if (seen >= maxFiles) {
           this.truncated = true;
@@ -120,9 +120,11 @@ export class WorkspaceToolIndex implements WorkspaceTools {
   }
 }
 
-/** The trace files below a folder (unreadable folders are left out). */
-async function* traceFilesBelow(folder: string): AsyncGenerator<string> {
+/** The trace files below a folder (unreadable folders are left out; symbolic links are logged and left out). */
+async function* traceFilesBelow(folder: string, log: (message: string) => void): AsyncGenerator<string> {
+  const isTrace = (path: string) => isCheckedByDefault(path) && !path.endsWith('.gr');
   for await (const item of walkFiles(folder)) {
-    if (typeof item === 'string' && isCheckedByDefault(item) && !item.endsWith('.gr')) yield item;
+    if (typeof item === 'string' && isTrace(item)) yield item;
+    else if (isReportedLink(item, isTrace)) log(`Tool index: left out ${item.path}: ${linkNotFollowed}`);
   }
 }

@@ -1,7 +1,7 @@
 import { relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { globToRegExp } from '../common/glob';
-import { readTextFile, walkFiles } from '../disk/files';
+import { isReportedLink, linkNotFollowed, readTextFile, walkFiles } from '../disk/files';
 
 export interface PolicyFile {
   uri: string;
@@ -25,6 +25,10 @@ export async function readPolicyFiles(globs: string[], folders: string[], limits
   const seen = new Set<string>();
   for (const folder of folders) {
     for await (const path of walkFiles(folder)) {
+      const named = (file: string) => matchers.some((matcher) => matcher.test(relative(folder, file).split(sep).join('/')));
+      if (isReportedLink(path, (file) => file.toLowerCase().endsWith('.gr') && named(file))) {
+        result.problems.push(`${relative(folder, path.path).split(sep).join('/')}: ${linkNotFollowed}`);
+      }
       if (typeof path !== 'string' || !path.toLowerCase().endsWith('.gr')) continue;
       const name = relative(folder, path).split(sep).join('/');
       if (!matchers.some((matcher) => matcher.test(name)) || seen.has(path)) continue;

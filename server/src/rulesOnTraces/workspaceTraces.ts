@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { LineStarts } from '../common/lineIndex';
-import { readTextFile, walkFiles } from '../disk/files';
+import { isReportedLink, linkNotFollowed, readTextFile, walkFiles } from '../disk/files';
 import { isCheckedByDefault, traceLayoutOfFile } from '../languages';
 import { nextTurn, sliceMs } from '../common/steps';
 import { evaluateRulesOnTraceInSlices, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
@@ -54,7 +54,9 @@ export async function evaluateWorkspaceTraces(
   for (const folder of limits.folders) {
     for await (const path of walkFiles(folder)) {
       if (isStale()) return undefined;
-      if (typeof path !== 'string' || !isCheckedByDefault(path) || path.toLowerCase().endsWith('.gr')) continue;
+      const isTrace = (file: string) => isCheckedByDefault(file) && !file.toLowerCase().endsWith('.gr');
+      if (isReportedLink(path, isTrace)) found.problems.push(`${path.path}: ${linkNotFollowed}`);
+      if (typeof path !== 'string' || !isTrace(path)) continue;
       const uri = pathToFileURL(path).toString();
       if (open.has(uri) || seen.has(uri)) continue;
       seen.add(uri);

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,6 +29,28 @@ describe('agentTraces.guardrails.policies', () => {
       assert.deepEqual(await readPolicyFiles([], [folder], { maxFiles: 1, maxBytes: 1000 }), { files: [], problems: [] });
     } finally {
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('says which symbolic links it did not follow: to a matching rule file, or to a folder', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'policies-links-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'policies-elsewhere-'));
+    try {
+      mkdirSync(join(folder, 'rules'));
+      writeFileSync(join(elsewhere, 'shared.gr'), 'raise "s" if:\n    (m: Message)\n');
+      writeFileSync(join(folder, 'rules', 'a.gr'), 'raise "a" if:\n    (m: Message)\n');
+      symlinkSync(join(elsewhere, 'shared.gr'), join(folder, 'rules', 'shared.gr'));
+      symlinkSync(elsewhere, join(folder, 'rules', 'more'));
+      symlinkSync(join(elsewhere, 'shared.gr'), join(folder, 'other.gr')); // not matched by the glob: not reported
+      const read = await readPolicyFiles(['rules/**/*.gr'], [folder], { maxFiles: 10, maxBytes: 1000 });
+      assert.deepEqual(read.files.map((f) => f.uri), [pathToFileURL(join(folder, 'rules', 'a.gr')).toString()]);
+      assert.deepEqual(read.problems, [
+        'rules/more: a symbolic link, not followed (a folder search does not follow links)',
+        'rules/shared.gr: a symbolic link, not followed (a folder search does not follow links)',
+      ]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
     }
   });
 });

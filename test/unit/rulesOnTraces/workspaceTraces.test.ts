@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,6 +53,22 @@ describe('rule file lenses over the workspace', () => {
       assert.equal(await evaluateWorkspaceTraces([rule], new Set(), limits, () => ++calls > 1), undefined, 'a newer count supersedes this one');
     } finally {
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('says which symbolic links it did not follow', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'lens-links-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'lens-elsewhere-'));
+    try {
+      writeFileSync(join(elsewhere, 'x.trace.json'), '[{"role": "user", "content": "hunter2"}]');
+      symlinkSync(join(elsewhere, 'x.trace.json'), join(folder, 'linked.trace.json'));
+      symlinkSync(join(elsewhere, 'x.trace.json'), join(folder, 'linked.gr')); // not a trace: not reported
+      const found = (await evaluateWorkspaceTraces([rule], new Set(), { maxTraces: 10, maxBytes: 1000, folders: [folder], workBudget: 1_000_000 }))!;
+      assert.equal(found.entries.size, 0);
+      assert.deepEqual(found.problems, [`${join(folder, 'linked.trace.json')}: a symbolic link, not followed (a folder search does not follow links)`]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
     }
   });
 
