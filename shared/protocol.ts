@@ -56,6 +56,14 @@ export interface GraphNode {
   durationMs?: number;
   retries?: number;
   cost?: number | null;
+  /** On a branch the conversation left (a rewound or forked session): drawn faded, never the live run. */
+  abandoned?: boolean;
+  /** Drawn indented this many steps: a subagent's messages under the call that ran it. */
+  depth?: number;
+  /** The id of the node that heads the collapsible group this node belongs to (a subagent's run under its call). */
+  group?: number;
+  /** On a group's head: how many nodes the group holds. */
+  groupSize?: number;
   /** Layout, computed by the server: lane (0 = messages, 1 = calls, 2 = outputs), top and height in px. */
   lane: number;
   y: number;
@@ -80,7 +88,7 @@ export interface GraphData {
   uri: string;
   /** Document version the graph was computed from (-1 when read from disk). */
   version: number;
-  format: 'trace' | 'dataset' | 'agentguard';
+  format: 'trace' | 'dataset' | 'agentguard' | 'claude-code';
   /** For datasets: which trace is shown, and the traces to choose from. */
   traceIndex: number;
   traces: TraceChoice[];

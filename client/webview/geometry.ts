@@ -1,10 +1,16 @@
 /** Where rows, boxes and edges sit on the preview's canvas: arithmetic over the projection, no DOM reads. */
-import { GraphLayout, type GraphEdge } from '../../shared/protocol';
+import { GraphLayout, type GraphEdge, type GraphNode } from '../../shared/protocol';
 import type { Box } from './edgesView';
 import type { ViewModel } from './model';
 import { nestedOffset, rowAt, type Extras, type Projection } from './projection';
 
 const LANE_INDENT = 28;
+const DEPTH_INDENT = 24;
+
+/** How far a node is drawn to the right of its lane: a subagent's nodes under the call that ran them. */
+export function depthIndent(node: GraphNode): number {
+  return Math.min(4, node.depth ?? 0) * DEPTH_INDENT;
+}
 export const EDGE_GUTTER = 44;
 const MAX_CONTENT_WIDTH = 760;
 
@@ -77,8 +83,8 @@ export function boxOf(
   if (row < 0) return undefined;
   const rowId = projection.rows[row];
   const rowNode = model.nodes[rowId];
-  const x = lanes.left(rowNode.lane);
-  const width = lanes.width(rowNode.lane);
+  const x = lanes.left(rowNode.lane) + depthIndent(rowNode);
+  const width = lanes.width(rowNode.lane) - depthIndent(rowNode);
   if (rowId === id) return { x, y: projection.tops[row], width, height: projection.heights[row] };
   const node = model.nodes[id];
   return {

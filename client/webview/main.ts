@@ -5,7 +5,7 @@
 import type { GraphData, HostToWebview, WebviewToHost } from '../../shared/protocol';
 import { el, svg } from './dom';
 import { drawEdges, type Box } from './edgesView';
-import { anchorAt, anchorTop, boxOf, contentLeft, contentWidth, EDGE_GUTTER, edgesNear, type Anchor } from './geometry';
+import { anchorAt, anchorTop, boxOf, contentLeft, contentWidth, depthIndent, EDGE_GUTTER, edgesNear, type Anchor } from './geometry';
 import { applyFilter, emptyFilter, isFilterActive, type FilterResult, type FilterState } from './filter';
 import { buildViewModel, type ViewModel } from './model';
 import { adjacentProblem, innermostNodeAt } from './navigation';
@@ -27,6 +27,8 @@ interface SavedState {
   anchor?: { eventIndex: number; offset: number };
   filter: FilterState;
   expanded: string[];
+  /** Groups (a subagent's run) shown, by their head's key; the others are collapsed. */
+  openGroups?: string[];
 }
 
 const MAX_ROWS_IN_DOM = 150;
@@ -43,6 +45,8 @@ class Preview {
   private filterResult: FilterResult | undefined;
   private filter: FilterState = { ...emptyFilter };
   private readonly expanded = new Set<string>();
+  /** The keys of the group heads whose groups are shown (groups start collapsed). */
+  private readonly openGroups = new Set<string>();
   private extras: Extras = new Map();
   private currentId = -1;
   private readonly rendered = new Map<number, HTMLElement>();
@@ -89,6 +93,7 @@ class Preview {
       this.restored = state;
       this.filter = { ...emptyFilter, ...state.filter };
       for (const key of state.expanded ?? []) this.expanded.add(key);
+      for (const key of state.openGroups ?? []) if (typeof key === 'string') this.openGroups.add(key);
     }
   }
 
@@ -134,6 +139,7 @@ class Preview {
     if (!sameDocument && !(this.restored?.uri === data.uri && !previous)) {
       if (previous) {
         this.expanded.clear();
+        this.openGroups.clear();
         this.filter = { ...emptyFilter, kind: '', tool: '', query: this.filter.query };
       }
       this.currentId = -1;
@@ -195,11 +201,24 @@ class Preview {
     return contentWidth(lane, this.projection?.columns ?? false, this.viewportWidth);
   }
 
-  /** Width of a node's box: its lane's, or its parent's less the inset when drawn inside it. */
+  /** Width of a node's box: its lane's (less its depth's indent), or its parent's less the inset when drawn inside it. */
   private boxWidth(id: number): number {
     const model = this.model!;
     const node = model.nodes[id];
-    return model.nested[id] ? this.contentWidth(model.nodes[node.parent!].lane) - 20 : this.contentWidth(node.lane);
+    if (!model.nested[id]) return this.contentWidth(node.lane) - depthIndent(node);
+    const parent = model.nodes[node.parent!];
+    return this.contentWidth(parent.lane) - depthIndent(parent) - 20;
+  }
+
+  /** Whether a group head's group is shown. */
+  private groupOpen(head: number): boolean {
+    return this.openGroups.has(this.model!.keyOf(head));
+  }
+
+  /** A node of a collapsed group: not drawn while no filter is on. */
+  private hiddenByGroup(id: number): boolean {
+    const head = this.model!.nodes[id].group;
+    return head !== undefined && this.model!.groups.has(head) && !this.groupOpen(head);
   }
 
   private recomputeExtras(): void {
@@ -218,7 +237,8 @@ class Preview {
     const model = this.model!;
     const active = isFilterActive(this.filter);
     this.filterResult = active ? applyFilter(model, this.filter) : undefined;
-    this.projection = buildProjection(model, this.filterResult?.include ?? null, this.extras);
+    const anyGroup = model.groups.size > 0;
+    this.projection = buildProjection(model, this.filterResult?.include ?? null, this.extras, anyGroup ? (id) => this.hiddenByGroup(id) : null);
     this.canvas.style.height = `${this.projection.totalHeight}px`;
     this.toolbar.setStatus(this.projection.rows.length, model.nodes.length, this.filterResult?.matchCount);
   }
@@ -267,6 +287,7 @@ class Preview {
         anchor: this.anchor(),
         filter: this.filter,
         expanded: [...this.expanded].slice(0, MAX_SAVED_EXPANDED),
+        openGroups: [...this.openGroups].slice(0, MAX_SAVED_EXPANDED),
       };
       this.host.setState(state);
     }, 150);
@@ -294,6 +315,7 @@ class Preview {
       model: this.model!,
       extras: this.extras,
       expanded: this.expanded,
+      groupOpen: (head) => this.groupOpen(head),
       query: this.filter.query.trim().toLowerCase(),
       matches: this.filterResult ? (id) => this.filterResult!.matched[id] === 1 : null,
       currentId: this.currentId,
@@ -337,9 +359,10 @@ class Preview {
       }
       const row = projection.rowOf[id];
       const lane = model.nodes[id].lane;
+      const indent = depthIndent(model.nodes[id]);
       element.style.top = `${tops[row]}px`;
-      element.style.left = `${this.contentLeft(lane)}px`;
-      element.style.width = `${this.contentWidth(lane)}px`;
+      element.style.left = `${this.contentLeft(lane) + indent}px`;
+      element.style.width = `${this.contentWidth(lane) - indent}px`;
       element.style.height = `${heights[row]}px`;
     }
     this.canvas.appendChild(fragment);
@@ -376,6 +399,10 @@ class Preview {
       this.toggle(id);
       return;
     }
+    if (target.closest('[data-action="group"]')) {
+      this.toggleGroup(id);
+      return;
+    }
     // A guardrail violation's line selects the exact characters it marks.
     const problemLine = target.closest('[data-problem]') as HTMLElement | null;
     const problem = problemLine ? this.model.nodes[id].problems[Number(problemLine.dataset.problem)] : undefined;
@@ -402,15 +429,38 @@ class Preview {
       this.expanded.add(key);
       this.extras.set(id, panelHeight(model.nodes[id], this.boxWidth(id)));
     }
+    this.relayoutBelow(id, anchor);
+  }
+
+  /**
+   * Lays out again after a change below a node's top (its panel or its group opened or closed): the view stays put,
+   * unless the node is above it.
+   */
+  private relayoutBelow(id: number, anchor: Anchor | undefined): void {
     const scrollTop = this.scroller.scrollTop;
     this.refilter();
     this.invalidate();
-    // Expanding changes only what is below the toggled row's top, so the view stays put unless the row is above it.
     const box = this.boxOf(id);
     if (box && box.y >= scrollTop) this.scroller.scrollTop = scrollTop;
     else if (anchor) this.scrollToAnchor(anchor);
     this.renderWindow(true);
     this.saveStateSoon();
+  }
+
+  /** Shows or hides a group's nodes (a subagent's run under the call that started it). */
+  private toggleGroup(head: number, open = !this.groupOpen(head)): void {
+    const key = this.model!.keyOf(head);
+    if (open === this.openGroups.has(key)) return;
+    const anchor = this.anchor();
+    if (open) this.openGroups.add(key);
+    else this.openGroups.delete(key);
+    this.relayoutBelow(head, anchor);
+  }
+
+  /** Opens the group a node is hidden in, so that it can be shown. */
+  private reveal(id: number): void {
+    if (!this.model || !this.hiddenByGroup(id)) return;
+    this.toggleGroup(this.model.nodes[id].group!, true);
   }
 
   private select(id: number): void {
@@ -423,6 +473,8 @@ class Preview {
 
   private goto(id: number): void {
     if (!this.model || id < 0 || id >= this.model.nodes.length) return;
+    const rowNode = this.model.nested[id] ? this.model.nodes[id].parent! : id;
+    this.reveal(rowNode);
     if (this.projection!.rowOf[id] < 0 && isFilterActive(this.filter)) {
       this.filter = { ...emptyFilter };
       this.toolbar.update(this.model, this.filter);
@@ -452,6 +504,7 @@ class Preview {
     if (!this.model) return;
     const id = innermostNodeAt(this.model, line, character);
     if (id < 0) return;
+    this.reveal(this.model.nested[id] ? this.model.nodes[id].parent! : id);
     this.select(id);
     this.scrollIntoView(id, false);
     this.renderWindow(false);

@@ -18,6 +18,8 @@ export interface ViewModel {
   toolNames: string[];
   roles: string[];
   maxDurationMs: number;
+  /** Collapsible groups (a subagent's run): the head node's id → the top-level nodes of its group, in order. */
+  groups: Map<number, number[]>;
   /** Identity of a node that survives re-parsing the document (for expanded state across edits). */
   keyOf(id: number): string;
 }
@@ -71,6 +73,15 @@ export function buildViewModel(data: GraphData): ViewModel {
   if (!sorted) topLevel.sort((a, b) => nodes[a].y - nodes[b].y || a - b);
   for (const list of children.values()) list.sort((a, b) => nodes[a].y - nodes[b].y || a - b);
 
+  const groups = new Map<number, number[]>();
+  for (let id = 0; id < count; id++) {
+    const head = nodes[id].group;
+    if (head === undefined || head < 0 || head >= count || head === id) continue;
+    let members = groups.get(head);
+    if (!members) groups.set(head, (members = []));
+    members.push(id);
+  }
+
   const problems: number[] = [];
   for (let id = 0; id < count; id++) if (hasProblemToVisit(nodes[id])) problems.push(id);
   problems.sort((a, b) => nodes[a].eventIndex - nodes[b].eventIndex || nodes[a].y - nodes[b].y || a - b);
@@ -90,6 +101,7 @@ export function buildViewModel(data: GraphData): ViewModel {
     toolNames: [...toolNames].sort(),
     roles: [...roles].sort(),
     maxDurationMs,
+    groups,
     keyOf: (id) => {
       const node = nodes[id];
       return `${node.eventIndex}:${node.kind}:${node.callId ?? ''}:${siblingIndex(id)}`;

@@ -12,6 +12,8 @@ export interface RowContext {
   model: ViewModel;
   extras: Extras;
   expanded: Set<string>;
+  /** Whether a group's head node shows its group (a subagent's run). */
+  groupOpen: (head: number) => boolean;
   /** Lower-cased search text, or ''. */
   query: string;
   matches: ((id: number) => boolean) | null;
@@ -124,6 +126,17 @@ function appendBadges(head: HTMLElement, node: GraphNode, model: ViewModel): voi
   head.appendChild(badges);
 }
 
+/** On a group's head: a button that shows or hides the group (a subagent's messages under its call). */
+function appendGroupToggle(head: HTMLElement, node: GraphNode, open: boolean): void {
+  if (!node.groupSize) return;
+  const toggle = el('button', 'group-toggle', `${open ? '▾' : '▸'} subagent · ${formatCount(node.groupSize)} step${node.groupSize === 1 ? '' : 's'}`);
+  toggle.type = 'button';
+  toggle.title = open ? 'Hide the subagent\'s steps' : 'Show the subagent\'s steps';
+  toggle.setAttribute('aria-expanded', String(open));
+  toggle.dataset.action = 'group';
+  head.appendChild(toggle);
+}
+
 function appendToggle(head: HTMLElement, node: GraphNode, expanded: boolean): void {
   if (!canExpand(node)) return;
   const toggle = el('button', 'toggle', expanded ? '▾' : '▸');
@@ -167,6 +180,10 @@ function decorate(box: HTMLElement, node: GraphNode, ctx: RowContext): void {
   const severity = worstSeverity(node);
   if (severity) box.classList.add(`has-${severity}`);
   if (node.failed) box.classList.add('failed');
+  if (node.abandoned) {
+    box.classList.add('abandoned');
+    box.title = 'On an abandoned branch: the conversation was rewound or forked, and went on from another record';
+  }
   if (node.id === ctx.currentId) box.classList.add('current');
   if (ctx.matches?.(node.id)) box.classList.add('matched');
   box.dataset.id = String(node.id);
@@ -196,6 +213,7 @@ function buildNested(id: number, ctx: RowContext): HTMLElement {
   const head = buildHead(node, ctx, expanded);
   box.appendChild(head);
   appendBadges(head, node, ctx.model);
+  appendGroupToggle(head, node, ctx.groupOpen(id));
   const firstProblem = node.problems[0];
   if (firstProblem) {
     head.insertBefore(el('span', `inline-problem sev-${firstProblem.severity}`, firstProblem.message), head.lastChild);
@@ -222,6 +240,7 @@ export function buildRow(id: number, ctx: RowContext): HTMLElement {
   const head = buildHead(node, ctx, expanded);
   box.appendChild(head);
   appendBadges(head, node, model);
+  appendGroupToggle(head, node, ctx.groupOpen(id));
 
   const children = model.children.get(id);
   const bodyBottom = children && children.length > 0 ? model.nodes[children[0]].y - node.y : node.height;

@@ -49,14 +49,37 @@ export function nestedOffset(model: ViewModel, extras: Extras, id: number): numb
   return offset;
 }
 
-export function buildProjection(model: ViewModel, include: ((id: number) => boolean) | null, extras: Extras): Projection {
+/**
+ * `include`: the filter's rows (stacked in order), or null for the server's layout; `hidden`: rows of collapsed
+ * groups, left out of the server's layout with the rows below moved up by the room they took (a filter shows what
+ * it matches, collapsed or not).
+ */
+export function buildProjection(
+  model: ViewModel, include: ((id: number) => boolean) | null, extras: Extras, hidden: ((id: number) => boolean) | null = null,
+): Projection {
   const { nodes, topLevel } = model;
   const rowOf = new Int32Array(nodes.length).fill(-1);
   let rows: Int32Array;
+  let hiddenAbove: Float64Array | undefined;
   if (include) {
     const kept: number[] = [];
     for (let i = 0; i < topLevel.length; i++) if (include(topLevel[i])) kept.push(topLevel[i]);
     rows = Int32Array.from(kept);
+  } else if (hidden) {
+    const kept: number[] = [];
+    const lifts: number[] = [];
+    let lift = 0;
+    for (let i = 0; i < topLevel.length; i++) {
+      const id = topLevel[i];
+      if (hidden(id)) {
+        lift += nodes[id].height + GraphLayout.gap;
+        continue;
+      }
+      kept.push(id);
+      lifts.push(lift);
+    }
+    rows = Int32Array.from(kept);
+    hiddenAbove = Float64Array.from(lifts);
   } else {
     rows = topLevel;
   }
@@ -77,7 +100,7 @@ export function buildProjection(model: ViewModel, include: ((id: number) => bool
       top = stackTop;
       stackTop += height + GraphLayout.gap;
     } else {
-      top = node.y + shift;
+      top = node.y + shift - (hiddenAbove ? hiddenAbove[i] : 0);
       shift += height - node.height;
       if (node.y < previousBottom - 0.5) columns = true;
       previousBottom = Math.max(previousBottom, node.y + node.height);
@@ -92,7 +115,7 @@ export function buildProjection(model: ViewModel, include: ((id: number) => bool
     const row = rowOf[parent];
     if (row >= 0) for (const child of list) rowOf[child] = row;
   }
-  if (!include) totalHeight = Math.max(totalHeight, model.data.height + shift);
+  if (!include && !hiddenAbove) totalHeight = Math.max(totalHeight, model.data.height + shift);
   return {
     rows,
     tops,

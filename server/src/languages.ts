@@ -1,7 +1,6 @@
 import type { LanguageService } from './common/languageService';
 import { traceService } from './trace';
-import { jsonlService } from './jsonl';
-import { detectJsonLinesFormat } from './jsonl/detect';
+import { detectJsonLinesFormat, jsonlService } from './jsonl';
 import { guardrailService } from './guardrail';
 
 export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'guardrail';
@@ -49,8 +48,16 @@ export function traceLayoutOfFile(path: string, text: string): 'trace' | 'datase
 export function languageForDocument(uri: string, clientLanguageId: string, text: string): LanguageId | undefined {
   if (Object.hasOwn(services, clientLanguageId)) return clientLanguageId as LanguageId;
   const path = uriPath(uri);
-  if (!isCheckedByDefault(path)) return undefined;
+  if (!isCheckedByDefault(path)) return looksLikeSession(text) ? 'agent-trace-jsonl' : undefined;
   return languageForFile(path, text);
+}
+
+/**
+ * A Claude Code session, whatever its name: its first line is one of the session's records. Claude Code writes
+ * compact JSON whose first key is `type` or `parentUuid`, so other texts are passed over without being read.
+ */
+function looksLikeSession(text: string): boolean {
+  return /^\uFEFF?\{"(?:type|parentUuid)":/.test(text.slice(0, 32)) && detectJsonLinesFormat(text) === 'claude-code';
 }
 
 function uriPath(uri: string): string {

@@ -78,6 +78,13 @@ export interface ServiceContext {
   pythonModules?: PythonModules;
   /** Results of rule files evaluated on the open traces (rule files' code lenses). */
   guardrailResults?: GuardrailResults;
+  /** Whether a file exists (a session's subagent file beside it), for navigation to it; absent: not known. */
+  files?: FileProbe;
+}
+
+/** Asks whether a file exists, without reading it (the server looks at the disk, tests at a list). */
+export interface FileProbe {
+  exists(uri: string): boolean;
 }
 
 export interface GraphOptions {

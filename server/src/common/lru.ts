@@ -23,3 +23,16 @@ export class LruCache<K, V> {
     return this.entries.size;
   }
 }
+
+/** `compute`, called once per object (a document version's model) and kept as long as the object lives. */
+export function oncePerObject<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const found = new WeakMap<K, V>();
+  return (key) => {
+    let value = found.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      found.set(key, value);
+    }
+    return value;
+  };
+}

@@ -27,6 +27,11 @@ export interface Problem {
   unnecessary?: boolean;
   /** A did-you-mean replacement for the text of the span (the quick fix offers it). */
   suggestion?: string;
+  /**
+   * Shown only once the document has stayed unchanged this many milliseconds (a last line still being written);
+   * a checker reading a file at rest reports it at once.
+   */
+  settleMs?: number;
 }
 
 export interface HoverResult {

@@ -10,7 +10,7 @@ import { valueSpans, traceSpans } from '../guardrail/evaluate/traceSpans';
 import type { JsonNode } from '../json/nodes';
 import { property } from '../json/queries';
 import { parseJsonValue } from '../json/readJson';
-import { detectJsonLinesFormat } from '../jsonl/detect';
+import { detectJsonLinesFormat } from '../jsonl';
 import { languageForFile } from '../languages';
 import type { TraceInput } from './diff';
 
@@ -38,9 +38,11 @@ export type SourceLayout = 'trace' | 'dataset' | 'agentguard';
 export function layoutOf(path: string, text: string): SourceLayout | undefined {
   const language = languageForFile(path, text);
   if (language === 'agent-trace') return 'trace';
-  if (language === 'agent-trace-jsonl') return detectJsonLinesFormat(text) === 'agentguard' ? 'agentguard' : 'dataset';
-  if (language === 'guardrail') return undefined;
   const format = detectJsonLinesFormat(text);
+  // A Claude Code session is compared once it is converted to a trace.
+  if (format === 'claude-code') return undefined;
+  if (language === 'agent-trace-jsonl') return format === 'agentguard' ? 'agentguard' : 'dataset';
+  if (language === 'guardrail') return undefined;
   if (format) return format;
   return /^\uFEFF?\s*[[{]/.test(text) ? 'trace' : undefined;
 }

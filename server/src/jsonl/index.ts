@@ -27,27 +27,55 @@ import { datasetCalledTools } from './dataset/tools';
 import { isTraceLine } from './dataset/traceBridge';
 import { validateDatasetLines } from './dataset/validate';
 import { folding } from './folding';
-import { lineAt, type LinesModel } from './lines';
+import { sessionGraph } from './claudeCode/graph';
+import { sessionHover } from './claudeCode/hover';
+import { readSessionLine } from './claudeCode/lines';
+import { sessionDefinition, sessionHighlights, sessionReferences } from './claudeCode/navigation';
+import { recognizeSession } from './claudeCode/recognize';
+import { sessionOf } from './claudeCode/session';
+import { sessionSymbols, startsListedTurn } from './claudeCode/symbols';
+import { validateSession } from './claudeCode/validate';
+import { detectFormat } from './detect';
+import { codeLenses } from '../calls/codeLenses';
+import { inlayHints } from '../calls/inlayHints';
+import { prepareRename, rename, renameRefusal } from '../calls/rename';
+import { lineAt, type FileFormat, type LinesModel } from './lines';
 import { placeAt } from './locate';
-import { parseLines } from './model';
+import { parseLines, type LineReader } from './model';
 import { parseLinesAfterEdit } from './reparse';
 import { outlineWithLimit } from './symbols';
 import { validateLines } from './validate';
 
 export type { LinesModel, Line, LineKind, FileFormat } from './lines';
-export { detectJsonLinesFormat } from './detect';
+/** Whether a `.jsonl` file is one of ours, and which, from its first non-blank line (see detect.ts). */
+export function detectJsonLinesFormat(text: string): FileFormat | undefined {
+  return detectFormat(text, [recognizeSession]);
+}
+
+/**
+ * The reader of a file's lines: a session's records by the session's reader, a dataset's lines by the dataset's
+ * (other lines, of either, by the family's generic one).
+ */
+function readerFor(text: string): LineReader {
+  return detectJsonLinesFormat(text) === 'claude-code' ? readSessionLine : parseDatasetLine;
+}
 
 /**
  * JSON Lines trace files, a family of formats: Invariant Explorer datasets (one trace per line, features in
- * dataset/) and agentguard tool-call logs (agentguard/). This dispatcher is the one file that knows the members: the
- * line under the cursor decides which answers (an agentguard entry is read as one in any file); file-wide requests
- * (checks, outline, preview) go by the file's format. The family's shared files (lines, model, locate, …) know no
- * member, and a member never imports this file.
+ * dataset/), agentguard tool-call logs (agentguard/) and Claude Code sessions (claudeCode/). This dispatcher is the
+ * one file that knows the members: the line under the cursor decides which answers (an agentguard entry is read as
+ * one in any file); file-wide requests (checks, outline, preview) go by the file's format. The family's shared files
+ * (lines, model, locate, …) know no member, and a member never imports this file.
  */
 export const jsonlService: LanguageService<LinesModel> = {
-  // A dataset line is read by the dataset's own reader, in one pass; other lines by the family's generic one.
-  parse: (doc) => parseLines(doc, parseDatasetLine),
-  reparse: (previous, doc, edit) => parseLinesAfterEdit(previous, doc, parseDatasetLine, edit),
+  // Each member's lines are read by its own reader, in one pass; other lines by the family's generic one.
+  parse: (doc) => parseLines(doc, readerFor(doc.text)),
+  reparse: (previous, doc, edit) => {
+    // An edit that makes the file a session, or no longer one, reads it again whole with the other reader.
+    const reader = readerFor(doc.text);
+    if ((reader === readSessionLine) !== (previous.format === 'claude-code')) return parseLines(doc, reader);
+    return parseLinesAfterEdit(previous, doc, reader, edit);
+  },
   validate,
   hover,
   definition,
@@ -56,19 +84,23 @@ export const jsonlService: LanguageService<LinesModel> = {
   symbols,
   folding,
   completion,
-  graph: (model, options, context) => (model.format === 'agentguard' ? agentguardGraph(model, options, context) : datasetGraph(model, options, context)),
+  graph: (model, options, context) => (model.format === 'agentguard' ? agentguardGraph(model, options, context)
+    : model.format === 'claude-code' ? sessionGraph(model, options, context, options.problems ?? validate(model, context))
+      : datasetGraph(model, options, context)),
   calledTools,
   codeFixes: datasetCodeFixes,
   parsesWithEdits: datasetParsesWithEdits,
-  inlayHints: datasetInlayHints,
-  codeLenses: datasetCodeLenses,
+  inlayHints: (model, span, context) => (model.format === 'claude-code' ? inlayHints(sessionOf(model), span, context) : datasetInlayHints(model, span, context)),
+  codeLenses: (model, context) => (model.format === 'claude-code' ? codeLenses(sessionOf(model), model.uri, context) : datasetCodeLenses(model, context)),
   refactorings: datasetRefactorings,
-  prepareRename: datasetPrepareRename,
-  renameRefusal: datasetRenameRefusal,
-  rename: datasetRename,
+  prepareRename: (model, offset) => (model.format === 'claude-code' ? prepareRename(sessionOf(model), offset) : datasetPrepareRename(model, offset)),
+  renameRefusal: (model, offset) => (model.format === 'claude-code' ? renameRefusal(sessionOf(model), offset) : datasetRenameRefusal(model, offset)),
+  rename: (model, offset, newName) => (model.format === 'claude-code' ? rename(sessionOf(model), offset, newName) : datasetRename(model, offset, newName)),
 };
 
 function validate(model: LinesModel, context: ServiceContext): Problem[] {
+  // A session is written as it runs: its last line may be cut while it is being written.
+  if (model.format === 'claude-code') return validateLines(model, context, (report) => validateSession(model, context, report), true);
   return validateLines(model, context, (report) => (model.format === 'agentguard'
     ? validateAgentguard(model, context, report)
     : validateDatasetLines(model, context, report)));
@@ -81,6 +113,7 @@ function validate(model: LinesModel, context: ServiceContext): Problem[] {
  */
 function symbols(model: LinesModel, budget?: Budget): OutlineItem[] {
   const max = model.maxOutlineEntries;
+  if (model.format === 'claude-code') return outlineWithLimit(model, sessionSymbols(model, max, budget), startsListedTurn(model), 'prompts');
   return model.format === 'agentguard'
     ? outlineWithLimit(model, agentguardSymbols(model, max, budget), (line) => line.kind === 'agentguard', 'calls')
     : outlineWithLimit(model, datasetSymbols(model, max, budget), (line) => line.kind === 'metadata' || isTraceLine(line), 'traces');
@@ -89,18 +122,21 @@ function symbols(model: LinesModel, budget?: Budget): OutlineItem[] {
 function hover(model: LinesModel, offset: number, context: ServiceContext): HoverResult | null {
   const place = placeAt(model, offset);
   if (!place) return null;
+  if (model.format === 'claude-code') return sessionHover(model, place, offset);
   return place.line.kind === 'agentguard' ? agentguardHover(place) : datasetHover(model, datasetPlace(model, place, offset), offset, context);
 }
 
-function definition(model: LinesModel, offset: number): Target[] {
+function definition(model: LinesModel, offset: number, context?: ServiceContext): Target[] {
   const place = placeAt(model, offset);
   if (!place) return [];
+  if (model.format === 'claude-code') return sessionDefinition(model, place, offset, context);
   return place.line.kind === 'agentguard' ? agentguardDefinition(model, offset) : datasetDefinition(model, datasetPlace(model, place, offset), offset);
 }
 
 function references(model: LinesModel, offset: number, includeDeclaration: boolean): Target[] {
   const place = placeAt(model, offset);
   if (!place) return [];
+  if (model.format === 'claude-code') return sessionReferences(model, place, offset, includeDeclaration);
   return place.line.kind === 'agentguard'
     ? agentguardReferences(model, place.line, offset, includeDeclaration)
     : datasetReferences(model, datasetPlace(model, place, offset), offset, includeDeclaration);
@@ -109,13 +145,14 @@ function references(model: LinesModel, offset: number, includeDeclaration: boole
 function highlights(model: LinesModel, offset: number): Highlight[] {
   const place = placeAt(model, offset);
   if (!place) return [];
+  if (model.format === 'claude-code') return sessionHighlights(model, place, offset);
   return place.line.kind === 'agentguard' ? agentguardHighlights(model, offset) : datasetHighlights(model, datasetPlace(model, place, offset), offset);
 }
 
 /** A broken line of an agentguard log is still completed as an entry. */
 function completion(model: LinesModel, offset: number, context: ServiceContext): CompletionEntry[] {
   const line = lineAt(model, offset);
-  if (!line) return [];
+  if (!line || model.format === 'claude-code') return [];
   const place = placeAt(model, offset);
   if (line.kind === 'agentguard' || (model.format === 'agentguard' && line.kind === 'invalid')) {
     return place ? agentguardCompletion(model, place.path, place.steps[place.steps.length - 1].node, offset) : [];
@@ -129,6 +166,10 @@ function calledTools(model: LinesModel): Map<string, number> {
   const add = (name: string | undefined): void => {
     if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
   };
+  if (model.format === 'claude-code') {
+    for (const call of sessionOf(model).calls) add(call.name);
+    return counts;
+  }
   for (const line of model.contentLines) {
     if (line.kind === 'agentguard') add(agentguardCalledTool(line));
     else datasetCalledTools(model, line, add);

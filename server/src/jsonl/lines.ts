@@ -7,11 +7,12 @@ import type { JsonNode, JsonSyntaxError } from '../json/nodes';
 
 /**
  * What a line holds. Datasets (Invariant Explorer): `metadata` row, `raw` event array, `annotated`
- * object with `messages`. agentguard logs: `agentguard` TraceEntry. `other`: valid JSON of neither shape.
+ * object with `messages`. agentguard logs: `agentguard` TraceEntry. Claude Code sessions: a `record`.
+ * `other`: valid JSON of neither shape.
  */
-export type LineKind = 'blank' | 'invalid' | 'metadata' | 'raw' | 'annotated' | 'agentguard' | 'other';
+export type LineKind = 'blank' | 'invalid' | 'metadata' | 'raw' | 'annotated' | 'agentguard' | 'record' | 'other';
 
-export type FileFormat = 'dataset' | 'agentguard';
+export type FileFormat = 'dataset' | 'agentguard' | 'claude-code';
 
 export interface Line {
   /** Zero-based line number in the document. */
@@ -30,6 +31,11 @@ export interface Line {
   traceProblems?: Problem[];
   /** For a trace line without syntax errors: the tool name of each of its calls (the workspace's tool index), found with the problems. */
   calledTools?: (string | undefined)[];
+  /**
+   * What a member's reader found in the line that does not depend on where the line is (spans relative to its start,
+   * strings copied): kept as it is when an edit elsewhere moves the line (a Claude Code record's facts).
+   */
+  facts?: unknown;
   /** For an annotated line without syntax errors: the problems of its annotations, found when it was parsed. */
   annotationProblems?: Problem[];
 }

@@ -117,6 +117,7 @@ function isBlank(text: string, start: number, end: number): boolean {
 /** Content decides: the first line of a recognisable kind names the format. */
 function detectFormat(contentLines: Line[]): FileFormat {
   for (const line of contentLines) {
+    if (line.kind === 'record') return 'claude-code';
     if (line.kind === 'agentguard') return 'agentguard';
     if (line.kind === 'raw' || line.kind === 'annotated' || line.kind === 'metadata') return 'dataset';
   }

@@ -18,7 +18,10 @@ export function parseLinesAfterEdit(previous: LinesModel, doc: DocumentInput, re
   if (previous.omittedLines > 0 || previous.maxLines !== maxLines || previous.lines.length === 0) return parseLines(doc, readLine);
   const oldText = previous.text;
   const text = doc.text;
-  const change = edit ?? changedRange(oldText, text);
+  // An editor that reloads a file changed on disk (a session being written) replaces the whole text: what changed is
+  // found by comparison, so that appended lines are read alone.
+  const wholeText = edit !== undefined && edit.start === 0 && edit.oldEnd === oldText.length;
+  const change = edit && !wholeText ? edit : changedRange(oldText, text);
   if (!change) return linesModel(doc, previous.lines.map((line) => moved(line, text, 0, 0, readLine)), 0);
   const old = previous.lines;
   // The first line the edit touches: the last starting at or before it.
@@ -63,6 +66,7 @@ function moved(line: Line, text: string, delta: number, numberDelta: number, rea
   const root = line.errors.length === 0 && line.root ? movedNode(line.root, text, delta) : undefined;
   if (!root) return parseLine(text, number, start, end, readLine);
   const copy: Line = { number, start, end, kind: line.kind, root, errors: [] };
+  if (line.facts !== undefined) copy.facts = line.facts;
   if (line.traceProblems) copy.traceProblems = line.traceProblems.map((problem) => movedProblem(problem, delta));
   if (line.annotationProblems) copy.annotationProblems = line.annotationProblems.map((problem) => movedProblem(problem, delta));
   if (line.calledTools) copy.calledTools = line.calledTools.map((name) => name && detached(name));

@@ -6,6 +6,7 @@
 import type { Span } from '../../common/types';
 import type { CallFormat, CallStep, LinkedCall, LinkedCalls, LinkedOutput } from '../../calls/model';
 import { CallLinker } from '../../calls/links';
+import { oncePerObject } from '../../common/lru';
 import { compactObject } from '../../calls/labels';
 import { property } from '../../json/queries';
 import type { Line, LinesModel } from '../lines';
@@ -56,17 +57,8 @@ function entryLabel(text: string, line: Line, max: number): string {
   return clip(`${name}(${parts.filter((part) => part !== '').join(', ')})`, max);
 }
 
-const models = new WeakMap<LinesModel, LinkedCalls>();
-
 /** The log's entries as linked calls, built on first use per model. */
-export function agentguardCalls(model: LinesModel): LinkedCalls {
-  let found = models.get(model);
-  if (!found) {
-    found = readEntries(model);
-    models.set(model, found);
-  }
-  return found;
-}
+export const agentguardCalls: (model: LinesModel) => LinkedCalls = oncePerObject(readEntries);
 
 function readEntries(model: LinesModel): LinkedCalls {
   const linked = {
