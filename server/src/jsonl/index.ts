@@ -60,6 +60,14 @@ function readerFor(text: string): LineReader {
   return detectJsonLinesFormat(text) === 'claude-code' ? readSessionLine : parseDatasetLine;
 }
 
+/** The reader each model's lines were read with. */
+const readers = new WeakMap<LinesModel, LineReader>();
+
+function readBy(reader: LineReader, model: LinesModel): LinesModel {
+  readers.set(model, reader);
+  return model;
+}
+
 /**
  * JSON Lines trace files, a family of formats: Invariant Explorer datasets (one trace per line, features in
  * dataset/), agentguard tool-call logs (agentguard/) and Claude Code sessions (claudeCode/). This dispatcher is the
@@ -69,12 +77,17 @@ function readerFor(text: string): LineReader {
  */
 export const jsonlService: LanguageService<LinesModel> = {
   // Each member's lines are read by its own reader, in one pass; other lines by the family's generic one.
-  parse: (doc) => parseLines(doc, readerFor(doc.text)),
-  reparse: (previous, doc, edit) => {
-    // An edit that makes the file a session, or no longer one, reads it again whole with the other reader.
+  parse: (doc) => {
     const reader = readerFor(doc.text);
-    if ((reader === readSessionLine) !== (previous.format === 'claude-code')) return parseLines(doc, reader);
-    return parseLinesAfterEdit(previous, doc, reader, edit);
+    return readBy(reader, parseLines(doc, reader));
+  },
+  reparse: (previous, doc, edit) => {
+    // An edit that changes which reader the first line calls for reads the file again whole with the new one. The
+    // reader is the one its first line chose, not the model's format: a session whose first records are broken may
+    // take its format from a later line of another kind.
+    const reader = readerFor(doc.text);
+    if (reader !== (readers.get(previous) ?? readerFor(previous.text))) return readBy(reader, parseLines(doc, reader));
+    return readBy(reader, parseLinesAfterEdit(previous, doc, reader, edit));
   },
   validate,
   hover,
