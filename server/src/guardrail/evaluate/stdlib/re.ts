@@ -116,8 +116,9 @@ export class MatchObject extends PyObject {
         continue;
       }
       const bestEnd = this.spans[2 * best + 1];
-      // The group that closed last: the one ending last; at the same end, the outer one of two nested groups, else the later one.
-      if (end > bestEnd || (end === bestEnd && this.spans[2 * g] > this.spans[2 * best])) best = g;
+      // The group that closed last: the one ending last; at the same end, an empty group after the other, else the
+      // outer one of two nested groups (the lower number).
+      if (end > bestEnd || (end === bestEnd && this.spans[2 * g] >= bestEnd)) best = g;
     }
     return best < 0 ? null : best;
   }

@@ -4,6 +4,7 @@ Run once with Python 3.11 and commit the output (the tests read regex-cases.json
     python3 test/unit/guardrail/evaluate/python/regex_cases.py
 Offsets in the output are code points, as Python counts them.
 """
+import random
 import re
 import sys
 
@@ -235,6 +236,51 @@ CASES = [
     (r'https?://[^\s/$.?#].[^\s]*', 'see https://example.com/a?b=1 and http://x.io', 0, 'URLs'),
     (r'^\s*$', '  \n\t', 0, 'a blank text'),
 ]
+
+
+
+def random_cases(count, seed=20):
+    """Patterns grown at random from re's syntax (groups, classes, repeats of every kind, look-arounds, references),
+    each with a random text: the differences no one thought of. Deterministic: the same cases every run."""
+    rng = random.Random(seed)
+    atoms = ['a', 'b', '.', '[ab]', '[^a]', r'\w', r'\W', r'\s', r'\d', '\u00e9', '1', ' ']
+    anchors = ['^', '$', r'\b', r'\B', r'\A', r'\Z']
+    quantifiers = ['*', '+', '?', '{1,2}', '{2}', '{0,1}', '*?', '+?', '??', '{1,2}?', '*+', '++', '?+', '{1,2}+']
+
+    def pattern(depth, groups):
+        items = []
+        for _ in range(rng.randint(1, 4)):
+            r = rng.random()
+            if r < 0.35 or depth > 2:
+                item = rng.choice(atoms)
+            elif r < 0.45:
+                item = rng.choice(anchors)
+            elif r < 0.75:
+                kind = rng.choice(['(', '(?:', '(?>', '(?=', '(?!', '(?i:'])
+                inner = pattern(depth + 1, groups)
+                if rng.random() < 0.4:
+                    inner += '|' + pattern(depth + 1, groups)
+                if kind == '(':
+                    groups.append(len(groups) + 1)
+                item = kind + inner + ')'
+            elif r < 0.85 and groups:
+                item = '\\' + str(rng.choice(groups))
+            else:
+                item = '(?<=' + rng.choice(['a', 'b', '[ab]', r'\w', 'ab']) + ')'
+            if rng.random() < 0.4 and item not in anchors:
+                item += rng.choice(quantifiers)
+            items.append(item)
+        return ''.join(items)
+
+    out = []
+    for _ in range(count):
+        p = pattern(0, [])
+        text = ''.join(rng.choice('ab ab\n1\u00e9') for _ in range(rng.randint(0, 8)))
+        out.append((p, text, 0, 'random'))
+    return out
+
+
+CASES += random_cases(400)
 
 
 def spans(m):
