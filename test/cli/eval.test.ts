@@ -118,6 +118,17 @@ describe('agent-traces eval', () => {
     assert.equal(existsSync(marker), false);
   });
 
+  it("refuses a rule file that calls Python's eval: it does not load, the message says why, nothing runs (exit 2)", () => {
+    const sub = mkdtempSync(join(dir, 'eval-'));
+    const marker = join(sub, 'ran').replace(/\\/g, '/');
+    writeFileSync(join(sub, 'eval.gr'), `raise "ran" if:\n    (m: Message)\n    eval("__import__('os').system('touch ${marker}')") == 0\n`);
+    writeFileSync(join(sub, 'one.trace.json'), '[{"role": "user", "content": "hi"}]\n');
+    const result = run(sub, 'eval', 'eval.gr', 'one.trace.json');
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /eval\.gr:3:5 error guardrails The rules cannot be loaded: Failed to resolve identifier eval \(Python's eval is not part of the rule language: it runs any Python code, which rules never do\)/);
+    assert.equal(existsSync(marker), false);
+  });
+
   it('reads values that hold no trace as the editor does: a trace file is reported, a dataset line skipped, a messages that is no list fails', () => {
     const sub = mkdtempSync(join(dir, 'values-'));
     writeFileSync(join(sub, 'meta.trace.json'), '{"metadata": {"name": "x"}}\n');

@@ -70,6 +70,35 @@ export function isMachineModule(module: string): boolean {
   return MACHINE_MODULES.has(module.split('.')[0]);
 }
 
+/**
+ * Python's built-in functions that run code, touch files or reach the interpreter's internals. They are not names of
+ * the rule language (the official analyzer cannot resolve them either), so a rule can never call them; the error on
+ * such a name says why, since a user may expect Python's.
+ */
+const UNSAFE_BUILTINS = lookup({
+  eval: 'runs any Python code',
+  exec: 'runs any Python code',
+  compile: 'makes Python code to run',
+  __import__: 'loads any module',
+  open: 'reads and writes files',
+  breakpoint: 'stops the process in a debugger',
+  exit: 'ends the process',
+  quit: 'ends the process',
+  help: 'reads files and starts a pager',
+  getattr: "reaches Python's interpreter internals",
+  setattr: "reaches Python's interpreter internals",
+  delattr: "reaches Python's interpreter internals",
+  globals: "reaches Python's interpreter internals",
+  locals: "reaches Python's interpreter internals",
+  vars: "reaches Python's interpreter internals",
+});
+
+/** Why Python's built-in `name` is not part of the rule language, when it is one of those that act on the machine. */
+export function unsafeBuiltinReason(name: string): string | undefined {
+  const what = UNSAFE_BUILTINS[name];
+  return what === undefined ? undefined : `Python's ${name} is not part of the rule language: it ${what}, which rules never do`;
+}
+
 export interface PythonName {
   name: string;
   kind: 'function' | 'class' | 'variable' | 'import';

@@ -5,7 +5,7 @@ import {
   elementType, fieldOf, has, suggest, typeInfo, type FunctionInfo,
 } from './library';
 import { lookup } from '../common/lookup';
-import { EVALUATED_MODULES } from './python';
+import { EVALUATED_MODULES, unsafeBuiltinReason } from './python';
 import { BUILTIN_TYPES, isBuiltinName, Scope, type Occurrence, type Resolution, type RuleSymbol, type ScopeInfo, type SymbolKind } from './scope';
 import { unusedImportProblems, type ImportBinding } from './unusedImports';
 
@@ -320,7 +320,8 @@ class Resolver {
         } else if (isBuiltinName(e.name)) {
           if (this.index) this.occurrence({ span: spanOf(e), builtin: e.name });
         } else {
-          this.problem(spanOf(e), 'error', 'gr/unknown-identifier', `Failed to resolve identifier ${e.name}`);
+          const why = unsafeBuiltinReason(e.name);
+          this.problem(spanOf(e), 'error', 'gr/unknown-identifier', `Failed to resolve identifier ${e.name}${why ? ` (${why})` : ''}`);
         }
         return;
       }

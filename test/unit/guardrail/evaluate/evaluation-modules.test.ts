@@ -38,6 +38,12 @@ describe('rules that use json, re, math and string', () => {
     assert.deepEqual(ev('import re\nraise "x" if:\n    (u: Message)\n    re.search("o", u.content)\n', [user('no')]).errors, []);
   });
 
+  it('from-imports of json, math and string bind what the modules give', () => {
+    const policy = 'from json import loads, dumps as write\nfrom math import sqrt\nfrom string import digits\n\nraise PolicyViolation(write(v, sort_keys=True)) if:\n    (u: Message)\n    v := loads(u.content)\n    sqrt(v["n"]) == 3\n    v["code"][0] in digits\n';
+    assert.deepEqual(ev(policy, [user('{"n": 9, "code": "7x"}'), user('{"n": 9, "code": "x7"}'), user('{"n": 4, "code": "1"}')]).errors.map((e) => e.slice(0, 2)),
+      [['{"code": "7x", "n": 9}', '(0, (0, -1))']]);
+  });
+
   it('a Python error in a module call fails the evaluation with Python\'s exception and message', () => {
     assert.match(ev('import json\nraise "x" if:\n    (u: Message)\n    json.loads(u.content)\n', [user('{"a": }')]).failure!,
       /JSONDecodeError: Expecting value: line 1 column 7 \(char 6\)$/);
@@ -89,6 +95,17 @@ describe('modules that can act on the machine are never run', () => {
 });
 
 describe('the editor says what the evaluator does with an import', () => {
+  it("Python's eval, exec, open and __import__ are not names of the rule language: the error says why", () => {
+    const text = 'raise "x" if:\n    (m: Message)\n    eval(m.content) or exec("1") or open("/etc/passwd") or __import__("os") or getattr(m, "x") or len(m.content) > 1\n';
+    assert.deepEqual(problemsOf(text), [
+      "error gr/unknown-identifier 3:5-3:9 Failed to resolve identifier eval (Python's eval is not part of the rule language: it runs any Python code, which rules never do)",
+      "error gr/unknown-identifier 3:24-3:28 Failed to resolve identifier exec (Python's exec is not part of the rule language: it runs any Python code, which rules never do)",
+      "error gr/unknown-identifier 3:37-3:41 Failed to resolve identifier open (Python's open is not part of the rule language: it reads and writes files, which rules never do)",
+      "error gr/unknown-identifier 3:60-3:70 Failed to resolve identifier __import__ (Python's __import__ is not part of the rule language: it loads any module, which rules never do)",
+      "error gr/unknown-identifier 3:80-3:87 Failed to resolve identifier getattr (Python's getattr is not part of the rule language: it reaches Python's interpreter internals, which rules never do)",
+    ]);
+  });
+
   it('never-run modules, modules not evaluated, names json lacks or does not provide', () => {
     const text = 'import os\nimport subprocess as sp\nfrom datetime import date\nimport json\nfrom json import loads, JSONEncoder, nope\nimport re\n';
     assert.deepEqual(problemsOf(text).filter((p) => !p.includes('gr/unused-import')), [
