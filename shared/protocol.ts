@@ -116,30 +116,30 @@ export const GraphLayout = {
   padding: 16,
 } as const;
 
-/** A range as [start line, start character, end line, end character]: compact, for the compare view's many steps. */
-export type CompactRange = [number, number, number, number];
-
 /** One side's step in a row of the compare view. */
 export interface CompareStep {
   /** The step's number (its event's index, as addresses count events). */
   index: number;
-  kind: GraphNodeKind;
+  /** Absent on the right step of an unchanged row, which is what its left step is (so are its title and summary). */
+  kind?: GraphNodeKind;
   /** What the step is (`assistant`, `tool ← search_flights`), and what it holds, on one line. */
-  title: string;
-  summary: string;
+  title?: string;
+  summary?: string;
   /** The tools it calls, or the tool it answers. */
   tools?: string[];
   /** An output (or logged result) reporting a failure. */
   failed?: boolean;
-  /** The whole step in its file, and where a click puts the cursor. */
-  range: CompactRange;
-  selection: CompactRange;
 }
 
-/** A field of a changed step: its value on each side (absent where the side lacks it) and where that is in each file. */
+/**
+ * A field of a changed step: its value on each side (absent where the side lacks it). Where a step or a field is in
+ * its file is asked for when it is clicked (CompareLocateRequest): the view holds no ranges.
+ */
 export interface CompareField {
   /** Dotted path from the step, as `agent-traces diff --json` gives it. */
   path: string;
+  /** The path in the right step, when it is another (a call paired with one at another place in its list). */
+  rightPath?: string;
   /** The path from what the step's head names (`arguments.seat` in a step making one call). */
   label: string;
   left?: string;
@@ -147,8 +147,6 @@ export interface CompareField {
   /** The part of each value that differs (start and end in the value shown), for strings. */
   leftMark?: [number, number];
   rightMark?: [number, number];
-  leftRange?: CompactRange;
-  rightRange?: CompactRange;
 }
 
 export type CompareRowKind = 'same' | 'added' | 'removed' | 'changed';
@@ -164,9 +162,12 @@ export interface CompareRow {
   outcome?: 'fails' | 'succeeds';
   /** Paired steps in another order among parallel calls: shown, not a change. */
   reordered?: boolean;
-  /** Height of the row in px, computed by the server (see GraphLayout). */
-  height: number;
+  /** Height of the row in px, computed by the server (see GraphLayout); absent for a row of one line (compareRowHeight). */
+  height?: number;
 }
+
+/** The height of a compare view row that has only its steps' one line. */
+export const compareRowHeight = GraphLayout.headerHeight + 6;
 
 export interface CompareSide {
   uri: string;
@@ -193,6 +194,8 @@ export interface CompareCounts {
 }
 
 export interface CompareData {
+  /** Names this comparison in CompareLocateRequest while the server keeps it. */
+  id: string;
   left: CompareSide;
   right: CompareSide;
   rows: CompareRow[];
@@ -207,8 +210,9 @@ export interface CompareData {
 /** Messages the webview sends to the extension host. */
 export type WebviewToHost =
   | { type: 'ready' }
-  /** A click on a node or step; in the compare view, `side` says in which file. */
-  | { type: 'reveal'; range: LineRange; selection: LineRange; side?: 'left' | 'right' }
+  | { type: 'reveal'; range: LineRange; selection: LineRange }
+  /** A click on a step of the compare view, or on a field of it (its path in that side's step). */
+  | { type: 'revealStep'; side: 'left' | 'right'; step: number; path?: string }
   /** The compare view's options changed, or another trace of a dataset was chosen on a side. */
   | { type: 'compareOptions'; compareIds?: boolean; leftTrace?: number; rightTrace?: number }
   | { type: 'selectTrace'; traceIndex: number }

@@ -4,7 +4,7 @@
  * call are checked against the same types. (Not the JSON-RPC library's RequestType classes: the client and the
  * server bundle different versions of that library, whose classes do not match.) No imports: the webview may share it.
  */
-import type { CompareData, GraphData } from './protocol';
+import type { CompareData, GraphData, LineRange } from './protocol';
 
 export interface RequestType<Params, Result> {
   readonly method: string;
@@ -47,6 +47,21 @@ export interface CompareParams {
 
 /** The step-aligned diff of two traces, laid out for the compare view. */
 export const CompareRequest: RequestType<CompareParams, CompareData> = { method: 'agentTraces/compare' };
+
+export interface CompareLocateParams {
+  /** CompareData.id. */
+  id: string;
+  side: 'left' | 'right';
+  step: number;
+  /** A field of the step (CompareField.path, or rightPath on the right); the step itself when absent. */
+  path?: string;
+}
+
+/**
+ * Where a step of a comparison the server still keeps is in that side's text (and what a click selects: its role,
+ * its tool's name, the call it answers, or the field); null once the server no longer keeps the comparison.
+ */
+export const CompareLocateRequest: RequestType<CompareLocateParams, { range: LineRange; selection: LineRange } | null> = { method: 'agentTraces/compareLocate' };
 
 export interface ModelChangedParams {
   uri: string;

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { CompareData, HostToWebview, LineRange, WebviewToHost } from '../../shared/protocol';
-import { CompareRequest, sendRequest, type CompareSideParams } from '../../shared/requests';
+import { CompareLocateRequest, CompareRequest, sendRequest, type CompareSideParams } from '../../shared/requests';
 import { createNonce, previewHtml } from './previewHtml';
-import { fileName, isLineRange, isRenderedMessage, toRange } from './previewPanel';
+import { fileName, isRenderedMessage, toRange } from './previewPanel';
 
 export interface CompareSideSource {
   /** The file the side is. */
@@ -133,9 +133,9 @@ export class ComparePanel {
         this.ready = true;
         void this.compare();
         break;
-      case 'reveal':
-        if ((message.side === 'left' || message.side === 'right') && isLineRange(message.range) && isLineRange(message.selection)) {
-          void this.reveal(message.side, message.range, message.selection);
+      case 'revealStep':
+        if ((message.side === 'left' || message.side === 'right') && Number.isInteger(message.step) && message.step >= 0) {
+          void this.revealStep(message.side, message.step, typeof message.path === 'string' ? message.path.slice(0, 4096) : undefined);
         }
         break;
       case 'compareOptions':
@@ -153,6 +153,17 @@ export class ComparePanel {
         }
         break;
     }
+  }
+
+  /** Asks the server where the step (or its field) is, then shows it; a comparison the server let go is made again. */
+  private async revealStep(side: 'left' | 'right', step: number, path: string | undefined): Promise<void> {
+    const locate = () => (this.last ? sendRequest(this.host.client, CompareLocateRequest, { id: this.last.id, side, step, ...(path !== undefined ? { path } : {}) }) : Promise.resolve(null));
+    let found = await locate().catch(() => null);
+    if (!found) {
+      await this.compare();
+      found = await locate().catch(() => null);
+    }
+    if (found) await this.reveal(side, found.range, found.selection);
   }
 
   /** Opens the side's file beside the view (or in the group it is shown in) with the step or field selected. */

@@ -211,7 +211,7 @@ export function isRenderedMessage(message: unknown): message is Extract<WebviewT
   return typeof value.nodeCount === 'number' && typeof value.domNodeCount === 'number' && typeof value.version === 'number';
 }
 
-export function isLineRange(value: unknown): value is LineRange {
+function isLineRange(value: unknown): value is LineRange {
   const range = value as LineRange | undefined;
   return (
     typeof range?.start?.line === 'number' &&

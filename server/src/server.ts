@@ -21,7 +21,7 @@ import { DiagnosticsPipeline } from './lsp/diagnostics';
 import { warmUpTraceReading } from './lsp/warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
-  CompareRequest, EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification,
+  CompareLocateRequest, CompareRequest, EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification,
   ServerInfoRequest, VisibleRulesNotification, WorkspaceTrustNotification, type InitializationOptions,
 } from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
@@ -32,7 +32,7 @@ import { readPolicyFiles } from './rulesOnTraces/policies';
 import { RuleChecks } from './lsp/ruleChecks';
 import { createServerConnection } from './transport/connection';
 import { describeError } from './common/text';
-import { compareDocuments } from './lsp/compareRequest';
+import { Comparisons } from './lsp/compareRequest';
 
 // ---- the server's state: its settings, what the client can do, the workspace folders ----
 
@@ -412,13 +412,24 @@ onRequest(connection, GraphRequest, async (params, token) => {
   }
 });
 
+const comparisons = new Comparisons();
+
 onRequest(connection, CompareRequest, async (params, token) => {
   try {
-    return await compareDocuments(params, { documents, settings, folders: workspaceFolderPaths(), cancelled: () => token.isCancellationRequested });
+    return await comparisons.compare(params, { documents, settings, folders: workspaceFolderPaths(), cancelled: () => token.isCancellationRequested });
   } catch (error) {
     if (error instanceof BudgetExceeded) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
     logFailure('compare', `${params.left.uri} ↔ ${params.right.uri}`, undefined, error);
     return new ResponseError(ErrorCodes.InternalError, 'The comparison could not be computed; the language server log has the details.');
+  }
+});
+
+onRequest(connection, CompareLocateRequest, (params) => {
+  try {
+    return comparisons.locate(params);
+  } catch (error) {
+    logFailure('compareLocate', params.id, undefined, error);
+    return null;
   }
 });
 

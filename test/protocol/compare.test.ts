@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import type { CompareData } from '../../shared/protocol';
+import type { CompareData, LineRange } from '../../shared/protocol';
 import type { CompareParams } from '../../shared/requests';
 import { ServerProcess } from './lspClient';
 
@@ -43,10 +43,14 @@ describe('the compare request', () => {
     assert.deepEqual(data.counts, { same: 5, added: 0, removed: 0, changed: 0, reordered: 0, nowFail: 0, nowSucceed: 0 });
     assert.equal(data.left.label, 'run.trace.json (HEAD)');
     assert.equal(data.right.label, 'run.trace.json');
-    // The committed text is one line; the file on disk is pretty-printed.
-    assert.deepEqual(data.rows[3].left!.range.slice(0, 2), [0, committed.indexOf('{"role":"assistant","content":null,"tool_calls":[{"id":"b"')]);
+    // Where a step is, asked for when it is clicked: the committed text is one line, the file on disk pretty-printed.
+    const locate = (side: 'left' | 'right', step: number, path?: string) =>
+      server.connection.sendRequest('agentTraces/compareLocate', { id: data.id, side, step, ...(path ? { path } : {}) }) as Promise<{ range: LineRange; selection: LineRange } | null>;
+    assert.deepEqual((await locate('left', 3))!.range.start, { line: 0, character: committed.indexOf('{"role":"assistant","content":null,"tool_calls":[{"id":"b"') });
     const eventLines = JSON.stringify(saved, null, 2).split('\n').flatMap((line, n) => (line === '  {' ? [n] : []));
-    assert.deepEqual(data.rows[3].right!.range.slice(0, 2), [eventLines[3], 2]);
+    assert.deepEqual((await locate('right', 3))!.range.start, { line: eventLines[3], character: 2 });
+    assert.equal(await locate('right', 99), null);
+    assert.equal(await server.connection.sendRequest('agentTraces/compareLocate', { id: 'compare-none', side: 'left', step: 0 }), null);
   });
 
   it('compares the open document as the editor holds it, unsaved edits included', async () => {
@@ -58,7 +62,8 @@ describe('the compare request', () => {
     const lines = JSON.stringify(edited, null, 2).split('\n');
     const line = lines.findIndex((text) => text.includes('"seat": "14C"'));
     const column = lines[line].indexOf('"14C"');
-    assert.deepEqual(changed.fields![0].rightRange, [line, column, line, column + 5], 'the seat\'s value in the open document');
+    const found: any = await server.connection.sendRequest('agentTraces/compareLocate', { id: data.id, side: 'right', step: changed.right!.index, path: changed.fields![0].path });
+    assert.deepEqual(found.selection, { start: { line, character: column }, end: { line, character: column + 5 } }, 'the seat\'s value in the open document');
   });
 
   it('compares call ids when asked: regenerated ids become changes', async () => {

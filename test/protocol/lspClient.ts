@@ -1,11 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import {
   createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
   type Diagnostic, type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
 
-export const repoRoot = resolve(__dirname, '..', '..', '..');
+/** The checkout this file was bundled from (out/test/protocol/ for the tests, out/bench/ for the benchmarks). */
+function findRepoRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'server'))) return dir;
+    if (dirname(dir) === dir) return resolve(start, '..', '..', '..');
+  }
+}
+
+export const repoRoot = findRepoRoot(__dirname);
 
 /** The bundled server as a separate process, spoken to over stdio, as another editor would. */
 export class ServerProcess {

@@ -183,11 +183,11 @@ describe('untrusted trace content', () => {
     ]);
     const data: CompareData = runSteps(compareInSteps(side(PAYLOADS[0], trace('')), side(PAYLOADS[1], trace(PAYLOADS[2])), {
       maxSteps: 10_000, maxAlignmentWork: 1_000_000, maxTextLength: 4000, ignore: [], compareIds: true,
-    }));
+    })).data;
     assert.ok(data.counts.changed > PAYLOADS.length, 'every step of the right run is a changed step');
     const broken = runSteps(compareInSteps(side(PAYLOADS[3], trace('')), { ...side(PAYLOADS[4], []), text: PAYLOADS[5] }, {
       maxSteps: 10, maxAlignmentWork: 1_000, maxTextLength: 4000, ignore: [], compareIds: false,
-    }));
+    })).data;
     const page: PreviewPage = await openPreview(browser, { view: 'compare', height: 6000, width: 1400 });
     try {
       await page.showCompare({ ...data, notices: [PAYLOADS[6]] });

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { LineIndex } from '../../server/src/common/lineIndex';
 import { runSteps } from '../../server/src/common/steps';
 import type { Span } from '../../server/src/common/types';
-import { compareInSteps, type CompareSettings, type CompareSideInput } from '../../server/src/diff/compare';
+import { compareInSteps, type Comparison, type CompareSettings, type CompareSideInput } from '../../server/src/diff/compare';
 import type { CompareData } from '../../shared/protocol';
 import { launchBrowser, openPreview, repoRoot, resultsDir, type PreviewPage } from './harness';
 
@@ -19,12 +19,16 @@ function side(path: string, text: string, label = path.split('/').pop()!): Compa
   return { uri: `file://${path}`, path, text, label, toRange: (span: Span) => ({ start: lines.positionAt(span.start), end: lines.positionAt(span.end) }) };
 }
 
+function comparison(leftPath: string, rightPath: string, options: Partial<CompareSettings> = {}): Comparison {
+  return runSteps(compareInSteps(side(leftPath, readFileSync(leftPath, 'utf8')), side(rightPath, readFileSync(rightPath, 'utf8')), { ...settings, ...options }, 'test'));
+}
+
 function compare(leftPath: string, rightPath: string, options: Partial<CompareSettings> = {}): CompareData {
-  return runSteps(compareInSteps(side(leftPath, readFileSync(leftPath, 'utf8')), side(rightPath, readFileSync(rightPath, 'utf8')), { ...settings, ...options }));
+  return comparison(leftPath, rightPath, options).data;
 }
 
 function compareTexts(left: unknown[], right: unknown[]): CompareData {
-  return runSteps(compareInSteps(side('/a.trace.json', JSON.stringify(left)), side('/b.trace.json', JSON.stringify(right)), settings));
+  return runSteps(compareInSteps(side('/a.trace.json', JSON.stringify(left)), side('/b.trace.json', JSON.stringify(right)), settings)).data;
 }
 
 let browser: Browser;
@@ -71,28 +75,33 @@ describe('the compare view', () => {
     }
   });
 
-  test('a click on a step selects it in its file, a click on a changed field selects that field', async () => {
-    const data = compare(join(runs, 'booking-before.trace.json'), join(runs, 'booking-after.trace.json'));
+  test('a click on a step asks for it in its file, a click on a changed field for that field; the server finds them', async () => {
+    const compared = comparison(join(runs, 'booking-before.trace.json'), join(runs, 'booking-after.trace.json'));
+    const data = compared.data;
     const page = await open(data);
     try {
       const seat = data.rows.findIndex((row) => row.fields?.some((field) => field.path.endsWith('arguments.seat')));
       const field = data.rows[seat].fields!.findIndex((f) => f.path.endsWith('arguments.seat'));
       await page.page.click(`.cmp-row[data-row="${seat}"] .cell.right .field[data-field="${field}"] .field-value`);
-      const onField = await page.waitForPosted((message) => message.type === 'reveal');
-      const [l1, c1, l2, c2] = data.rows[seat].fields![field].rightRange!;
-      assert.deepEqual(onField, {
-        type: 'reveal', side: 'right',
-        range: lineRange(data.rows[seat].right!.range),
-        selection: { start: { line: l1, character: c1 }, end: { line: l2, character: c2 } },
-      });
-      // The field's range is the value "14C" in the right file, quotes included, inside its arguments string.
-      const rightText = readFileSync(join(runs, 'booking-after.trace.json'), 'utf8').split('\n')[l1];
-      assert.match(rightText.slice(c1, c2), /^\\"14C\\"$/);
+      const onField = await page.waitForPosted((message) => message.type === 'revealStep');
+      assert.deepEqual(onField, { type: 'revealStep', side: 'right', step: data.rows[seat].right!.index, path: 'tool_calls.0.function.arguments.seat' });
+      // Where the host's request finds it: the value "14C" in the right file, quotes included, inside its arguments string.
+      const found = compared.locate('right', data.rows[seat].right!.index, 'tool_calls.0.function.arguments.seat')!;
+      const { start, end } = found.selection;
+      assert.equal(start.line, end.line);
+      const rightText = readFileSync(join(runs, 'booking-after.trace.json'), 'utf8').split('\n')[start.line];
+      assert.equal(rightText.slice(start.character, end.character), '\\"14C\\"');
       await page.clearPosted();
       await page.page.click(`.cmp-row[data-row="${seat}"] .cell.left .cell-head`);
-      const onStep = await page.waitForPosted((message) => message.type === 'reveal');
-      assert.deepEqual(onStep, { type: 'reveal', side: 'left', range: lineRange(data.rows[seat].left!.range), selection: lineRange(data.rows[seat].left!.selection) });
+      const onStep = await page.waitForPosted((message) => message.type === 'revealStep');
+      assert.deepEqual(onStep, { type: 'revealStep', side: 'left', step: data.rows[seat].left!.index });
       assert.equal(await page.page.locator('.cmp-row.current').getAttribute('data-row'), String(seat));
+      // A step selects what names it: here the call's tool name in the left file.
+      const step = compared.locate('left', data.rows[seat].left!.index)!;
+      const leftLines = readFileSync(join(runs, 'booking-before.trace.json'), 'utf8').split('\n');
+      assert.equal(leftLines[step.selection.start.line].slice(step.selection.start.character, step.selection.end.character), '"book_flight"');
+      assert.equal(leftLines[step.range.start.line].slice(step.range.start.character), '{');
+      assert.equal(compared.locate('left', 10_000), null);
     } finally {
       await page.close();
     }
@@ -137,7 +146,7 @@ describe('the compare view', () => {
     try {
       await page.page.click('.compare-ids');
       assert.deepEqual(await page.waitForPosted((message) => message.type === 'compareOptions'), { type: 'compareOptions', compareIds: true });
-      const broken = runSteps(compareInSteps(side('/a.trace.json', '[{"role": "user"'), side('/b.trace.json', '[]'), settings));
+      const broken = runSteps(compareInSteps(side('/a.trace.json', '[{"role": "user"'), side('/b.trace.json', '[]'), settings)).data;
       await page.showCompare(broken);
       assert.match((await page.page.textContent('.banner.error'))!, /^a\.trace\.json cannot be compared: not valid JSON/);
       const limited = compare(join(runs, 'booking-before.trace.json'), join(runs, 'booking-after.trace.json'), { maxSteps: 5 });
@@ -169,7 +178,3 @@ describe('the compare view', () => {
     }
   });
 });
-
-function lineRange([a, b, c, d]: [number, number, number, number]) {
-  return { start: { line: a, character: b }, end: { line: c, character: d } };
-}

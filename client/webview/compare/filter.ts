@@ -37,7 +37,7 @@ export function matchRows(data: CompareData, filter: CompareFilter): { matched: 
   let count = 0;
   data.rows.forEach((row, r) => {
     if (filter.changesOnly && row.kind === 'same') return;
-    if (filter.kind && row.left?.kind !== filter.kind && row.right?.kind !== filter.kind) return;
+    if (filter.kind && row.left?.kind !== filter.kind && (row.right?.kind ?? row.left?.kind) !== filter.kind) return;
     if (filter.tool && !row.left?.tools?.includes(filter.tool) && !row.right?.tools?.includes(filter.tool)) return;
     if (query && !textMatches(row, query)) return;
     matched[r] = 1;

@@ -3,7 +3,7 @@
  * a few rows of context around one "n unchanged steps" row (a fold the user opened stays open); with a search or a
  * filter, the rows that match, stacked. Tops come from the server's row heights. Linear in the row count.
  */
-import { GraphLayout, type CompareData, type CompareRow } from '../../../shared/protocol';
+import { compareRowHeight, GraphLayout, type CompareData, type CompareRow } from '../../../shared/protocol';
 
 /** An entry of the view: a row of the data, or a fold standing for rows [from, to). */
 export type Entry = { row: number } | { fold: number; to: number };
@@ -62,7 +62,7 @@ export function buildLayout(data: CompareData, include: ((row: number) => boolea
   let top: number = GraphLayout.padding / 2;
   let maxHeight = 0;
   entries.forEach((entry, i) => {
-    const height = isFolded(entry) ? FOLD_HEIGHT : rows[entry.row].height;
+    const height = isFolded(entry) ? FOLD_HEIGHT : (rows[entry.row].height ?? compareRowHeight);
     if (!isFolded(entry)) entryOf[entry.row] = i;
     tops[i] = top;
     heights[i] = height;

@@ -52,7 +52,7 @@ function cell(row: CompareRow, side: 'left' | 'right', drawing: RowDrawing): HTM
     return element;
   }
   // The right step of an unchanged row is described by its left twin.
-  const described = step.title || step.summary ? step : (row.left ?? step);
+  const described = step.kind !== undefined ? step : (row.left ?? step);
   element.appendChild(head(step, described, row, side, drawing.query));
   (row.fields ?? []).forEach((field, i) => element.appendChild(fieldLine(field, i, side)));
   if (row.moreFields) element.appendChild(el('div', 'field more', `${formatCount(row.moreFields)} more ${row.moreFields === 1 ? 'field' : 'fields'} changed`));
@@ -63,9 +63,11 @@ function head(step: CompareStep, described: CompareStep, row: CompareRow, side: 
   const element = el('div', 'cell-head');
   element.dataset.action = 'step';
   element.appendChild(el('span', 'step-index', `#${step.index}`));
-  element.appendChild(el('span', `step-title kind-${step.kind}`, described.title));
+  const title = described.title ?? '';
+  const summaryText = described.summary ?? '';
+  element.appendChild(el('span', `step-title kind-${described.kind ?? 'message'}`, title));
   const summary = el('span', 'step-summary');
-  appendHighlighted(summary, described.summary, query);
+  appendHighlighted(summary, summaryText, query);
   element.appendChild(summary);
   if (side === 'right' && row.outcome) {
     element.appendChild(el('span', `badge outcome ${row.outcome === 'fails' ? 'now-fails' : 'now-succeeds'}`, row.outcome === 'fails' ? 'now fails' : 'now succeeds'));
@@ -75,13 +77,13 @@ function head(step: CompareStep, described: CompareStep, row: CompareRow, side: 
     badge.title = 'In another order among parallel calls: not a change';
     element.appendChild(badge);
   }
-  const hidden = hiddenCharacters(described.title + described.summary);
+  const hidden = hiddenCharacters(title + summaryText);
   if (hidden.length > 0) {
     const badge = el('span', 'badge hidden-chars', '⚠');
     badge.title = `Invisible or direction-changing characters: ${hidden.join(', ')}`;
     element.appendChild(badge);
   }
-  element.title = `#${step.index} ${described.title}: ${described.summary}`.slice(0, 1000);
+  element.title = `#${step.index} ${title}: ${summaryText}`.slice(0, 1000);
   return element;
 }
 

@@ -135,7 +135,7 @@ export class CompareToolbar {
     const tools = new Set<string>();
     for (const row of data.rows) {
       for (const step of [row.left, row.right]) {
-        if (!step) continue;
+        if (!step?.kind) continue;
         kinds.set(step.kind, (kinds.get(step.kind) ?? 0) + 1);
         for (const tool of step.tools ?? []) tools.add(tool);
       }

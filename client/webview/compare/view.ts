@@ -3,7 +3,7 @@
  * only the entries in and near the viewport exist in the DOM. A click on a step (or on a changed field) selects its
  * source in that side's file; unchanged runs are folded; search, filters and F8 work as in the preview.
  */
-import type { CompareData, CompactRange, HostToWebview, LineRange, WebviewToHost } from '../../../shared/protocol';
+import type { CompareData, HostToWebview, WebviewToHost } from '../../../shared/protocol';
 import { el } from '../dom';
 import { buildLayout, entryAt, firstEntryNear, isFolded, type CompareLayout, type OpenFolds } from './layout';
 import { isFiltering, matchRows, noFilter, type CompareFilter } from './filter';
@@ -276,8 +276,9 @@ export class CompareView {
     if (!step) return;
     const field = target.closest('.field') as HTMLElement | null;
     const changed = field?.dataset.field !== undefined ? this.data.rows[r].fields?.[Number(field.dataset.field)] : undefined;
-    const fieldRange = side === 'left' ? changed?.leftRange : changed?.rightRange;
-    this.post({ type: 'reveal', side, range: lineRange(step.range), selection: lineRange(fieldRange ?? step.selection) });
+    // A field's path in this side's step (a value only the other side has points at its step).
+    const path = changed && (side === 'left' ? changed.left : changed.right) !== undefined ? (side === 'right' ? (changed.rightPath ?? changed.path) : changed.path) : undefined;
+    this.post({ type: 'revealStep', side, step: step.index, ...(path !== undefined ? { path } : {}) });
   }
 
   private unfold(from: number): void {
@@ -348,12 +349,7 @@ export class CompareView {
     } else if (event.key === 'Enter' && this.currentRow >= 0 && this.data) {
       const row = this.data.rows[this.currentRow];
       const side = row.right ? 'right' : 'left';
-      const step = row[side]!;
-      this.post({ type: 'reveal', side, range: lineRange(step.range), selection: lineRange(step.selection) });
+      this.post({ type: 'revealStep', side, step: row[side]!.index });
     }
   }
-}
-
-function lineRange([startLine, startCharacter, endLine, endCharacter]: CompactRange): LineRange {
-  return { start: { line: startLine, character: startCharacter }, end: { line: endLine, character: endCharacter } };
 }

@@ -44,10 +44,26 @@ interface ReadSide {
   source?: TraceSource;
 }
 
-export function* compareInSteps(left: CompareSideInput, right: CompareSideInput, settings: CompareSettings): Steps<CompareData> {
+/** A comparison made: what the view draws, and how to find where a step or field of it is in its side's text. */
+export interface Comparison {
+  data: CompareData;
+  /** Null when the side could not be read, or has no such step. */
+  locate(side: 'left' | 'right', step: number, path?: string): { range: LineRange; selection: LineRange } | null;
+}
+
+export function* compareInSteps(left: CompareSideInput, right: CompareSideInput, settings: CompareSettings, id = ''): Steps<Comparison> {
   const sides = [readSide(left), readSide(right)];
   yield;
+  const locate: Comparison['locate'] = (which, step, path) => {
+    const source = sides[which === 'left' ? 0 : 1].source;
+    const input = which === 'left' ? left : right;
+    if (!source || !Number.isInteger(step) || step < 0 || step >= source.input.values.length) return null;
+    const spans = source.stepSpans(step);
+    const selection = path ? source.locate(step, path) : spans.selection;
+    return { range: input.toRange(spans.range), selection: input.toRange(selection) };
+  };
   const data: CompareData = {
+    id,
     left: sides[0].info,
     right: sides[1].info,
     rows: [],
@@ -57,7 +73,7 @@ export function* compareInSteps(left: CompareSideInput, right: CompareSideInput,
     limits: { maxTextLength: settings.maxTextLength },
   };
   const [a, b] = sides.map((side) => side.source);
-  if (!a || !b) return data;
+  if (!a || !b) return { data, locate };
   const inputs = [a, b].map((source, k): TraceInput => {
     const values = source.input.values;
     const info = sides[k].info;
@@ -76,8 +92,8 @@ export function* compareInSteps(left: CompareSideInput, right: CompareSideInput,
     data.notices.push(`Steps ${l[0]}–${l[1]} and ${r[0]}–${r[1]} differ too much to align within ${compareSettingNames.maxAlignmentWork}: they were paired by position.`);
   }
   data.counts = diff.counts;
-  data.rows = yield* compareRows(diff, { source: a, toRange: left.toRange }, { source: b, toRange: right.toRange }, { maxTextLength: settings.maxTextLength });
-  return data;
+  data.rows = yield* compareRows(diff, { maxTextLength: settings.maxTextLength });
+  return { data, locate };
 }
 
 function readSide(input: CompareSideInput): ReadSide {

@@ -11,7 +11,7 @@ import { runSteps, type Steps } from '../common/steps';
 import { AlignmentBudget, alignKeys } from './align';
 import { fieldChanges, pairCalls, type FieldChange } from './fields';
 import { readSteps, type Step, type StepCall, type StepFormat } from './steps';
-import { combinedHash, IgnoreRule, sameValue, valueHash } from './values';
+import { combined, Hasher, IgnoreRule, type Fingerprint } from './values';
 
 export interface TraceInput {
   format: StepFormat;
@@ -75,12 +75,10 @@ export function diffTraces(left: TraceInput, right: TraceInput, options: DiffOpt
 
 /** The diff as steps that yield where it may pause (see common/steps.ts). */
 export function* diffTracesInSteps(left: TraceInput, right: TraceInput, options: DiffOptions = {}): Steps<TraceDiff> {
-  const read = { ignore: new IgnoreRule(options.ignore), compareIds: options.compareIds === true };
+  const read = { ignore: new IgnoreRule(options.ignore), compareIds: options.compareIds === true, hasher: new Hasher() };
   const a = yield* readSteps(left.values, left.format, read);
   const b = yield* readSteps(right.values, right.format, read);
-  const keys = new KeyTable();
-  const sideA = yield* keyed(a, keys);
-  const sideB = yield* keyed(b, keys);
+  const [sideA, sideB] = yield* keyedSides(a, b);
   const budget = new AlignmentBudget(options.maxAlignmentWork ?? defaultMaxAlignmentWork);
   const rows: DiffRow[] = [];
   const approximated: TraceDiff['approximated'] = [];
@@ -101,7 +99,7 @@ export function* diffTracesInSteps(left: TraceInput, right: TraceInput, options:
   const maxFields = options.maxFieldsPerStep ?? defaultMaxFieldsPerStep;
   for (let r = 0; r < rows.length; r++) {
     if (r % 500 === 499) yield;
-    compareRow(rows[r], partners, maxFields);
+    compareRow(rows[r], partners, maxFields, [sideA.checks, sideB.checks]);
   }
   return { left: a, right: b, rows, counts: countRows(rows), approximated };
 }
@@ -114,74 +112,133 @@ interface KeyedSide {
   exact: Int32Array;
   similar: Int32Array;
   kind: Int32Array;
+  /** Per step index: the bits of its fingerprint its exact key leaves out, which confirm an equality. */
+  checks: Int32Array;
   /** Per step index: 1 when the step is in a run of parallel steps of two or more. */
   parallel: Uint8Array;
 }
 
-/** Interns keys (texts, hashes) as small integers: equal keys, on either side, get the same number. */
+/**
+ * Interns the short keys of kinds and tools (two texts and a small number) as small integers: equal keys, on
+ * either side, get the same number. The texts are looked up as they are, never joined into a new string.
+ */
 class KeyTable {
-  private readonly numbers = new Map<string | number, number>();
+  private readonly texts = new Map<string, number>();
+  private readonly numbers = new Map<number, Map<number, number>>();
 
-  of(text: string | number): number {
-    let number = this.numbers.get(text);
+  private text(value: string): number {
+    let number = this.texts.get(value);
     if (number === undefined) {
-      number = this.numbers.size;
-      this.numbers.set(text, number);
+      number = this.texts.size;
+      this.texts.set(value, number);
     }
     return number;
   }
+
+  of(first: string, second: string, small: number): number {
+    const outer = this.text(first) * 0x100 + small;
+    let inner = this.numbers.get(outer);
+    if (!inner) this.numbers.set(outer, (inner = new Map()));
+    const key = this.text(second);
+    let number = inner.get(key);
+    if (number === undefined) {
+      number = this.count++;
+      inner.set(key, number);
+    }
+    return number;
+  }
+
+  private count = 0;
 }
 
-function* keyed(steps: Step[], keys: KeyTable): Steps<KeyedSide> {
+/** What both sides' steps are, fingerprinted (yielding every few hundred steps). */
+function* fingerprints(steps: Step[], keys: KeyTable): Steps<{ kind: Int32Array; similar: Int32Array; exact: Fingerprint[] }> {
   const n = steps.length;
-  const exact = new Int32Array(n);
-  const similar = new Int32Array(n);
   const kind = new Int32Array(n);
-  const names = new Int32Array(n);
+  const similar = new Int32Array(n);
+  const exact: Fingerprint[] = new Array(n);
   for (let i = 0; i < n; i++) {
     if (i % 500 === 499) yield;
     const step = steps[i];
-    const toolNames = step.kind === 'output' ? answeredName(step) : step.calls.map((call) => call.name ?? '?').sort().join(',');
-    const shape = `${step.kind}|${step.role ?? ''}|${step.calls.length > 0 ? 'calls' : ''}`;
-    kind[i] = keys.of(shape);
-    similar[i] = keys.of(`${shape}|${toolNames}`);
-    names[i] = similar[i];
-    exact[i] = keys.of(combinedHash(similar[i], exactHash(step)));
+    const toolNames = step.kind === 'output' ? answeredName(step) : step.calls.length === 1 ? (step.calls[0].name ?? '?') : step.calls.map((call) => call.name ?? '?').sort().join(',');
+    kind[i] = keys.of(step.kind, step.role ?? '', step.calls.length > 0 ? 1 : 0);
+    similar[i] = keys.of('', toolNames, kind[i]);
+    exact[i] = exactFingerprint(step, similar[i]);
   }
-  const order = parallelOrder(steps, exact, names);
+  return { kind, similar, exact };
+}
+
+/**
+ * Both sides' exact fingerprints as small integers: the rank of each 53-bit hash among all of them (equal hashes,
+ * equal ranks), found by sorting rather than with a map of boxed numbers.
+ */
+function exactKeys(a: Fingerprint[], b: Fingerprint[]): [Int32Array, Int32Array] {
+  const sorted = new Float64Array(a.length + b.length);
+  a.forEach((f, i) => (sorted[i] = f.hash));
+  b.forEach((f, i) => (sorted[a.length + i] = f.hash));
+  sorted.sort();
+  const rank = (hash: number) => {
+    let low = 0;
+    let high = sorted.length - 1;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (sorted[mid] < hash) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  };
+  return [Int32Array.from(a, (f) => rank(f.hash)), Int32Array.from(b, (f) => rank(f.hash))];
+}
+
+function* keyedSides(a: Step[], b: Step[]): Steps<[KeyedSide, KeyedSide]> {
+  const keys = new KeyTable();
+  const printsA = yield* fingerprints(a, keys);
+  const printsB = yield* fingerprints(b, keys);
+  const [exactA, exactB] = exactKeys(printsA.exact, printsB.exact);
+  return [arrange(a, printsA, exactA), arrange(b, printsB, exactB)];
+}
+
+function arrange(steps: Step[], prints: { kind: Int32Array; similar: Int32Array; exact: Fingerprint[] }, exact: Int32Array): KeyedSide {
+  const n = steps.length;
+  const order = parallelOrder(steps, exact, prints.similar);
   const parallel = new Uint8Array(n);
   for (const [start, end] of order.runs) parallel.fill(1, start, end);
-  const ordered: Step[] = new Array(n);
   const inOrder = (source: Int32Array) => {
     const target = new Int32Array(n);
     for (let p = 0; p < n; p++) target[p] = source[order.positions[p]];
     return target;
   };
+  const ordered: Step[] = new Array(n);
   for (let p = 0; p < n; p++) ordered[p] = steps[order.positions[p]];
-  return { steps: ordered, exact: inOrder(exact), similar: inOrder(similar), kind: inOrder(kind), parallel };
+  return {
+    steps: ordered, exact: inOrder(exact), similar: inOrder(prints.similar), kind: inOrder(prints.kind),
+    checks: Int32Array.from(prints.exact, (f) => f.check), parallel,
+  };
 }
 
 function answeredName(step: Step): string {
   return step.answers ? (step.answers.name ?? '?') : '';
 }
 
-/** What makes two steps equal: their compared value, with their calls as a set. */
-function exactHash(step: Step): number {
-  const value = step.value;
-  if (step.calls.length === 0 || step.kind === 'call' || step.kind === 'entry' || typeof value !== 'object' || value === null) return valueHash(value);
-  const { tool_calls: _calls, ...rest } = value as Record<string, unknown>;
-  return combinedHash(valueHash(rest), ...step.calls.map((call) => call.key).sort((x, y) => x - y));
+/** What makes two steps equal: their kind and tools, their compared value, with their calls as a set. */
+function exactFingerprint(step: Step, similar: number): Fingerprint {
+  const shape = { hash: similar, check: 0 };
+  if (step.calls.length === 0 || step.kind === 'call' || step.kind === 'entry') return combined([shape, step.fingerprint]);
+  const calls = step.calls.map((call) => call.fingerprint).sort((x, y) => x.hash - y.hash || x.check - y.check);
+  return combined([shape, step.fingerprint, ...calls]);
 }
 
 /**
- * Step indexes in the order they are aligned in: runs of calls-only steps, and runs of outputs, sorted by tool (and
- * then by what they are), so that parallel calls made or answered in another order align with each other.
+ * Step indexes in the order they are aligned in: runs of calls-only steps, and runs of outputs, sorted by tool, then
+ * (outputs) by the call they answer, then by what they are, so that parallel calls made or answered in another
+ * order align with each other.
  */
 function parallelOrder(steps: Step[], exact: Int32Array, names: Int32Array): { positions: Int32Array; runs: [number, number][] } {
   const n = steps.length;
   const positions = new Int32Array(n);
   for (let i = 0; i < n; i++) positions[i] = i;
   const runs: [number, number][] = [];
+  const answered = (i: number) => steps[i].answers?.fingerprint.hash ?? 0;
   let i = 0;
   while (i < n) {
     const outputs = steps[i].kind === 'output';
@@ -194,7 +251,7 @@ function parallelOrder(steps: Step[], exact: Int32Array, names: Int32Array): { p
     if (end - i > 1) {
       runs.push([i, end]);
       const run = Array.from(positions.subarray(i, end));
-      run.sort((x, y) => names[x] - names[y] || exact[x] - exact[y] || x - y);
+      run.sort((x, y) => names[x] - names[y] || answered(x) - answered(y) || exact[x] - exact[y] || x - y);
       positions.set(run, i);
     }
     i = end;
@@ -314,11 +371,11 @@ function pairAllCalls(rows: DiffRow[]): Map<StepCall, StepCall> {
   return partners;
 }
 
-function compareRow(row: DiffRow, partners: Map<StepCall, StepCall>, maxFields: number): void {
+function compareRow(row: DiffRow, partners: Map<StepCall, StepCall>, maxFields: number, checks: [Int32Array, Int32Array]): void {
   const { left, right } = row;
   if (!left || !right) return;
-  // Equal keys are equal hashes: the values themselves confirm it.
-  if (row.kind === 'same' && !sameSteps(left, right)) row.kind = 'changed';
+  // Equal keys are equal hashes: the rest of their fingerprints confirms it.
+  if (row.kind === 'same' && checks[0][left.index] !== checks[1][right.index]) row.kind = 'changed';
   if (row.kind === 'changed') {
     const changes = fieldChanges(left, right, left.calls.map((call) => partners.get(call)), maxFields);
     if (changes.fields.length > 0) row.fields = changes.fields;
@@ -338,20 +395,6 @@ function compareRow(row: DiffRow, partners: Map<StepCall, StepCall>, maxFields: 
   }
   if (left.failed !== right.failed) row.outcome = right.failed ? 'fails' : 'succeeds';
   row.kind = row.fields || row.moreFields || row.outcome ? 'changed' : 'same';
-}
-
-function sameSteps(left: Step, right: Step): boolean {
-  if (left.calls.length === 0 || left.kind === 'call' || left.kind === 'entry') return sameValue(left.value, right.value);
-  const { tool_calls: _left, ...leftRest } = left.value as Record<string, unknown>;
-  const { tool_calls: _right, ...rightRest } = right.value as Record<string, unknown>;
-  if (!sameValue(leftRest, rightRest) || left.calls.length !== right.calls.length) return false;
-  const unmatched = [...right.calls];
-  for (const call of left.calls) {
-    const k = unmatched.findIndex((other) => other.key === call.key && sameValue(other.value, call.value));
-    if (k < 0) return false;
-    unmatched.splice(k, 1);
-  }
-  return true;
 }
 
 function countRows(rows: DiffRow[]): DiffCounts {

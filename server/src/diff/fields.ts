@@ -44,7 +44,7 @@ export function pairCalls(left: readonly StepCall[], right: readonly StepCall[])
       }
     }
   };
-  pass((a, b) => a.key === b.key);
+  pass((a, b) => a.fingerprint.hash === b.fingerprint.hash && a.fingerprint.check === b.fingerprint.check);
   pass((a, b) => a.name !== undefined && a.name === b.name);
   pass(() => true);
   let crossed = false;

@@ -8,7 +8,7 @@
  */
 import { isFailedStatus } from '../jsonl/agentguard/schema';
 import type { Steps } from '../common/steps';
-import { IGNORED, valueHash, type IgnoreRule } from './values';
+import { IGNORED, parsedArguments, type Fingerprint, type Hasher, type IgnoreRule } from './values';
 
 export type StepKind = 'user' | 'system' | 'assistant' | 'message' | 'call' | 'output' | 'tools' | 'metadata' | 'entry' | 'invalid';
 
@@ -24,10 +24,10 @@ export interface StepCall {
   position: number;
   id?: string;
   name?: string;
-  /** The call's value as compared (see Step.value). */
-  value: unknown;
-  /** Hash of `value`: equal calls have equal keys. */
-  key: number;
+  /** The call's value as compared (see Step.value), made when first asked for. */
+  readonly value: unknown;
+  /** Of `value`: equal calls have equal fingerprints. */
+  fingerprint: Fingerprint;
 }
 
 export interface Step {
@@ -36,8 +36,13 @@ export interface Step {
   role?: string;
   /** The value as read. */
   raw: unknown;
-  /** The value compared: ids (unless compared), the output's link and ignored keys left out; arguments parsed. */
-  value: unknown;
+  /**
+   * The value compared, made when first asked for (for changed steps only): ids (unless compared), the output's
+   * link and ignored keys left out; arguments written as JSON strings parsed.
+   */
+  readonly value: unknown;
+  /** Of the value, its calls left out (they have their own): with theirs, what makes two steps equal. */
+  fingerprint: Fingerprint;
   calls: StepCall[];
   /** For an output: the id it names, and the call it answers. */
   callId?: string;
@@ -50,6 +55,8 @@ export interface Step {
 
 export interface ReadOptions {
   ignore: IgnoreRule;
+  /** Fingerprints the steps and calls (one hasher for both sides: equal strings get equal numbers). */
+  hasher: Hasher;
   /** Call ids are compared as any other field (regenerated ids become changes). */
   compareIds: boolean;
 }
@@ -102,52 +109,117 @@ function messageKind(role: string): StepKind {
   return 'message';
 }
 
+const unset: unique symbol = Symbol('unset');
+
+/** A step whose compared value is made from its raw value on first use. */
+class ReadStep implements Step {
+  role?: string;
+  fingerprint!: Fingerprint;
+  calls: StepCall[] = [];
+  callId?: string;
+  answers?: StepCall;
+  failed = false;
+  callsOnly = false;
+  private made: unknown = unset;
+
+  constructor(readonly index: number, public kind: StepKind, readonly raw: unknown, private readonly make: (step: ReadStep) => unknown) {}
+
+  get value(): unknown {
+    if (this.made === unset) this.made = this.make(this);
+    return this.made;
+  }
+}
+
+class ReadCall implements StepCall {
+  id?: string;
+  name?: string;
+  fingerprint!: Fingerprint;
+  private made: unknown = unset;
+
+  constructor(
+    readonly step: Step, readonly path: string, readonly position: number, readonly raw: Record<string, unknown>, private readonly options: ReadOptions,
+    compared: unknown = unset,
+  ) {
+    this.made = compared;
+    const fn = raw.function;
+    if (isObject(fn) && typeof fn.name === 'string') this.name = fn.name;
+    if (typeof raw.id === 'string') this.id = raw.id;
+  }
+
+  get value(): unknown {
+    if (this.made === unset) this.made = comparedCall(this.raw, this.path, this.options);
+    return this.made;
+  }
+}
+
 function eventStep(raw: unknown, index: number, options: ReadOptions): Step {
   const { kind, role } = eventKind(raw, index);
-  const step: Step = { index, kind, role, raw, value: raw, calls: [], failed: false, callsOnly: false };
+  const step = new ReadStep(index, kind, raw, (self) => comparedEvent(self, options));
+  step.role = role;
+  const { hasher, ignore } = options;
   if (!isObject(raw)) {
-    step.value = options.ignore.apply(raw, []);
+    step.fingerprint = hasher.fingerprint(step.value);
     return step;
   }
   if (kind === 'call') {
-    const call = readCall(step, raw, '', 0, options);
-    step.value = call.value;
+    const call = new ReadCall(step, '', 0, raw, options);
+    call.fingerprint = ignore.empty ? hasher.fingerprintCall(raw, options.compareIds) : hasher.fingerprint(call.value);
     step.calls = [call];
+    step.fingerprint = call.fingerprint;
     step.callsOnly = true;
     return step;
   }
-  const value: Record<string, unknown> = {};
-  for (const key of Object.keys(raw)) {
-    if (kind === 'output' && key === 'tool_call_id' && !options.compareIds) continue;
-    if (key === 'tool_calls') continue; // read below, call by call
-    const kept = options.ignore.apply(raw[key], [key]);
-    if (kept !== IGNORED) value[key] = kept;
-  }
   const list = raw.tool_calls;
-  if (list !== undefined && !options.ignore.ignores(['tool_calls'])) {
+  if (list !== undefined && !ignore.ignores(['tool_calls'])) {
     // A single call object where the list should be is still that call, as the trace service reads it.
-    const items = Array.isArray(list) ? list : isObject(list) ? [list] : undefined;
-    if (items) {
-      const compared: unknown[] = [];
-      items.forEach((item, position) => {
-        if (!isObject(item)) {
-          compared.push(options.ignore.apply(item, ['tool_calls', String(position)]));
-          return;
-        }
-        const call = readCall(step, item, `tool_calls.${position}`, step.calls.length, options);
-        step.calls.push(call);
-        compared.push(call.value);
-      });
-      value.tool_calls = compared;
-    } else value.tool_calls = options.ignore.apply(list, ['tool_calls']);
+    const items = Array.isArray(list) ? list : isObject(list) ? [list] : [];
+    items.forEach((item, position) => {
+      if (!isObject(item)) return;
+      const call = new ReadCall(step, `tool_calls.${position}`, step.calls.length, item, options);
+      call.fingerprint = ignore.empty ? hasher.fingerprintCall(item, options.compareIds) : hasher.fingerprint(call.value);
+      step.calls.push(call);
+    });
   }
-  step.value = value;
+  const skipsLink = kind === 'output' && !options.compareIds;
+  if (ignore.empty && step.calls.length === (Array.isArray(list) ? list.length : isObject(list) ? 1 : 0)) {
+    // Every item of the list is a call with a fingerprint of its own: the rest of the event is hashed as it is.
+    step.fingerprint = hasher.fingerprintWithout(raw, (key) => key === 'tool_calls' || (skipsLink && key === 'tool_call_id'));
+  } else {
+    const { tool_calls: calls, ...rest } = step.value as Record<string, unknown>;
+    const loose = Array.isArray(calls) ? calls.filter((_, i) => !step.calls.some((call) => call.path === `tool_calls.${i}`)) : calls;
+    step.fingerprint = hasher.fingerprint(loose === undefined || (Array.isArray(loose) && loose.length === 0) ? rest : { ...rest, tool_calls: loose });
+  }
   if (kind === 'output') {
     if (typeof raw.tool_call_id === 'string') step.callId = raw.tool_call_id;
     step.failed = reportsFailure(raw);
   }
   step.callsOnly = step.calls.length > 0 && (kind === 'assistant' || kind === 'message') && isEmptyContent(raw.content);
   return step;
+}
+
+/** The compared value of an event: its output's link (unless ids are compared) and ignored keys left out, calls as compared. */
+function comparedEvent(step: ReadStep, options: ReadOptions): unknown {
+  const raw = step.raw;
+  if (!isObject(raw)) return options.ignore.apply(raw, []);
+  if (step.kind === 'call') return step.calls[0].value;
+  const value: Record<string, unknown> = {};
+  for (const key of Object.keys(raw)) {
+    if (step.kind === 'output' && key === 'tool_call_id' && !options.compareIds) continue;
+    if (key === 'tool_calls') continue; // below, call by call
+    const kept = options.ignore.apply(raw[key], [key]);
+    if (kept !== IGNORED) value[key] = kept;
+  }
+  const list = raw.tool_calls;
+  if (list !== undefined && !options.ignore.ignores(['tool_calls'])) {
+    const items = Array.isArray(list) ? list : isObject(list) ? [list] : undefined;
+    if (items) {
+      value.tool_calls = items.map((item, position) => {
+        const call = step.calls.find((c) => c.path === `tool_calls.${position}`);
+        return call ? call.value : options.ignore.apply(item, ['tool_calls', String(position)]);
+      });
+    } else value.tool_calls = options.ignore.apply(list, ['tool_calls']);
+  }
+  return value;
 }
 
 function isEmptyContent(content: unknown): boolean {
@@ -163,7 +235,7 @@ function reportsFailure(output: Record<string, unknown>): boolean {
 }
 
 /** A call (a `tool_calls` item or a top-level call event) with its id left out and its arguments parsed. */
-function readCall(step: Step, raw: Record<string, unknown>, path: string, position: number, options: ReadOptions): StepCall {
+function comparedCall(raw: Record<string, unknown>, path: string, options: ReadOptions): unknown {
   const base = path === '' ? [] : path.split('.');
   const value: Record<string, unknown> = {};
   for (const key of Object.keys(raw)) {
@@ -181,22 +253,7 @@ function readCall(step: Step, raw: Record<string, unknown>, path: string, positi
     const kept = options.ignore.apply(raw[key], [...base, key]);
     if (kept !== IGNORED) value[key] = kept;
   }
-  const fn = raw.function;
-  const name = isObject(fn) && typeof fn.name === 'string' ? fn.name : undefined;
-  const id = typeof raw.id === 'string' ? raw.id : undefined;
-  return { step, path, position, id, name, value, key: valueHash(value) };
-}
-
-/** Arguments written as a JSON string are compared as what they encode: re-serialising them is no change. */
-function parsedArguments(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const trimmed = value.trim();
-  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return value;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    return value;
-  }
+  return value;
 }
 
 /** The keys of an agentguard entry that differ on every run: left out unless asked for (ids) or always (times). */
@@ -205,12 +262,24 @@ const entryIds = new Set(['call.call_id', 'result.call_id', 'call.session_id']);
 
 /** A logged call and its result: one step making one call, failed when agentguard counts its status as a failure. */
 function entryStep(raw: unknown, index: number, options: ReadOptions): Step {
-  const step: Step = { index, kind: 'entry', raw, value: raw, calls: [], failed: false, callsOnly: false };
-  if (!isObject(raw)) {
-    step.kind = 'invalid';
-    step.value = options.ignore.apply(raw, []);
-    return step;
-  }
+  const value = comparedEntry(raw, options);
+  const step = new ReadStep(index, isObject(raw) ? 'entry' : 'invalid', raw, () => value);
+  step.fingerprint = options.hasher.fingerprint(value);
+  if (!isObject(raw)) return step;
+  const call = isObject(raw.call) ? raw.call : {};
+  const result = isObject(raw.result) ? raw.result : undefined;
+  const comparedCallPart = (value as Record<string, unknown>).call;
+  const entryCall = new ReadCall(step, 'call', 0, call, options, isObject(comparedCallPart) ? comparedCallPart : {});
+  entryCall.name = typeof call.tool_name === 'string' ? call.tool_name : typeof result?.tool_name === 'string' ? result.tool_name : undefined;
+  entryCall.id = typeof call.call_id === 'string' ? call.call_id : undefined;
+  entryCall.fingerprint = options.hasher.fingerprint(entryCall.value);
+  step.calls = [entryCall];
+  step.failed = isFailedStatus(typeof result?.status === 'string' ? result.status : undefined);
+  return step;
+}
+
+function comparedEntry(raw: unknown, options: ReadOptions): unknown {
+  if (!isObject(raw)) return options.ignore.apply(raw, []);
   const value: Record<string, unknown> = {};
   for (const key of Object.keys(raw)) {
     const part = raw[key];
@@ -228,14 +297,7 @@ function entryStep(raw: unknown, index: number, options: ReadOptions): Step {
     const kept = options.ignore.apply(part, [key]);
     if (kept !== IGNORED) value[key] = kept;
   }
-  step.value = value;
-  const call = isObject(raw.call) ? raw.call : undefined;
-  const result = isObject(raw.result) ? raw.result : undefined;
-  const name = typeof call?.tool_name === 'string' ? call.tool_name : typeof result?.tool_name === 'string' ? result.tool_name : undefined;
-  const callValue = isObject(value.call) ? value.call : {};
-  step.calls = [{ step, path: 'call', position: 0, id: typeof call?.call_id === 'string' ? call.call_id : undefined, name, value: callValue, key: valueHash(callValue) }];
-  step.failed = isFailedStatus(typeof result?.status === 'string' ? result.status : undefined);
-  return step;
+  return value;
 }
 
 /** Links each output to the call it answers, as the analyzer does: by id among earlier calls, else the latest call. */

@@ -8,10 +8,6 @@ const maxDepth = 64;
 
 export const IGNORED: unique symbol = Symbol('ignored');
 
-// The two 32-bit lanes of the hash being computed: set by hashInto, read by its caller (no pair allocated per value).
-let lane1 = 0;
-let lane2 = 0;
-
 /** Avalanche of a 32-bit value (MurmurHash3's finaliser). */
 function mix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
@@ -19,77 +15,146 @@ function mix(h: number): number {
   return h ^ (h >>> 16);
 }
 
-function hashString(text: string, tag: number): void {
-  let h1 = 0x811c9dc5 ^ tag;
-  let h2 = 0x3c6ef372 ^ tag;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-  }
-  lane1 = mix(h1 ^ text.length);
-  lane2 = mix(h2 + text.length);
-}
+type EntryHashing = (key: string, value: unknown, depth: number) => boolean | undefined;
 
-function hashInto(value: unknown, depth: number): void {
-  switch (typeof value) {
-    case 'string': return hashString(value, 1);
-    case 'number': return hashString(String(value), 2);
-    case 'boolean': return hashString(value ? 'true' : 'false', 3);
-    case 'undefined': return hashString('', 4);
-    default: break;
+/** Arguments written as a JSON string are compared as what they encode: re-serialising them is no change. */
+export function parsedArguments(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const first = value.search(/\S/);
+  if (first < 0 || (value.charCodeAt(first) !== 0x7b && value.charCodeAt(first) !== 0x5b)) return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
   }
-  if (value === null) return hashString('null', 5);
-  if (depth >= maxDepth) return hashString(JSON.stringify(value) ?? '', 6);
-  if (Array.isArray(value)) {
-    let h1 = 0x2545f491;
-    let h2 = 0x68e31da4;
-    for (const item of value) {
-      hashInto(item, depth + 1);
-      h1 = mix(Math.imul(h1, 31) + lane1);
-      h2 = mix(Math.imul(h2, 37) + lane2);
-    }
-    lane1 = mix(h1 ^ value.length);
-    lane2 = mix(h2 + value.length);
-    return;
-  }
-  // An object's entries are added up: the sum does not depend on the order of its keys.
-  const record = value as Record<string, unknown>;
-  let sum1 = 0;
-  let sum2 = 0;
-  let size = 0;
-  for (const key in record) {
-    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
-    hashInto(record[key], depth + 1);
-    const v1 = lane1;
-    const v2 = lane2;
-    hashString(key, 7);
-    sum1 = (sum1 + mix(lane1 ^ Math.imul(v1, 0x9e3779b1))) | 0;
-    sum2 = (sum2 + mix(lane2 + Math.imul(v2, 0x7feb352d))) | 0;
-    size++;
-  }
-  lane1 = mix(sum1 ^ 0x1b873593 ^ size);
-  lane2 = mix(sum2 + 0xcc9e2d51 + size);
 }
 
 /**
- * A 53-bit hash of a JSON value, the same for equal values whatever the order of their objects' keys. Two different
- * values may share one (rarely): callers confirm an equality with sameValue where it matters.
+ * Hashes JSON values for one comparison. Strings (keys and values) are numbered as they are first seen, by a map
+ * whose own hashing is native: a long tool output costs one lookup, not a loop over its characters in script, and
+ * two strings share a number only when they are equal.
  */
-export function valueHash(value: unknown): number {
-  hashInto(value, 0);
-  return (lane1 >>> 0) * 0x200000 + (lane2 >>> 11);
+export class Hasher {
+  private readonly strings = new Map<string, number>();
+  // The two 32-bit lanes of the hash being computed: set by hashInto, read by its caller (no pair allocated per value).
+  private lane1 = 0;
+  private lane2 = 0;
+
+  private hashString(text: string, tag: number): void {
+    let id = this.strings.get(text);
+    if (id === undefined) {
+      id = this.strings.size;
+      this.strings.set(text, id);
+    }
+    this.lane1 = mix(Math.imul(id, 0x9e3779b1) ^ Math.imul(tag, 0x85ebca6b));
+    this.lane2 = mix(Math.imul(id ^ 0x5bd1e995, 0xc2b2ae35) + tag);
+  }
+
+  private hashInto(value: unknown, depth: number): void {
+    switch (typeof value) {
+      case 'string': return this.hashString(value, 1);
+      case 'number': return this.hashString(String(value), 2);
+      case 'boolean': return this.hashString(value ? 'true' : 'false', 3);
+      case 'undefined': return this.hashString('', 4);
+      default: break;
+    }
+    if (value === null) return this.hashString('null', 5);
+    if (depth >= maxDepth) return this.hashString(JSON.stringify(value) ?? '', 6);
+    if (Array.isArray(value)) {
+      let h1 = 0x2545f491;
+      let h2 = 0x68e31da4;
+      for (const item of value) {
+        this.hashInto(item, depth + 1);
+        h1 = mix(Math.imul(h1, 31) + this.lane1);
+        h2 = mix(Math.imul(h2, 37) + this.lane2);
+      }
+      this.lane1 = mix(h1 ^ value.length);
+      this.lane2 = mix(h2 + value.length);
+      return;
+    }
+    this.hashEntries(value as Record<string, unknown>, depth, undefined);
+  }
+
+  /**
+   * Hashes an object's entries into the lanes. Entries are added up: the sum does not depend on the order of the
+   * keys. `entry` may hash an entry itself (true), leave it out (false), or leave it to the default (undefined).
+   */
+  private hashEntries(record: Record<string, unknown>, depth: number, entry: EntryHashing | undefined): void {
+    let sum1 = 0;
+    let sum2 = 0;
+    let size = 0;
+    for (const key in record) {
+      if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+      const handled = entry?.(key, record[key], depth + 1);
+      if (handled === false) continue;
+      if (handled !== true) this.hashInto(record[key], depth + 1);
+      const v1 = this.lane1;
+      const v2 = this.lane2;
+      this.hashString(key, 7);
+      sum1 = (sum1 + mix(this.lane1 ^ Math.imul(v1, 0x9e3779b1))) | 0;
+      sum2 = (sum2 + mix(this.lane2 + Math.imul(v2, 0x7feb352d))) | 0;
+      size++;
+    }
+    this.lane1 = mix(sum1 ^ 0x1b873593 ^ size);
+    this.lane2 = mix(sum2 + 0xcc9e2d51 + size);
+  }
+
+  private result(): Fingerprint {
+    return { hash: (this.lane1 >>> 0) * 0x200000 + (this.lane2 >>> 11), check: this.lane2 & 0x7ff };
+  }
+
+  /** The fingerprint of an object without the entries `skip` names: what a copy without them would have. */
+  fingerprintWithout(record: Record<string, unknown>, skip: (key: string) => boolean): Fingerprint {
+    this.hashEntries(record, 0, (key) => (skip(key) ? false : undefined));
+    return this.result();
+  }
+
+  /**
+   * The fingerprint of a tool call as compared: its id left out (unless `withId`), its function's arguments as what
+   * a JSON string of them encodes (see parsedArguments); what the copy readCall makes would have, without the copy.
+   */
+  fingerprintCall(call: Record<string, unknown>, withId: boolean): Fingerprint {
+    const inFunction: EntryHashing = (key, value, depth) => {
+      if (key !== 'arguments') return undefined;
+      this.hashInto(parsedArguments(value), depth);
+      return true;
+    };
+    this.hashEntries(call, 0, (key, value, depth) => {
+      if (key === 'id' && !withId) return false;
+      if (key !== 'function' || typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+      this.hashEntries(value as Record<string, unknown>, depth, inFunction);
+      return true;
+    });
+    return this.result();
+  }
+
+  /** The fingerprint of a value (see Fingerprint). */
+  fingerprint(value: unknown): Fingerprint {
+    this.hashInto(value, 0);
+    return this.result();
+  }
 }
 
-/** Hashes combined into one, in order. */
-export function combinedHash(...hashes: number[]): number {
+/**
+ * A 64-bit hash of a JSON value, the same for equal values whatever the order of their objects' keys, as a number
+ * of its first 53 bits (`hash`) and the 11 bits left (`check`). Different values share all 64 bits with a chance of
+ * about one in a billion among 200,000 steps (strings never collide: see Hasher); `hash` alone is what keys are made
+ * of, `check` confirms an equality.
+ */
+export interface Fingerprint {
+  hash: number;
+  check: number;
+}
+
+/** Fingerprints combined into one, in order. */
+export function combined(parts: readonly Fingerprint[]): Fingerprint {
   let h1 = 0x27d4eb2f;
   let h2 = 0x165667b1;
-  for (const hash of hashes) {
-    h1 = mix(Math.imul(h1, 31) + (hash / 0x200000 | 0));
-    h2 = mix(Math.imul(h2, 37) + (hash % 0x200000));
+  for (const { hash, check } of parts) {
+    h1 = mix(Math.imul(h1, 31) + ((hash / 0x200000) | 0));
+    h2 = mix(Math.imul(h2, 37) + ((hash % 0x200000) | 0) + Math.imul(check, 0x9e3779b1));
   }
-  return (h1 >>> 0) * 0x200000 + (h2 >>> 11);
+  return { hash: (h1 >>> 0) * 0x200000 + (h2 >>> 11), check: h2 & 0x7ff };
 }
 
 /** Deep equality of plain JSON values, the order of keys aside. */

@@ -1,46 +1,42 @@
 /**
  * The compare view's rows: the diff laid out for the webview, which only draws them. Each row holds a step of
- * each side (where there is one) with what it is, where it is in its file, and for a changed step each field that
- * differs with its value on both sides, the part that differs, and where the field is in each file.
+ * each side (where there is one) with what it is, and for a changed step each field that differs with its value on
+ * both sides and the part that differs. Where a step or a field is in its file is found when it is clicked
+ * (./compare.ts, locate): a row carries no ranges, so 100,000 rows cost no reading of where every step is.
  */
-import { GraphLayout, type CompactRange, type CompareField, type CompareRow, type CompareStep, type GraphNodeKind, type LineRange } from '../../../shared/protocol';
+import { compareRowHeight, GraphLayout, type CompareField, type CompareRow, type CompareStep, type GraphNodeKind } from '../../../shared/protocol';
 import type { Steps } from '../common/steps';
 import { shorten } from '../common/text';
-import type { Span } from '../common/types';
 import type { DiffRow, TraceDiff } from './diff';
 import type { FieldChange } from './fields';
 import { fieldSubject, stepHeading } from './labels';
-import type { TraceSource } from './sources';
 import type { Step, StepCall } from './steps';
-
-export interface ViewSide {
-  source: TraceSource;
-  toRange(span: Span): LineRange;
-}
 
 export interface ViewOptions {
   /** Characters of a field's value shown (`agentTraces.preview.maxTextLength`). */
   maxTextLength: number;
 }
 
-const summaryLength = 160;
+const summaryLength = 120;
 
 /** The rows of the compare view, in the diff's order. */
-export function* compareRows(diff: TraceDiff, left: ViewSide, right: ViewSide, options: ViewOptions): Steps<CompareRow[]> {
+export function* compareRows(diff: TraceDiff, options: ViewOptions): Steps<CompareRow[]> {
   const rows: CompareRow[] = new Array(diff.rows.length);
   for (let r = 0; r < diff.rows.length; r++) {
     if (r % 500 === 499) yield;
-    rows[r] = viewRow(diff.rows[r], left, right, options);
+    rows[r] = viewRow(diff.rows[r], options);
   }
   return rows;
 }
 
-function viewRow(row: DiffRow, left: ViewSide, right: ViewSide, options: ViewOptions): CompareRow {
-  const view: CompareRow = { kind: row.kind, height: rowHeight(row) };
-  if (row.left) view.left = viewStep(row.left, left, true);
-  if (row.right) view.right = viewStep(row.right, right, row.kind !== 'same');
+function viewRow(row: DiffRow, options: ViewOptions): CompareRow {
+  const view: CompareRow = { kind: row.kind };
+  const height = rowHeight(row);
+  if (height !== compareRowHeight) view.height = height;
+  if (row.left) view.left = viewStep(row.left, true);
+  if (row.right) view.right = viewStep(row.right, row.kind !== 'same');
   if (row.kind === 'changed') {
-    view.fields = (row.fields ?? []).map((field) => viewField(row, field, left, right, options));
+    view.fields = (row.fields ?? []).map((field) => viewField(row, field, options));
     if (row.moreFields) view.moreFields = row.moreFields;
     if (row.outcome) view.outcome = row.outcome;
   }
@@ -54,18 +50,12 @@ function rowHeight(row: DiffRow): number {
   return GraphLayout.headerHeight + lines * GraphLayout.lineHeight + 6;
 }
 
-function viewStep(step: Step, side: ViewSide, described: boolean): CompareStep {
-  const spans = side.source.stepSpans(step.index);
-  const view: CompareStep = {
-    index: step.index,
-    kind: step.kind as GraphNodeKind,
-    title: '',
-    summary: '',
-    range: compact(side.toRange(spans.range)),
-    selection: compact(side.toRange(spans.selection)),
-  };
+/** A step; `described` false for the right step of an unchanged row, which is what its left step is. */
+function viewStep(step: Step, described: boolean): CompareStep {
+  const view: CompareStep = { index: step.index };
   if (described) {
     const heading = stepHeading(step);
+    view.kind = step.kind as GraphNodeKind;
     view.title = heading.title;
     view.summary = shorten(heading.summary, summaryLength);
   }
@@ -75,19 +65,14 @@ function viewStep(step: Step, side: ViewSide, described: boolean): CompareStep {
   return view;
 }
 
-function viewField(row: DiffRow, field: FieldChange, left: ViewSide, right: ViewSide, options: ViewOptions): CompareField {
+function viewField(row: DiffRow, field: FieldChange, options: ViewOptions): CompareField {
   const view: CompareField = { path: field.path, label: fieldLabel(row, field) };
+  if (field.rightPath !== undefined) view.rightPath = field.rightPath;
   const link = row.link && field.path === 'tool_call_id';
   const leftText = link ? linkText(row.link!.left, field.left) : shownValue(field.left, options.maxTextLength);
   const rightText = link ? linkText(row.link!.right, field.right) : shownValue(field.right, options.maxTextLength);
-  if (leftText !== undefined) {
-    view.left = leftText;
-    view.leftRange = compact(left.toRange(left.source.locate(row.left!.index, field.path)));
-  }
-  if (rightText !== undefined) {
-    view.right = rightText;
-    view.rightRange = compact(right.toRange(right.source.locate(row.right!.index, field.rightPath ?? field.path)));
-  }
+  if (leftText !== undefined) view.left = leftText;
+  if (rightText !== undefined) view.right = rightText;
   if (typeof field.left === 'string' && typeof field.right === 'string' && leftText !== undefined && rightText !== undefined && !link) {
     const [leftMark, rightMark] = differingParts(leftText, rightText);
     view.leftMark = leftMark;
@@ -133,8 +118,4 @@ export function differingParts(left: string, right: string): [[number, number], 
 
 function isWordCharacter(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code > 127;
-}
-
-function compact(range: LineRange): CompactRange {
-  return [range.start.line, range.start.character, range.end.line, range.end.character];
 }

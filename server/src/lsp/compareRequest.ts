@@ -1,18 +1,21 @@
 /**
- * The compare request (the server's wiring for diff/compare.ts): each side's text is the one the client sent (a
+ * The compare requests (the server's wiring for diff/compare.ts): each side's text is the one the client sent (a
  * committed version), the open document's, or the file's on disk (within the workspace and the size limit), and
- * the diff runs in slices so that other requests are answered meanwhile.
+ * the diff runs in slices so that other requests are answered meanwhile. The latest comparisons are kept, with the
+ * texts they read, to say where a clicked step or field is.
  */
 import { basename } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocuments } from 'vscode-languageserver/node';
 import type { CompareData } from '../../../shared/protocol';
-import type { CompareParams, CompareSideParams } from '../../../shared/requests';
+import type { CompareLocateParams, CompareParams, CompareSideParams } from '../../../shared/requests';
+import type { LineRange } from '../../../shared/protocol';
+import { LruCache } from '../common/lru';
 import { BudgetExceeded } from '../common/budget';
 import { LineIndex } from '../common/lineIndex';
 import { nextTurn, runStepsInSlices, sliceMs } from '../common/steps';
 import { toRange } from './toProtocol';
-import { compareInSteps, type CompareSideInput } from '../diff/compare';
+import { compareInSteps, type CompareSideInput, type Comparison } from '../diff/compare';
 import { bytesPerMB, pathOfUri, readTextFile } from '../disk/files';
 import type { ServerSettings } from '../settings';
 
@@ -24,20 +27,37 @@ export interface CompareContext {
   cancelled(): boolean;
 }
 
-export async function compareDocuments(params: CompareParams, context: CompareContext): Promise<CompareData> {
-  const [left, right] = await Promise.all([sideInput(params.left, context), sideInput(params.right, context)]);
-  const { settings } = context;
-  const pause = async () => {
-    await nextTurn();
-    if (context.cancelled()) throw new BudgetExceeded('cancelled');
-  };
-  return runStepsInSlices(compareInSteps(left, right, {
-    maxSteps: settings.compare.maxSteps,
-    maxAlignmentWork: settings.compare.maxAlignmentWork,
-    maxTextLength: settings.preview.maxTextLength,
-    ignore: settings.compare.ignore,
-    compareIds: params.compareIds === true,
-  }), pause, sliceMs);
+/** Comparisons kept for their clicks: each holds both texts, so only the few latest (one per open view, mostly). */
+const keptComparisons = 8;
+
+export class Comparisons {
+  private readonly kept = new LruCache<string, Comparison>(keptComparisons);
+  private made = 0;
+
+  async compare(params: CompareParams, context: CompareContext): Promise<CompareData> {
+    const [left, right] = await Promise.all([sideInput(params.left, context), sideInput(params.right, context)]);
+    const { settings } = context;
+    const pause = async () => {
+      await nextTurn();
+      if (context.cancelled()) throw new BudgetExceeded('cancelled');
+    };
+    const id = `compare-${++this.made}`;
+    const comparison = await runStepsInSlices(compareInSteps(left, right, {
+      maxSteps: settings.compare.maxSteps,
+      maxAlignmentWork: settings.compare.maxAlignmentWork,
+      maxTextLength: settings.preview.maxTextLength,
+      ignore: settings.compare.ignore,
+      compareIds: params.compareIds === true,
+    }, id), pause, sliceMs);
+    this.kept.set(id, comparison);
+    return comparison.data;
+  }
+
+  locate(params: CompareLocateParams): { range: LineRange; selection: LineRange } | null {
+    const comparison = this.kept.get(params.id);
+    if (!comparison || (params.side !== 'left' && params.side !== 'right')) return null;
+    return comparison.locate(params.side, params.step, typeof params.path === 'string' ? params.path : undefined);
+  }
 }
 
 async function sideInput(params: CompareSideParams, context: CompareContext): Promise<CompareSideInput> {
