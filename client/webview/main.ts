@@ -12,6 +12,7 @@ import { adjacentProblem, innermostNodeAt } from './navigation';
 import { canExpand, buildRow, panelHeight, type RowContext } from './nodeView';
 import { buildProjection, firstRowNear, rowAt, type Extras, type Projection } from './projection';
 import { Toolbar } from './toolbar';
+import { afterPaint, VirtualWindow } from './virtualWindow';
 import { CompareView } from './compare/view';
 
 interface VsCodeApi {
@@ -49,10 +50,7 @@ class Preview {
   private readonly openGroups = new Set<string>();
   private extras: Extras = new Map();
   private currentId = -1;
-  private readonly rendered = new Map<number, HTMLElement>();
-  private windowTop = 0;
-  private windowBottom = -1;
-  private scheduled = false;
+  private readonly window: VirtualWindow;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private restored: SavedState | undefined;
   /** The scroller's width, read once per layout rather than once per node. */
@@ -67,6 +65,7 @@ class Preview {
       onSelectTrace: (traceIndex) => this.post({ type: 'selectTrace', traceIndex }),
       onProblem: (direction) => this.gotoProblem(direction),
     });
+    this.window = new VirtualWindow(this.scroller, this.canvas, MAX_ROWS_IN_DOM);
     this.edgeLayer.setAttribute('aria-hidden', 'true');
     this.canvas.appendChild(this.edgeLayer);
     this.scroller.appendChild(this.canvas);
@@ -163,7 +162,7 @@ class Preview {
     this.renderWindow(true);
     this.updateProblemCounter();
     this.saveStateSoon();
-    this.afterPaint(() => {
+    afterPaint(() => {
       this.post({
         type: 'rendered',
         nodeCount: data.nodes.length,
@@ -172,19 +171,6 @@ class Preview {
         firstPaintMs: Math.round((performance.now() - startedAt) * 10) / 10,
       });
     });
-  }
-
-  /** Runs after the next frame is painted; falls back to a timer where frames are not produced (hidden page). */
-  private afterPaint(callback: () => void): void {
-    let done = false;
-    const run = () => {
-      if (!done) {
-        done = true;
-        callback();
-      }
-    };
-    requestAnimationFrame(() => setTimeout(run, 0));
-    setTimeout(run, 200);
   }
 
   private findByKey(key: string): number {
@@ -296,18 +282,11 @@ class Preview {
   // ---- drawing ---------------------------------------------------------------------------------------------------
 
   private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    requestAnimationFrame(() => {
-      this.scheduled = false;
-      this.renderWindow(false);
-    });
+    this.window.schedule(() => this.renderWindow(false));
   }
 
   private invalidate(): void {
-    for (const element of this.rendered.values()) element.remove();
-    this.rendered.clear();
-    this.windowBottom = -1;
+    this.window.invalidate();
   }
 
   private rowContext(): RowContext {
@@ -328,52 +307,29 @@ class Preview {
     const projection = this.projection;
     const model = this.model;
     if (!projection || !model) return;
-    const viewTop = this.scroller.scrollTop;
-    const viewHeight = Math.max(this.scroller.clientHeight, 200);
-    const margin = viewHeight / 2;
-    if (!force && viewTop - margin >= this.windowTop && viewTop + viewHeight + margin <= this.windowBottom) return;
-
-    const windowTop = Math.max(0, viewTop - viewHeight);
-    const windowBottom = viewTop + 2 * viewHeight;
-    const wanted = new Set<number>();
     const { rows, tops, heights } = projection;
-    for (let i = firstRowNear(projection, windowTop); i < rows.length && tops[i] <= windowBottom; i++) {
-      if (tops[i] + heights[i] < windowTop) continue;
-      wanted.add(rows[i]);
-      if (wanted.size >= MAX_ROWS_IN_DOM) break;
-    }
-    for (const [id, element] of this.rendered) {
-      if (!wanted.has(id)) {
-        element.remove();
-        this.rendered.delete(id);
-      }
-    }
     const context = this.rowContext();
-    const fragment = document.createDocumentFragment();
-    for (const id of wanted) {
-      let element = this.rendered.get(id);
-      if (!element) {
-        element = buildRow(id, context);
-        this.rendered.set(id, element);
-        fragment.appendChild(element);
-      }
-      const row = projection.rowOf[id];
-      const lane = model.nodes[id].lane;
-      const indent = depthIndent(model.nodes[id]);
-      element.style.top = `${tops[row]}px`;
-      element.style.left = `${this.contentLeft(lane) + indent}px`;
-      element.style.width = `${this.contentWidth(lane) - indent}px`;
-      element.style.height = `${heights[row]}px`;
-    }
-    this.canvas.appendChild(fragment);
-    this.windowTop = windowTop;
-    this.windowBottom = windowBottom;
+    const drawn = this.window.update(
+      force,
+      { count: rows.length, tops, heights, firstNear: (y) => firstRowNear(projection, y) },
+      (row) => rows[row],
+      (id) => buildRow(id, context),
+      (element, row) => {
+        const node = model.nodes[rows[row]];
+        const indent = depthIndent(node);
+        element.style.top = `${tops[row]}px`;
+        element.style.left = `${this.contentLeft(node.lane) + indent}px`;
+        element.style.width = `${this.contentWidth(node.lane) - indent}px`;
+        element.style.height = `${heights[row]}px`;
+      },
+    );
+    if (!drawn) return;
     drawEdges(
       this.edgeLayer,
-      edgesNear(projection, model.data.edges, windowTop, windowBottom),
+      edgesNear(projection, model.data.edges, drawn.top, drawn.bottom),
       { boxOf: (id) => this.boxOf(id), titleOf: (id) => model.nodes[id]?.title ?? 'node' },
-      windowTop,
-      windowBottom - windowTop,
+      drawn.top,
+      drawn.bottom - drawn.top,
       Math.max(this.viewportWidth, this.contentLeft(2) + this.contentWidth(2) + EDGE_GUTTER),
     );
   }

@@ -158,6 +158,56 @@ describe('the compare view', () => {
     }
   });
 
+  test('10,000 changed steps, none folded: only the rows in and near the viewport are drawn, and scrolling replaces them', async () => {
+    const events = (suffix: string) => Array.from({ length: 10_000 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `step ${i}${suffix}` }));
+    const data = compareTexts(events(''), events(' (rerun)'));
+    assert.equal(data.rows.length, 10_000);
+    assert.equal(data.counts.changed, 10_000);
+    const page = await open(data, { height: 700 });
+    const drawn = () => page.page.evaluate(() => {
+      const scroller = document.querySelector('.cmp-scroller') as HTMLElement;
+      const rows = [...document.querySelectorAll<HTMLElement>('.cmp-row')];
+      return {
+        rows: rows.map((row) => Number(row.dataset.row)).sort((a, b) => a - b),
+        outside: rows.filter((row) => row.offsetTop + row.offsetHeight < scroller.scrollTop - scroller.clientHeight || row.offsetTop > scroller.scrollTop + 2 * scroller.clientHeight).length,
+        visible: rows.filter((row) => row.offsetTop < scroller.scrollTop + scroller.clientHeight && row.offsetTop + row.offsetHeight > scroller.scrollTop).map((row) => Number(row.dataset.row)),
+        height: (document.querySelector('.cmp-canvas') as HTMLElement | null)?.offsetHeight ?? scroller.scrollHeight,
+      };
+    });
+    try {
+      const top = await drawn();
+      assert.equal(top.rows[0], 0);
+      assert.ok(top.rows.length > 0 && top.rows.length <= 150, `${top.rows.length} rows drawn of 10,000`);
+      assert.equal(top.outside, 0, 'no row far from the viewport is drawn');
+      assert.deepEqual(top.rows, top.rows.map((_, i) => i), 'the drawn rows are one run from the top');
+      const dom = await page.domNodeCount();
+      assert.ok(dom < 2500, `${dom} DOM nodes for 10,000 changed rows`);
+
+      await page.page.evaluate(() => {
+        const scroller = document.querySelector('.cmp-scroller') as HTMLElement;
+        scroller.scrollTop = scroller.scrollHeight;
+      });
+      await page.page.waitForSelector('.cmp-row[data-row="9999"]');
+      const bottom = await drawn();
+      assert.ok(!bottom.rows.includes(0), 'the first rows are gone once scrolled past');
+      assert.ok(bottom.rows.length <= 150);
+      assert.equal(bottom.outside, 0);
+      assert.ok(bottom.visible.includes(9999));
+      assert.match(await rowText(page, 9999, 'right'), /step 9999 \(rerun\)/);
+      assert.ok((await page.domNodeCount()) < 2500);
+
+      // The middle, reached by the keyboard: Shift+F8 from the end goes back one change, and it is drawn.
+      await page.page.locator('.cmp-scroller').focus();
+      await page.page.keyboard.press('Shift+F8');
+      const current = Number(await page.page.locator('.cmp-row.current').getAttribute('data-row'));
+      assert.equal(current, 9999);
+      await page.page.keyboard.press('Shift+F8');
+      assert.equal(await page.page.locator('.cmp-row.current').getAttribute('data-row'), '9998');
+    } finally {
+      await page.close();
+    }
+  });
+
   test('100,000 steps a side: unchanged runs fold, the DOM stays bounded, a fold opens on click', async () => {
     const events = (seed: string) => Array.from({ length: 100_000 }, (_, i) => (i % 2 === 0 ? { role: 'user', content: `question ${i}${i === 60_000 ? seed : ''}` } : { role: 'assistant', content: `answer ${i}` }));
     const data = compareTexts(events(''), events(' (edited)'));

@@ -9,6 +9,7 @@ import { buildLayout, entryAt, firstEntryNear, isFolded, type CompareLayout, typ
 import { isFiltering, matchRows, noFilter, type CompareFilter } from './filter';
 import { buildFold, buildRow } from './rows';
 import { CompareToolbar } from './toolbar';
+import { afterPaint, VirtualWindow } from '../virtualWindow';
 
 export interface WebviewHost {
   postMessage(message: WebviewToHost): void;
@@ -38,10 +39,7 @@ export class CompareView {
   /** Rows that are changes (added, removed, changed), in order: what F8 visits. */
   private changes: number[] = [];
   private currentRow = -1;
-  private readonly rendered = new Map<number, HTMLElement>();
-  private windowTop = 0;
-  private windowBottom = -1;
-  private scheduled = false;
+  private readonly window: VirtualWindow;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private restoredTopRow: number | undefined;
 
@@ -52,6 +50,7 @@ export class CompareView {
       onSelectTrace: (side, index) => this.post({ type: 'compareOptions', ...(side === 'left' ? { leftTrace: index } : { rightTrace: index }) }),
       onChange: (direction) => this.gotoChange(direction),
     });
+    this.window = new VirtualWindow(this.scroller, this.canvas, MAX_ENTRIES_IN_DOM);
     this.scroller.tabIndex = 0;
     this.scroller.setAttribute('aria-label', 'Steps of the two traces');
     this.scroller.appendChild(this.canvas);
@@ -121,25 +120,13 @@ export class CompareView {
     else this.scroller.scrollTop = 0;
     this.renderWindow(true);
     this.updateCounter();
-    this.afterPaint(() => this.post({
+    afterPaint(() => this.post({
       type: 'rendered',
       nodeCount: data.rows.length,
       domNodeCount: document.getElementsByTagName('*').length,
       version: -1,
       firstPaintMs: Math.round((performance.now() - startedAt) * 10) / 10,
     }));
-  }
-
-  private afterPaint(callback: () => void): void {
-    let done = false;
-    const run = () => {
-      if (!done) {
-        done = true;
-        callback();
-      }
-    };
-    requestAnimationFrame(() => setTimeout(run, 0));
-    setTimeout(run, 200);
   }
 
   private relayout(): void {
@@ -204,57 +191,33 @@ export class CompareView {
   // ---- drawing ---------------------------------------------------------------------------------------------------
 
   private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    requestAnimationFrame(() => {
-      this.scheduled = false;
-      this.renderWindow(false);
-    });
+    this.window.schedule(() => this.renderWindow(false));
   }
 
   private invalidate(): void {
-    for (const element of this.rendered.values()) element.remove();
-    this.rendered.clear();
-    this.windowBottom = -1;
+    this.window.invalidate();
   }
 
   private renderWindow(force: boolean): void {
     const layout = this.layout;
     const data = this.data;
     if (!layout || !data) return;
-    const viewTop = this.scroller.scrollTop;
-    const viewHeight = Math.max(this.scroller.clientHeight, 200);
-    const margin = viewHeight / 2;
-    if (!force && viewTop - margin >= this.windowTop && viewTop + viewHeight + margin <= this.windowBottom) return;
-    const windowTop = Math.max(0, viewTop - viewHeight);
-    const windowBottom = viewTop + 2 * viewHeight;
-    const wanted = new Set<number>();
-    for (let i = firstEntryNear(layout, windowTop); i < layout.entries.length && layout.tops[i] <= windowBottom; i++) {
-      if (layout.tops[i] + layout.heights[i] < windowTop) continue;
-      wanted.add(i);
-      if (wanted.size >= MAX_ENTRIES_IN_DOM) break;
-    }
-    for (const [i, element] of this.rendered) {
-      if (!wanted.has(i)) {
-        element.remove();
-        this.rendered.delete(i);
-      }
-    }
     const drawing = { data, query: this.filter.query.trim().toLowerCase(), currentRow: this.currentRow };
-    const fragment = document.createDocumentFragment();
-    for (const i of wanted) {
-      if (this.rendered.has(i)) continue;
-      const entry = layout.entries[i];
-      const element = isFolded(entry) ? buildFold(entry.fold, entry.to, data) : buildRow(entry.row, drawing);
-      element.style.top = `${layout.tops[i]}px`;
-      element.style.height = `${layout.heights[i]}px`;
-      if (this.matched && !isFolded(entry) && this.matched[entry.row]) element.classList.add('match');
-      this.rendered.set(i, element);
-      fragment.appendChild(element);
-    }
-    this.canvas.appendChild(fragment);
-    this.windowTop = windowTop;
-    this.windowBottom = windowBottom;
+    this.window.update(
+      force,
+      { count: layout.entries.length, tops: layout.tops, heights: layout.heights, firstNear: (y) => firstEntryNear(layout, y) },
+      (i) => i,
+      (i) => {
+        const entry = layout.entries[i];
+        const element = isFolded(entry) ? buildFold(entry.fold, entry.to, data) : buildRow(entry.row, drawing);
+        if (this.matched && !isFolded(entry) && this.matched[entry.row]) element.classList.add('match');
+        return element;
+      },
+      (element, i) => {
+        element.style.top = `${layout.tops[i]}px`;
+        element.style.height = `${layout.heights[i]}px`;
+      },
+    );
   }
 
   // ---- interaction -----------------------------------------------------------------------------------------------
