@@ -59,12 +59,28 @@ const eventPlan: ReadingPlan<Shape> = {
   words: tracePlan.words,
 };
 
+/** The JSON text inside an `arguments` string: only its errors matter, worded for the string rather than the file. */
+const argumentsPlan: ReadingPlan<Shape> = {
+  childShape: () => null,
+  words: {
+    unit: 'string',
+    oneValue: 'the arguments string holds one JSON object',
+    expectedValueHint: ' (the arguments are a JSON object)',
+    commentsWhere: 'in JSON',
+  },
+};
+
+/** The first syntax error of the JSON text an `arguments` string holds, if any. */
+export function argumentsSyntaxError(json: string): ParsedJson['errors'][number] | undefined {
+  return buildTree(json, 0, json.length, argumentsPlan).errors[0];
+}
+
 /** Reads text[from, end) as an element of a trace's events array would be read in place; offsets are absolute. */
 export function parseEventJson(text: string, from: number, end: number): ParsedJson {
   return buildTree(text, from, end, eventPlan);
 }
 
-/** Reads the trace (or the JSON text inside one of its strings) in text[from, end); offsets are absolute. */
+/** Reads the trace in text[from, end); offsets are absolute. */
 export function parseJson(text: string, from = 0, end = text.length, budget?: Budget): ParsedJson {
   return buildTree(text, from, end, tracePlan, budget);
 }

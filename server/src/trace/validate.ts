@@ -1,7 +1,7 @@
 import { capProblems, tooManyProblemsMessage } from '../common/capProblems';
 import type { ServiceContext } from '../common/languageService';
 import type { Problem, Severity, Span } from '../common/types';
-import { parseJson } from './parser';
+import { argumentsSyntaxError } from './parser';
 import {
   EVENTS_PER_STEP, decodeString, field, keySpan, valueSpan,
   type Field, type JsonValue, type ToolCall, type TraceEvent, type TraceModel,
@@ -293,5 +293,5 @@ function checkCall(model: TraceModel, call: ToolCall, add: Add, unknownKeys: Unk
     add(valueSpan(v), 'error', 'trace/arguments-type', `"arguments" must be an object or a JSON string encoding one, not ${describeKind(v.kind)}`);
     return;
   }
-  checkEncodedArguments(model.text, v, decodeString(model.text, v, Infinity), (json) => parseJson(json).errors[0], 'trace/arguments-json', add);
+  checkEncodedArguments(model.text, v, decodeString(model.text, v, Infinity), argumentsSyntaxError, 'trace/arguments-json', add);
 }

@@ -40,7 +40,7 @@ const cases: [string, string, string, string][] = [
   ['an event that is not an object', '  {"role": "user", "content": "Inbox?"},', '  "Inbox?",',
     'error trace/event-not-object 1:2-1:10 "\\"Inbox?\\"": Event #0 is a string; every event must be a JSON object such as {"role": "user", "content": "…"}'],
   ['arguments whose JSON is cut short', '"{\\"n\\": 10}"', '"{\\"n\\": 10"',
-    `error trace/arguments-json 2:147-2:148 "\\"": arguments: the JSON in this string breaks here: Unexpected end of file: expected '}'`],
+    `error trace/arguments-json 2:147-2:148 "\\"": arguments: the JSON in this string breaks here: Unexpected end of string: expected '}'`],
   ['arguments of the wrong type', '"{\\"n\\": 10}"', '10',
     'error trace/arguments-type 2:136-2:138 "10": "arguments" must be an object or a JSON string encoding one, not a number'],
   ['a calling message without a role', '{"role": "assistant", "content": null, "tool_calls"', '{"content": null, "tool_calls"',
