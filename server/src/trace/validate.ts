@@ -232,20 +232,45 @@ function checkChunk(model: TraceModel, chunk: JsonValue, i: number, add: Add, un
       return;
     }
     const v = image.value;
-    if (!v || v.kind === 'string' || v.kind === 'invalid') return;
+    if (!v || v.kind === 'invalid') return;
+    if (v.kind === 'string') {
+      if (!analyzerReads(fields)) notEvaluable(valueSpan(v), `an image given as a URL string under "${image.name}"`, add);
+      return;
+    }
     if (v.kind === 'object') {
       unknownKeys(v.fields ?? [], imageKeys, `"${image.name}"`);
       const url = field(v.fields, 'url');
       if (!url) add(keySpan(image), 'error', 'trace/chunk-invalid', `"${image.name}" needs a string "url" (an https: or data: URL)`);
       else if (url.value && url.value.kind !== 'string' && url.value.kind !== 'invalid') {
         add(valueSpan(url.value), 'error', 'trace/chunk-invalid', `"url" must be a string, not ${describeKind(url.value.kind)}`);
+      } else if (!analyzerReads(fields)) {
+        notEvaluable(keySpan(image), image.name === 'image_url' ? 'an "image_url" object with values other than strings' : 'an image under "image" (it reads "image_url")', add);
       }
       return;
     }
     add(valueSpan(v), 'error', 'trace/chunk-invalid', `"${image.name}" must be {"url": "…"} or a URL string, not ${describeKind(v.kind)}`);
   } else if (!knownChunkTypes.has(typeName)) {
     add(valueSpan(type.value), 'warning', 'trace/chunk-invalid', `Unknown chunk type "${typeName}": the trace format knows "text" and "image_url"`);
+  } else if (!analyzerReads(fields)) {
+    notEvaluable(valueSpan(type.value), `${/^[aeiou]/i.test(typeName) ? 'an' : 'a'} "${typeName}" chunk without a string "text"`, add);
   }
+}
+
+/**
+ * Whether the Invariant analyzer reads a chunk (its input builder, as `guardrail/evaluate/input.ts` mirrors it): a
+ * string "text", or an "image_url" object whose values are all strings. On any other chunk it fails, so rules are not
+ * evaluated on the trace.
+ */
+function analyzerReads(fields: Field[]): boolean {
+  if (field(fields, 'text')?.value?.kind === 'string') return true;
+  const image = field(fields, 'image_url')?.value;
+  return image?.kind === 'object' && (image.fields ?? []).every((f) => f.value?.kind === 'string');
+}
+
+/** A chunk the trace format allows but the analyzer cannot read: said here, so that check and eval never disagree silently. */
+function notEvaluable(span: Span, what: string, add: Add): void {
+  add(span, 'warning', 'trace/chunk-not-evaluable',
+    `Rules cannot be evaluated on this trace: the Invariant analyzer reads text chunks (a string "text") and "image_url" objects, not ${what}; agent-traces eval reports the trace as failed`);
 }
 
 function checkCall(model: TraceModel, call: ToolCall, add: Add, unknownKeys: UnknownKeys): void {

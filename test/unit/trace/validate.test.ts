@@ -78,12 +78,18 @@ const variants = lines(
   "]",
 );
 
+const notEvaluable = (what: string) =>
+  `Rules cannot be evaluated on this trace: the Invariant analyzer reads text chunks (a string "text") and "image_url" objects, not ${what}; agent-traces eval reports the trace as failed`;
+
 test('allowed variants raise no errors: metadata first, MCP tools, top-level calls, object outputs, null content, chunks', () => {
   assert.deepEqual(problems(variants), [
     "hint trace/implicit-output 2:11-2:17 \"\\\"tool\\\"\": This tool output has no tool_call_id and no tool call comes before it, so it answers none",
     "hint trace/unknown-key 4:93-4:100 \"\\\"extra\\\"\": Unknown key \"extra\" in this tool call; the trace format does not define it",
     "error trace/missing-role 6:2-6:3 \"{\": Event #5 holds only \"metadata\"; that is allowed only as the first element. Other events need a \"role\"",
+    // allowed by the format, but the analyzer reads only "image_url" objects of strings: rules would fail on this trace
+    `warning trace/chunk-not-evaluable 8:87-8:98 "\\"image_url\\"": ${notEvaluable('an "image_url" object with values other than strings')}`,
     "hint trace/unknown-key 8:144-8:150 \"\\\"zoom\\\"\": Unknown key \"zoom\" in \"image_url\"; the trace format does not define it",
+    `warning trace/chunk-not-evaluable 8:188-8:214 "\\"data:image/png;base64,AA\\"": ${notEvaluable('an image given as a URL string under "image_url"')}`,
     "hint trace/unknown-key 9:135-9:143 \"\\\"strict\\\"\": Unknown key \"strict\" in \"function\"; the trace format does not define it",
     "hint trace/unknown-key 9:152-9:159 \"\\\"extra\\\"\": Unknown key \"extra\" in this tool call; the trace format does not define it",
   ]);
@@ -92,7 +98,7 @@ test('allowed variants raise no errors: metadata first, MCP tools, top-level cal
 test('unknown-key hints follow the unknownKeyHints setting', () => {
   const found = problems(variants, { unknownKeyHints: false });
   assert.equal(found.filter((p) => p.includes('trace/unknown-key')).length, 0);
-  assert.equal(found.length, 2);
+  assert.equal(found.length, 4);
 });
 
 test('the top level must be an array or an object with a messages array', () => {
