@@ -34,7 +34,7 @@ describe('agent-traces check', () => {
     assert.equal(result.code, 1, result.stderr);
     assert.deepEqual(result.lines, [
       `${join('traces', 'nested', 'orphan.trace.json')}:2:36 error trace/unknown-call-id ${result.lines[0].split(' trace/unknown-call-id ')[1]}`,
-      'rules.gr:2:6 error gr/unknown-type Failed to resolve type Mesage',
+      "rules.gr:2:6 error gr/unknown-type Failed to resolve type Mesage. Did you mean 'Message'?",
       '3 files checked: 2 errors, 0 warnings, 0 infos, 0 hints',
     ]);
     assert.match(result.lines[0], /nope/);

@@ -12,11 +12,20 @@ import { parse } from './parser';
 export function codeFixes(model: RuleModel, problems: Problem[]): CodeFix[] {
   const fixes: CodeFix[] = [];
   for (const problem of problems) {
+    if (problem.code === 'gr/unknown-type' && problem.suggestion !== undefined) fixes.push(...replaceTypeName(model, problem, problem.suggestion));
     if (problem.code === 'gr/unknown-identifier' || problem.code === 'gr/unknown-type') fixes.push(...addImport(model, problem));
     else if (problem.code === 'gr/unused-import') fixes.push(...removeImport(model, problem));
     else if (problem.code === 'gr/unknown-attribute' && problem.suggestion !== undefined) fixes.push(replaceField(problem, problem.suggestion));
   }
   return fixes;
+}
+
+/** An unknown type's problem runs from the variable's name to the type's; the fix replaces the type's name alone. */
+function replaceTypeName(model: RuleModel, problem: Problem, suggestion: string): CodeFix[] {
+  const name = /[A-Za-z_]\w*$/.exec(model.text.slice(problem.span.start, problem.span.end))?.[0];
+  if (!name) return [];
+  const span = { start: problem.span.end - name.length, end: problem.span.end };
+  return [quickfix(problem, `Change to '${suggestion}'`, [{ span, newText: suggestion }], false, true)];
 }
 
 function replaceField(problem: Problem, suggestion: string): CodeFix {

@@ -6,7 +6,8 @@ import {
 } from './library';
 import { lookup } from '../common/lookup';
 import { EVALUATED_MODULES, unsafeBuiltinReason } from './python';
-import { BUILTIN_TYPES, isBuiltinName, Scope, type Occurrence, type Resolution, type RuleSymbol, type ScopeInfo, type SymbolKind } from './scope';
+import { closestNames } from '../common/editDistance';
+import { BUILTIN_TYPE_NAMES, BUILTIN_TYPES, isBuiltinName, Scope, type Occurrence, type Resolution, type RuleSymbol, type ScopeInfo, type SymbolKind } from './scope';
 import { unusedImportProblems, type ImportBinding } from './unusedImports';
 
 // Features and the evaluator import the resolution's types from here, with the resolver.
@@ -281,7 +282,11 @@ class Resolver {
       if (this.index) this.occurrence({ span: spanOf(type), typeName: name, builtin: name });
       return;
     }
-    this.problem({ start: problemStart, end: type.end }, 'error', 'gr/unknown-type', `Failed to resolve type ${name}`);
+    // The official message, then the built-in types one or two edits away (the quick fix offers a single one).
+    const close = closestNames(name, BUILTIN_TYPE_NAMES);
+    const hint = close.length > 0 ? `. Did you mean ${close.map((n) => `'${n}'`).join(' or ')}?` : '';
+    this.problem({ start: problemStart, end: type.end }, 'error', 'gr/unknown-type', `Failed to resolve type ${name}${hint}`);
+    if (close.length === 1) this.problems[this.problems.length - 1].suggestion = close[0];
     if (this.index) this.occurrence({ span: spanOf(type), typeName: name });
   }
 

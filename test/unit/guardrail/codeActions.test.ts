@@ -55,6 +55,12 @@ test('gr/unknown-identifier: an import from a module exporting the name is exten
   assert.deepEqual(fixesFor(code, 'gr/unknown-identifier')[0][0], "Add 'from invariant.detectors import python_code'");
 });
 
+test('gr/unknown-type with one close built-in type: the quick fix replaces the type name, and "fix all" leaves it', () => {
+  assert.deepEqual(fixesFor('raise "x" if:\n    (call: ToolCal)\n    call is tool:send\n', 'gr/unknown-type'), [
+    ["Change to 'ToolCall'", false, 'raise "x" if:\n    (call: ToolCall)\n    call is tool:send\n'],
+  ]);
+});
+
 test('gr/unknown-type on a standard-library type: the same import; names the library lacks get none', () => {
   assert.deepEqual(fixesFor('raise "x" if:\n    (f: File)\n', 'gr/unknown-type'), [
     ["Add 'from invariant.files import File'", true, 'from invariant.files import File\n\nraise "x" if:\n    (f: File)\n'],

@@ -41,8 +41,17 @@ test('gr/unknown-type: reported from the variable name to the type, as the offic
   assert.deepEqual(describe('raise "x" if:\n    (issue: CodeIssue)\n'), [
     'error gr/unknown-type 2:6-2:22 Failed to resolve type CodeIssue',
   ]);
-  assert.deepEqual(describe('p(m: Mesage) := True\n'), ['error gr/unknown-type 1:3-1:12 Failed to resolve type Mesage']);
+  assert.deepEqual(describe('p(m: Mesage) := True\n'), ["error gr/unknown-type 1:3-1:12 Failed to resolve type Mesage. Did you mean 'Message'?"]);
   assert.deepEqual(describe('from invariant.detectors import CodeIssue\nraise "x" if:\n    (issue: CodeIssue)\n'), []);
+});
+
+test('gr/unknown-type: the official message, then the built-in types one or two edits away', () => {
+  assert.deepEqual(describe('raise "x" if:\n    (call: ToolCal)\n'), ["error gr/unknown-type 2:6-2:19 Failed to resolve type ToolCal. Did you mean 'ToolCall'?"]);
+  assert.deepEqual(describe('raise "x" if:\n    (out: ToolOuptut)\n'), ["error gr/unknown-type 2:6-2:21 Failed to resolve type ToolOuptut. Did you mean 'ToolOutput'?"]);
+  // lower case and a first letter changed count as edits; names too far, or too short to guess, get none
+  assert.deepEqual(describe('raise "x" if:\n    (m: message)\n'), ["error gr/unknown-type 2:6-2:16 Failed to resolve type message. Did you mean 'Message'?"]);
+  assert.deepEqual(describe('raise "x" if:\n    (o: Outputt)\n'), ['error gr/unknown-type 2:6-2:16 Failed to resolve type Outputt']);
+  assert.deepEqual(describe('raise "x" if:\n    (o: Sr)\n'), ['error gr/unknown-type 2:6-2:11 Failed to resolve type Sr']);
 });
 
 test('gr/unknown-identifier: every unresolved name, and none for rule variables, constants, predicates, imports, builtins', () => {
