@@ -26,8 +26,10 @@ export const chunkKeys = new Set([
 
 export const imageKeys = new Set(['url', 'detail', 'format', 'media_type']);
 
+/** Keys of a trace object: Explorer's upload format, and the fields its API and export add to a trace. */
 export const rootObjectKeys = new Set([
   'messages', 'metadata', 'annotations', 'index', 'name', 'hierarchy_path', 'id', 'trace_id', 'tools',
+  'dataset', 'user_id', 'user', 'extra_metadata', 'time_created',
 ]);
 
 export const knownChunkTypes = new Set(['text', 'image_url', 'image', 'input_audio', 'file', 'refusal', 'input_text', 'output_text']);

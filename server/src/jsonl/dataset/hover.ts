@@ -18,6 +18,12 @@ const DATASET_KEYS: Record<string, string> = lookup({
   name: 'Display name of this trace.',
   hierarchy_path: 'Folders the trace is shown under, outermost first.',
   metadata: 'Free-form facts about this trace (model, run, scores…).',
+  id: 'The identifier Invariant Explorer gave this trace.',
+  dataset: 'The Invariant Explorer dataset this trace was exported from (its identifier).',
+  user_id: 'The Invariant Explorer user who uploaded this trace.',
+  user: 'The Invariant Explorer user who uploaded this trace, as Explorer describes users.',
+  extra_metadata: 'Free-form facts about this trace, as Invariant Explorer stores them (its upload reads them from `metadata`).',
+  time_created: 'When this trace was added to Invariant Explorer.',
 });
 
 /** An annotation and what its address names, else the trace service, else the keys of a dataset line. */
