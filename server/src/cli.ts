@@ -125,15 +125,15 @@ export async function main(args: string[]): Promise<number> {
     return ExitCode.usage;
   }
   const cwd = process.cwd();
-  const { files, unmatched, errors: inputErrors, skippedLinks } = await expandArguments(options.patterns, cwd);
+  const { files, unmatched, errors: inputErrors, skippedLinks, shown } = await expandArguments(options.patterns, cwd);
   const pythonModules = new FolderPythonModules(options.pythonPaths, [cwd], defaultServerSettings.maxPythonFileSize);
   for (const pattern of unmatched) console.error(`agent-traces: nothing to check matches ${escapeForTerminal(pattern)}`);
   const reports: FileReport[] = [
     ...inputErrors.map((error) => ({ path: error.path, problems: [], failure: error.reason })),
     ...skippedLinks.map((link) => ({ path: link.path, problems: [], skipped: link.reason })),
   ];
-  const checkOptions = { maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, pythonModules, fix: options.fix };
-  for (const file of files) reports.push(await checkFile(file, checkOptions, cwd));
+  const checkOptions = { maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, pythonModules, fix: options.fix, cwd };
+  for (const file of files) reports.push(await checkFile(file, checkOptions, shown(file)));
   const notChecked = reports.filter((report) => report.failure).length;
   const notWritten = reports.filter((report) => report.notWritten).length;
   const skipped = skippedLinks.length;

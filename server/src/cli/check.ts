@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { errorCode, isPathInside, isReportedLink, readTextFileBytes, walkFiles } from '../disk/files';
@@ -36,6 +36,8 @@ export interface CheckOptions {
   pythonModules?: PythonModules;
   /** Apply every fix that is safe without a choice and write the file when that changed it. */
   fix?: boolean;
+  /** The folder the run started in: fixes write through a symbolic link only to a file inside it. */
+  cwd: string;
 }
 
 /** A file or folder named or found that could not be checked, and why. */
@@ -45,31 +47,41 @@ export interface InputError {
 }
 
 /**
- * Expands files, folders and globs into the list of files to check, in a stable order, without repeats. Folders
- * that cannot be read, and named paths that are neither files nor folders, are returned as errors.
+ * Expands files, folders and globs into the list of files to check (absolute paths), in a stable order, without
+ * repeats. Folders that cannot be read, and named paths that are neither files nor folders, are returned as errors.
+ * `shown` gives a file's path as the user named it: absolute when the name, folder or glob was absolute, else
+ * relative to `cwd`.
  */
 export async function expandArguments(
   patterns: string[], cwd: string,
-): Promise<{ files: string[]; unmatched: string[]; errors: InputError[]; skippedLinks: InputError[] }> {
+): Promise<{ files: string[]; unmatched: string[]; errors: InputError[]; skippedLinks: InputError[]; shown: (path: string) => string }> {
   const files = new Set<string>();
   const unmatched: string[] = [];
   const errors: InputError[] = [];
   const skippedLinks: InputError[] = [];
+  const absoluteNamed = new Set<string>();
   const relativePath = (path: string) => relative(cwd, path) || path;
+  let absolute = false;
+  const shownFound = (path: string) => (absolute ? path : relativePath(path));
+  const add = (path: string) => {
+    if (absolute && !files.has(path)) absoluteNamed.add(path);
+    files.add(path);
+  };
   const collect = async (walker: ReturnType<typeof walkFiles>, accept: (path: string) => boolean) => {
     for await (const item of walker) {
       if (typeof item === 'string') {
-        if (accept(item)) files.add(item);
+        if (accept(item)) add(item);
       } else if ('to' in item) {
-        if (isReportedLink(item, accept)) skippedLinks.push({ path: relativePath(item.path), reason: linkSkipped });
+        if (isReportedLink(item, accept)) skippedLinks.push({ path: shownFound(item.path), reason: linkSkipped });
       } else {
-        errors.push({ path: relativePath(item.path), reason: item.reason });
+        errors.push({ path: shownFound(item.path), reason: item.reason });
       }
     }
   };
   for (const pattern of patterns) {
     const before = files.size;
     const errorsBefore = errors.length;
+    absolute = isAbsolute(pattern);
     const normalized = pattern.split(sep).join('/');
     if (hasGlobMagic(normalized)) {
       const base = resolve(cwd, globBase(normalized));
@@ -82,18 +94,18 @@ export async function expandArguments(
       const stat = await fs.stat(path).catch((error) => (errorCode(error) === 'ENOENT' ? undefined : error));
       if (stat instanceof Error) errors.push({ path: pattern, reason: `cannot read: ${errorCode(stat)}` });
       else if (stat?.isDirectory()) await collect(walkFiles(path), isCheckedByDefault);
-      else if (stat?.isFile()) files.add(path);
+      else if (stat?.isFile()) add(path);
       else if (stat) errors.push({ path: pattern, reason: 'not a regular file or folder' });
     }
     if (files.size === before && errors.length === errorsBefore) unmatched.push(pattern);
   }
-  return { files: [...files], unmatched, errors, skippedLinks };
+  return { files: [...files], unmatched, errors, skippedLinks, shown: (path) => (absoluteNamed.has(path) ? path : relativePath(path)) };
 }
 
 const linkSkipped = 'a symbolic link (a folder search does not follow links; name it to check what it points to)';
 
-export async function checkFile(path: string, options: CheckOptions, cwd: string): Promise<FileReport> {
-  const shownPath = relative(cwd, path) || path;
+/** `shownPath`: the file's path as reports print it (as the user named it, `expandArguments`' `shown`). */
+export async function checkFile(path: string, options: CheckOptions, shownPath: string): Promise<FileReport> {
   const read = await readTextFileBytes(path, { maxBytes: options.maxBytes, setting: '--max-file-size' });
   if (!read.ok) return { path: shownPath, problems: [], failure: read.reason };
   const text = read.bytes.toString('utf8');
@@ -113,11 +125,11 @@ export async function checkFile(path: string, options: CheckOptions, cwd: string
       if (result.passes.length === 0) {
         model = result.model;
       } else {
-        const written = await writeFixes(path, read, result, cwd);
+        const written = await writeFixes(path, read, result, options.cwd);
         if (written.ok) {
           model = result.model;
           checkedText = result.text;
-          if (written.linkTarget) fixes.writtenTo = relative(cwd, written.linkTarget);
+          if (written.linkTarget) fixes.writtenTo = relative(options.cwd, written.linkTarget);
         } else {
           fixes = { fixed: [], notWritten: written.reason };
         }

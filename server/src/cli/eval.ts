@@ -1,4 +1,3 @@
-import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
@@ -88,13 +87,22 @@ export async function runEval(args: string[]): Promise<number> {
     return ExitCode.usage;
   }
   const cwd = process.cwd();
+  const swapped = swappedArguments(options);
+  if (swapped) {
+    console.error(`agent-traces eval: ${escapeForTerminal(swapped)}`);
+    return ExitCode.usage;
+  }
   const rulesRead = await readTextFile(options.rules, { maxBytes: maxFileBytes });
   if (!rulesRead.ok) {
     console.error(`agent-traces eval: ${escapeForTerminal(options.rules)}: ${rulesRead.reason}`);
     return ExitCode.usage;
   }
   const rulesText = rulesRead.text;
-  const rulesPath = relative(cwd, options.rules) || options.rules;
+  if (!options.rules.toLowerCase().endsWith('.gr') && /^\uFEFF?\s*[[{]/.test(rulesText)) {
+    console.error(`agent-traces eval: ${escapeForTerminal(options.rules)} holds JSON, not rules: name the rule file first, then the traces (agent-traces eval <rules.gr> <traces...>)`);
+    return ExitCode.usage;
+  }
+  const rulesPath = options.rules;
   const rules = guardrailService.parse({ uri: pathToFileURL(options.rules).toString(), version: 0, text: rulesText });
   const ruleLines = rules.lines;
   const at = (offset: number): string => {
@@ -113,7 +121,7 @@ export async function runEval(args: string[]): Promise<number> {
     console.error(`agent-traces eval: ${escapeForTerminal(rulesPath)} cannot be loaded; nothing was evaluated`);
     return ExitCode.usage;
   }
-  const { files, unmatched, errors: inputErrors, skippedLinks } = await expandArguments(options.patterns, cwd);
+  const { files, unmatched, errors: inputErrors, skippedLinks, shown: shownPath } = await expandArguments(options.patterns, cwd);
   for (const pattern of unmatched) console.error(`agent-traces eval: no trace matches ${escapeForTerminal(pattern)}`);
   for (const link of skippedLinks) console.error(`agent-traces eval: ${escapeForTerminal(link.path)}: skipped: ${link.reason}`);
   const traceFiles = files.filter((f) => !f.toLowerCase().endsWith('.gr'));
@@ -126,7 +134,7 @@ export async function runEval(args: string[]): Promise<number> {
   let failed = inputErrors.length;
   let partial = 0;
   for (const file of traceFiles) {
-    const shown = relative(cwd, file) || file;
+    const shown = shownPath(file);
     const read = await readTextFile(file, { maxBytes: maxFileBytes });
     if (!read.ok) {
       reports.push({ file: shown, errors: [], error: read.reason, notices: [] });
@@ -191,6 +199,15 @@ export async function runEval(args: string[]): Promise<number> {
     console.log(`${traces} trace${traces === 1 ? '' : 's'} in ${traceFiles.length} file${traceFiles.length === 1 ? '' : 's'} evaluated: ${violations} violation${violations === 1 ? '' : 's'}, ${failed} failed${notEvaluated}`);
   }
   return exitCodeOf({ findings: violations > 0, incomplete: failed > 0 || partial > 0 || unmatched.length > 0 });
+}
+
+/** `eval trace.json rules.gr`: the rule file named after the traces, said before anything is read. */
+function swappedArguments(options: EvalOptions): string | undefined {
+  if (options.rules.toLowerCase().endsWith('.gr')) return undefined;
+  const rules = options.patterns.filter((p) => p.toLowerCase().endsWith('.gr'));
+  if (rules.length === 0) return undefined;
+  const traces = [options.rules, ...options.patterns.filter((p) => !rules.includes(p))];
+  return `the rule file comes first: agent-traces eval ${rules[0]} ${traces.join(' ')}${rules.length > 1 ? ' (one rule file per run)' : ''}`;
 }
 
 const notTracesMessage = 'not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';

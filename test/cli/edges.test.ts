@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+const cli = resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
+
+function run(cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr, lines: result.stdout.trim().split('\n') };
+}
+
+const notEvaluable = (what: string) =>
+  `Rules cannot be evaluated on this trace: the Invariant analyzer reads text chunks (a string "text") and "image_url" objects, not ${what}; agent-traces eval reports the trace as failed`;
+
+describe('the command line on the mistakes people make', () => {
+  let dir: string;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'agent-traces-edges-'));
+    mkdirSync(join(dir, 'traces'));
+    writeFileSync(join(dir, 'rules.gr'), 'raise "said hi" if:\n    (m: Message)\n    "hi" in m.content\n');
+    writeFileSync(join(dir, 'typo.gr'), 'raise "x" if:\n    (call: ToolCal)\n    call is tool:send\n');
+    writeFileSync(join(dir, 'traces', 'hi.trace.json'), '[\n  {"role": "user", "content": "hi there"}\n]\n');
+    writeFileSync(join(dir, 'attachments.trace.json'), [
+      '[',
+      '  {"role": "user", "content": [{"type": "text", "text": "hi, see the file"}, {"type": "file", "file": {"file_id": "file-1"}}]},',
+      '  {"role": "user", "content": [{"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}}]}',
+      ']',
+      '',
+    ].join('\n'));
+    writeFileSync(join(dir, 'args.trace.json'), [
+      '[',
+      '  {"role": "assistant", "content": null, "tool_calls": [',
+      '    {"id": "c1", "type": "function", "function": {"name": "send", "arguments": "{\\"to\\": \\"bob\\"} {\\"cc\\": 1}"}}',
+      '  ]},',
+      '  {"role": "tool", "tool_call_id": "c1", "content": "sent"}',
+      ']',
+      '',
+    ].join('\n'));
+    // A trace as Invariant Explorer's API gives it, and a dataset line with the same fields.
+    writeFileSync(join(dir, 'explorer.trace.json'), JSON.stringify({
+      id: 'b7f0', index: 0, messages: [{ role: 'user', content: 'hi' }], dataset: 'd41c', user_id: 'u9', name: 'run 1',
+      hierarchy_path: [], extra_metadata: { model: 'gpt-4o' }, time_created: '2025-01-02T03:04:05', annotations: [],
+    }, null, 2));
+    writeFileSync(join(dir, 'explorer.jsonl'), `${JSON.stringify({
+      id: 'b7f0', index: 0, messages: [{ role: 'user', content: 'hi' }], dataset: 'd41c', user_id: 'u9',
+      extra_metadata: {}, time_created: '2025-01-02T03:04:05', annotations: [],
+    })}\n`);
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('eval with the trace named before the rule file says so, and evaluates nothing', () => {
+    const result = run(dir, 'eval', join('traces', 'hi.trace.json'), 'rules.gr');
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, '');
+    assert.equal(result.stderr, `agent-traces eval: the rule file comes first: agent-traces eval rules.gr ${join('traces', 'hi.trace.json')}\n`);
+  });
+
+  it('eval with a trace in the rule file\'s place, and no rule file at all, says the file holds JSON', () => {
+    const result = run(dir, 'eval', join('traces', 'hi.trace.json'), 'attachments.trace.json');
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^agent-traces eval: traces\/hi\.trace\.json holds JSON, not rules: name the rule file first, then the traces/);
+  });
+
+  it('check warns on the chunks the analyzer cannot read, and eval fails on the same trace: they never disagree silently', () => {
+    const checked = run(dir, 'check', 'attachments.trace.json');
+    assert.equal(checked.code, 0, 'warnings are not findings');
+    assert.deepEqual(checked.lines, [
+      `attachments.trace.json:2:87 warning trace/chunk-not-evaluable ${notEvaluable('a "file" chunk without a string "text"')}`,
+      `attachments.trace.json:3:41 warning trace/chunk-not-evaluable ${notEvaluable('an "input_audio" chunk without a string "text"')}`,
+      '1 file checked: 0 errors, 2 warnings, 0 infos, 0 hints',
+    ]);
+    const evaluated = run(dir, 'eval', 'rules.gr', 'attachments.trace.json');
+    assert.equal(evaluated.code, 3);
+    assert.match(evaluated.lines[0], /^attachments\.trace\.json: error guardrails evaluation failed: .*neither a text nor an image chunk/);
+  });
+
+  it('a misspelled type gets a did-you-mean, in check and in eval', () => {
+    const checked = run(dir, 'check', 'typo.gr');
+    assert.equal(checked.code, 1);
+    assert.equal(checked.lines[0], "typo.gr:2:6 error gr/unknown-type Failed to resolve type ToolCal. Did you mean 'ToolCall'?");
+    const evaluated = run(dir, 'eval', 'typo.gr', join('traces', 'hi.trace.json'));
+    assert.equal(evaluated.code, 2);
+    assert.match(evaluated.stderr, /^typo\.gr:2:6 error guardrails The rules cannot be loaded: Failed to resolve type ToolCal\. Did you mean 'ToolCall'\?$/m);
+  });
+
+  it('Invariant Explorer\'s own fields (dataset, user_id, extra_metadata, time_created) are known keys', () => {
+    const result = run(dir, 'check', 'explorer.trace.json', 'explorer.jsonl');
+    assert.equal(result.code, 0, result.stdout);
+    assert.deepEqual(result.lines, ['2 files checked: 0 errors, 0 warnings, 0 infos, 0 hints']);
+    // a key Explorer does not write is still pointed out
+    writeFileSync(join(dir, 'other.trace.json'), '{"messages": [], "dataset_id": 1}');
+    assert.match(run(dir, 'check', 'other.trace.json').lines[0], /hint trace\/unknown-key Unknown key "dataset_id" in the trace object/);
+  });
+
+  it('a broken arguments string is worded as a string, not as a file', () => {
+    const result = run(dir, 'check', 'args.trace.json');
+    assert.equal(result.code, 1);
+    assert.equal(result.lines[0], 'args.trace.json:3:99 error trace/arguments-json arguments: the JSON in this string breaks here: End of string expected: the arguments string holds one JSON object');
+  });
+
+  it('paths are printed as they were given: absolute stays absolute, relative stays relative', () => {
+    const absoluteFile = join(dir, 'traces', 'hi.trace.json');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'agent-traces-cwd-'));
+    try {
+      const named = run(elsewhere, 'eval', join(dir, 'rules.gr'), absoluteFile);
+      assert.equal(named.lines[0], `${absoluteFile}:2:32 warning guardrails said hi`);
+      const folder = run(elsewhere, 'eval', join(dir, 'rules.gr'), join(dir, 'traces'));
+      assert.equal(folder.lines[0], `${absoluteFile}:2:32 warning guardrails said hi`);
+      const glob = run(elsewhere, 'check', join(dir, 'typo.gr'), `${dir}/traces/*.json`);
+      assert.equal(glob.lines[0], `${join(dir, 'typo.gr')}:2:6 error gr/unknown-type Failed to resolve type ToolCal. Did you mean 'ToolCall'?`);
+      const unreadable = run(elsewhere, 'check', join(dir, 'missing.trace.json'));
+      assert.match(unreadable.stderr, new RegExp(`nothing to check matches ${join(dir, 'missing.trace.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+    const relativeNamed = run(dir, 'check', 'typo.gr', 'traces');
+    assert.equal(relativeNamed.lines[0], "typo.gr:2:6 error gr/unknown-type Failed to resolve type ToolCal. Did you mean 'ToolCall'?");
+    const relativeEval = run(join(dir, 'traces'), 'eval', join('..', 'rules.gr'), 'hi.trace.json');
+    assert.equal(relativeEval.lines[0], 'hi.trace.json:2:32 warning guardrails said hi');
+  });
+});
