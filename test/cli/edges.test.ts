@@ -53,6 +53,45 @@ describe('the command line on the mistakes people make', () => {
 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('each eval violation says which other elements it pairs with, and --unique prints each place once', () => {
+    writeFileSync(join(dir, 'pairs.gr'), [
+      'raise "payroll mentioned after reading mail" if:',
+      '    (inbox: ToolOutput) -> (answer: Message)',
+      '    inbox is tool:get_inbox',
+      '    "payslip" in answer.content',
+      '',
+    ].join('\n'));
+    writeFileSync(join(dir, 'pairs.trace.json'), [
+      '[',
+      '  {"role": "assistant", "content": null, "tool_calls": [{"id": "a", "type": "function", "function": {"name": "get_inbox", "arguments": {}}}]},',
+      '  {"role": "tool", "tool_call_id": "a", "content": "3 mails"},',
+      '  {"role": "assistant", "content": null, "tool_calls": [{"id": "b", "type": "function", "function": {"name": "get_inbox", "arguments": {}}}]},',
+      '  {"role": "tool", "tool_call_id": "b", "content": "1 mail"},',
+      '  {"role": "assistant", "content": "Your payslip is in."}',
+      ']',
+      '',
+    ].join('\n'));
+    const all = run(dir, 'eval', 'pairs.gr', 'pairs.trace.json');
+    assert.equal(all.code, 1);
+    assert.deepEqual(all.lines, [
+      'pairs.trace.json:6:42 warning guardrails payroll mentioned after reading mail (with 3:3)',
+      'pairs.trace.json:6:42 warning guardrails payroll mentioned after reading mail (with 5:3)',
+      '1 trace in 1 file evaluated: 2 violations, 0 failed',
+    ]);
+    const unique = run(dir, 'eval', 'pairs.gr', 'pairs.trace.json', '--unique');
+    assert.equal(unique.code, 1);
+    assert.deepEqual(unique.lines, [
+      'pairs.trace.json:6:42 warning guardrails payroll mentioned after reading mail (with 3:3, 5:3)',
+      '1 trace in 1 file evaluated: 2 violations, 0 failed',
+    ]);
+    // --json keeps the analyzer's own ranges, which already say it (the answer's message holds the place: not repeated above)
+    const json = JSON.parse(run(dir, 'eval', 'pairs.gr', 'pairs.trace.json', '--json').stdout);
+    assert.deepEqual(json[0].errors.map((e: { ranges: string[] }) => e.ranges), [
+      ['messages.1', 'messages.4', 'messages.4.content:5-12'],
+      ['messages.3', 'messages.4', 'messages.4.content:5-12'],
+    ]);
+  });
+
   it('eval with the trace named before the rule file says so, and evaluates nothing', () => {
     const result = run(dir, 'eval', join('traces', 'hi.trace.json'), 'rules.gr');
     assert.equal(result.code, 2);

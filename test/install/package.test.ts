@@ -127,7 +127,7 @@ describe('the npm package, installed outside the clone', () => {
 
     const evaluated = spawnSync(cli, ['eval', join('rules', 'private-mail.gr'), 'inbox-assistant.trace.json'], { cwd: work, encoding: 'utf8' });
     assert.equal(evaluated.status, 1, evaluated.stdout + evaluated.stderr);
-    assert.equal(evaluated.stdout.split('\n')[0], 'inbox-assistant.trace.json:54:149 warning guardrails The answer mentions payroll mail, which is private');
+    assert.equal(evaluated.stdout.split('\n')[0], 'inbox-assistant.trace.json:54:149 warning guardrails The answer mentions payroll mail, which is private (with 24:3)');
     assert.match(evaluated.stdout, /^1 trace in 1 file evaluated: 1 violation, 0 failed$/m);
   });
 

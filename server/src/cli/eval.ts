@@ -12,12 +12,14 @@ import { traceLayoutOfFile } from '../languages';
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
 
 Runs the guardrail rules on traces (.trace.json files, and each line of .trace.jsonl / .jsonl datasets) with the
-official analyzer's semantics and prints one line per violation at the exact characters it marks.
+official analyzer's semantics and prints one line per violation at the exact characters it marks, followed by
+the places of the other elements the violation binds ("with 18:3, 30:3"), as the analyzer's ranges give them.
 
 Options:
   --param key=value  a policy parameter for input.key (read as JSON when it parses, else as a string); repeatable
   --budget N         steps (rule-body evaluations and comprehension iterations) allowed per rule and trace
                      (default 1000000)
+  --unique           print each place once, with the places of every violation found there
   --json             print one entry per trace: file, line, errors (message, args, kwargs, key, ranges, range), error
   -h, --help         show this help
 
@@ -33,12 +35,14 @@ interface EvalOptions {
   parameters: Record<string, unknown>;
   budget?: number;
   json: boolean;
+  unique: boolean;
 }
 
 function parseEvalArguments(args: string[]): EvalOptions | string {
   const positional: string[] = [];
   const parameters: Record<string, unknown> = {};
   let json = false;
+  let unique = false;
   let budget: number | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -57,11 +61,12 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
       if (!Number.isInteger(value) || value < 1) return '--budget takes a whole number of at least 1';
       budget = value;
     } else if (arg === '--json') json = true;
+    else if (arg === '--unique') unique = true;
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
     else positional.push(arg);
   }
   if (positional.length < 2) return 'name a rule file and at least one trace file, folder or glob';
-  return { rules: positional[0], patterns: positional.slice(1), parameters, budget, json };
+  return { rules: positional[0], patterns: positional.slice(1), parameters, budget, json, unique };
 }
 
 /** Rule and trace files are read up to this size, as `agent-traces check` reads by default. */
@@ -75,7 +80,11 @@ interface Position {
 interface TraceReport {
   file: string;
   line?: number;
-  errors: { message: string | null; args: unknown[]; kwargs: Record<string, unknown>; key: string; ranges: string[]; range: { start: Position; end: Position } }[];
+  errors: {
+    message: string | null; args: unknown[]; kwargs: Record<string, unknown>; key: string; ranges: string[]; range: { start: Position; end: Position };
+    /** The places of the other elements the violation binds (printed in lines, not in --json, whose ranges say it). */
+    with: Position[];
+  }[];
   error: string | null;
   notices: string[];
 }
@@ -168,8 +177,11 @@ export async function runEval(args: string[]): Promise<number> {
       for (const e of result.errors) {
         // Ranges are spelled out only where they are printed, and first: placing the error then reuses them.
         const ranges = options.json ? e.ranges : [];
-        const best = placer.place(e, firstLine);
-        report.errors.push({ message: e.message, args: e.args, kwargs: e.kwargs, key: e.key, ranges, range: { start: position(best.start), end: position(best.end) } });
+        const { best, others } = placer.placeWithOthers(e, firstLine);
+        report.errors.push({
+          message: e.message, args: e.args, kwargs: e.kwargs, key: e.key, ranges,
+          range: { start: position(best.start), end: position(best.end) }, with: others.map((span) => position(span.start)),
+        });
       }
       violations += result.errors.length;
       for (const n of result.notices) report.notices.push(noticeText(n, at));
@@ -183,10 +195,11 @@ export async function runEval(args: string[]): Promise<number> {
   }
 
   if (options.json) {
-    console.log(escapeJsonForTerminal(JSON.stringify(reports.map(({ notices, ...r }) => ({ ...r, notices })), null, 2)));
+    const entries = reports.map(({ notices, errors, ...r }) => ({ ...r, errors: errors.map(({ with: _, ...e }) => e), notices }));
+    console.log(escapeJsonForTerminal(JSON.stringify(entries, null, 2)));
   } else {
     for (const r of reports) {
-      for (const e of r.errors) console.log(`${escapeForTerminal(r.file)}:${e.range.start.line}:${e.range.start.column} warning guardrails ${escapeForTerminal(e.message ?? e.key)}`);
+      for (const line of violationLines(r, options.unique)) console.log(line);
       for (const n of r.notices) {
         if (noticesShown.has(n)) continue;
         noticesShown.add(n);
@@ -199,6 +212,35 @@ export async function runEval(args: string[]): Promise<number> {
     console.log(`${traces} trace${traces === 1 ? '' : 's'} in ${traceFiles.length} file${traceFiles.length === 1 ? '' : 's'} evaluated: ${violations} violation${violations === 1 ? '' : 's'}, ${failed} failed${notEvaluated}`);
   }
   return exitCodeOf({ findings: violations > 0, incomplete: failed > 0 || partial > 0 || unmatched.length > 0 });
+}
+
+/** Places beyond this many are counted, not listed, on a violation's line. */
+const maxPlacesListed = 10;
+
+/**
+ * One line per violation: its place, its message, and the places of the other elements it binds. With `unique`,
+ * violations with the same place and message share one line, which lists the places of all of them.
+ */
+function violationLines(report: TraceReport, unique: boolean): string[] {
+  const groups = new Map<string, { start: Position; message: string; with: Map<string, Position> }>();
+  const lines: { start: Position; message: string; with: Map<string, Position> }[] = [];
+  for (const e of report.errors) {
+    const message = e.message ?? e.key;
+    const key = `${e.range.start.line}:${e.range.start.column}\u0000${message}`;
+    let line = unique ? groups.get(key) : undefined;
+    if (!line) {
+      line = { start: e.range.start, message, with: new Map() };
+      lines.push(line);
+      if (unique) groups.set(key, line);
+    }
+    for (const p of e.with) if (p.line !== e.range.start.line || p.column !== e.range.start.column) line.with.set(`${p.line}:${p.column}`, p);
+  }
+  return lines.map(({ start, message, with: others }) => {
+    const places = [...others.values()].sort((a, b) => a.line - b.line || a.column - b.column).map((p) => `${p.line}:${p.column}`);
+    const listed = places.length > maxPlacesListed ? `${places.slice(0, maxPlacesListed).join(', ')} and ${places.length - maxPlacesListed} more` : places.join(', ');
+    const pairs = places.length > 0 ? ` (with ${listed})` : '';
+    return `${escapeForTerminal(report.file)}:${start.line}:${start.column} warning guardrails ${escapeForTerminal(message)}${pairs}`;
+  });
 }
 
 /** `eval trace.json rules.gr`: the rule file named after the traces, said before anything is read. */

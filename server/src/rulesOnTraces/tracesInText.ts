@@ -88,15 +88,26 @@ export class ErrorPlacer {
   }
 
   place(error: GuardrailError, fallback: Span): Span {
+    return this.placeWithOthers(error, fallback).best;
+  }
+
+  /**
+   * The error's place (its smallest range), and the places of the other elements it binds: its other ranges, less
+   * those that hold the place (the message a matched substring lies in) and repeats, in the order of the trace.
+   */
+  placeWithOthers(error: GuardrailError, fallback: Span): { best: Span; others: Span[] } {
     const ranges = error.placeRanges();
-    if (ranges.length === 0) return fallback;
+    if (ranges.length === 0) return { best: fallback, others: [] };
     const spanOf = this.readAddresses();
-    let best = spanOf(ranges[0]);
-    for (let i = 1; i < ranges.length; i++) {
-      const span = spanOf(ranges[i]);
-      if (span.end - span.start < best.end - best.start) best = span;
+    const spans = ranges.map(spanOf);
+    let best = spans[0];
+    for (const span of spans) if (span.end - span.start < best.end - best.start) best = span;
+    const others = new Map<number, Span>();
+    for (const span of spans) {
+      if (span.start <= best.start && best.end <= span.end) continue;
+      if (!others.has(span.start)) others.set(span.start, span);
     }
-    return best;
+    return { best, others: [...others.values()].sort((a, b) => a.start - b.start) };
   }
 }
 
