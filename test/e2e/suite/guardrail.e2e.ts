@@ -37,7 +37,7 @@ describe('guardrail rules (.gr)', () => {
     ];
     const diagnostics = await waitForDiagnostics(document.uri, expected, 'the seeded problems of broken.gr');
     const messages = diagnostics.map((d) => d.message).sort();
-    assert.ok(messages.includes('Failed to resolve type ToolOuptut'), `messages: ${messages.join(' | ')}`);
+    assert.ok(messages.includes("Failed to resolve type ToolOuptut. Did you mean 'ToolOutput'?"), `messages: ${messages.join(' | ')}`);
     assert.ok(messages.includes('Failed to resolve identifier secret'), `messages: ${messages.join(' | ')}`);
     assert.ok(messages.some((m) => m.includes('tool_call')), `the attribute message names tool_call: ${messages.join(' | ')}`);
   });
