@@ -7,6 +7,7 @@ import { ExitCode, exitCodeHelp, exitCodeOf } from './cli/exitCodes';
 import { version } from '../../package.json';
 import { FolderPythonModules } from './disk/pythonModules';
 import { defaultServerSettings } from './settings';
+import { closestNames } from './common/editDistance';
 
 const usage = `Usage: agent-traces check [options] <files, folders or globs...>
 
@@ -91,10 +92,33 @@ function printLines(reports: FileReport[], quiet: boolean): void {
   }
 }
 
+/** What `agent-traces` alone, `--help` and an unknown command print: the commands, and the exit codes they share. */
+const overview = `Usage: agent-traces <command> [options]
+
+Commands:
+  check <files, folders or globs...>  checks trace and rule files with the same checks as the editor
+  eval <rules.gr> <traces...>         runs guardrail rules on traces with the official analyzer's semantics
+  diff <left> <right>                 compares two runs step by step
+
+agent-traces <command> --help shows a command's options; agent-traces --version (or -v) its version.
+
+${exitCodeHelp}`;
+
+const commands = ['check', 'eval', 'diff'];
+
 export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
-  if (command === '-v' || command === '--version') {
+  // Asked for anywhere, as each command's help lists it.
+  if (args.includes('-v') || args.includes('--version')) {
     console.log(version);
+    return ExitCode.clean;
+  }
+  if (!command) {
+    console.error(overview);
+    return ExitCode.usage;
+  }
+  if (command === '-h' || command === '--help') {
+    console.log(overview);
     return ExitCode.clean;
   }
   if (command === 'eval') {
@@ -111,13 +135,15 @@ export async function main(args: string[]): Promise<number> {
     }
     return runDiff(rest);
   }
-  if (!command || command === '-h' || command === '--help' || rest.includes('-h') || rest.includes('--help')) {
-    console.log(usage);
-    return command ? ExitCode.clean : ExitCode.usage;
-  }
   if (command !== 'check') {
-    console.error(`agent-traces: unknown command '${command}'\n\n${usage}`);
+    const close = closestNames(command, commands);
+    const hint = close.length > 0 ? `; did you mean ${close.map((c) => `'${c}'`).join(' or ')}?` : '';
+    console.error(`agent-traces: unknown command '${escapeForTerminal(command)}'${hint}\n\n${overview}`);
     return ExitCode.usage;
+  }
+  if (rest.includes('-h') || rest.includes('--help')) {
+    console.log(usage);
+    return ExitCode.clean;
   }
   const options = parseArguments(rest);
   if (typeof options === 'string') {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -90,6 +90,34 @@ describe('the command line on the mistakes people make', () => {
       ['messages.1', 'messages.4', 'messages.4.content:5-12'],
       ['messages.3', 'messages.4', 'messages.4.content:5-12'],
     ]);
+  });
+
+  it('help, version, unknown commands and options: where they print and how they exit', () => {
+    const version = JSON.parse(readFileSync(resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')).version;
+    const bare = run(dir);
+    assert.equal(bare.code, 2, 'no command is bad usage');
+    assert.equal(bare.stdout, '');
+    assert.match(bare.stderr, /^Usage: agent-traces <command> \[options\]\n\nCommands:\n  check .*\n  eval .*\n  diff /);
+    assert.match(bare.stderr, /Exit status \(the same for every command\):\n  0  nothing found/);
+    const help = run(dir, '--help');
+    assert.equal(help.code, 0);
+    assert.equal(help.stderr, '');
+    assert.equal(help.stdout, bare.stderr, 'the same overview, on standard output when asked for');
+    for (const args of [['--version'], ['-v'], ['check', '--version'], ['eval', '-v'], ['diff', '--version'], ['check', 'traces', '-v']]) {
+      const shown = run(dir, ...args);
+      assert.deepEqual([shown.code, shown.stdout, shown.stderr], [0, `${version}\n`, ''], args.join(' '));
+    }
+    const typo = run(dir, 'chek', 'traces');
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /^agent-traces: unknown command 'chek'; did you mean 'check'\?\n\nUsage: agent-traces <command>/);
+    const unknown = run(dir, 'lint', 'traces');
+    assert.match(unknown.stderr, /^agent-traces: unknown command 'lint'\n\n/);
+    for (const [command, prefix] of [['check', 'agent-traces'], ['eval', 'agent-traces eval'], ['diff', 'agent-traces diff']]) {
+      const option = run(dir, command, '--jsno', 'rules.gr', join('traces', 'hi.trace.json'));
+      assert.equal(option.code, 2, command);
+      assert.equal(option.stdout, '', command);
+      assert.ok(option.stderr.startsWith(`${prefix}: unknown option --jsno\n`), `${command}: ${option.stderr.slice(0, 80)}`);
+    }
   });
 
   it('eval with the trace named before the rule file says so, and evaluates nothing', () => {
