@@ -22,6 +22,8 @@ interface Case {
   match?: number[][] | null;
   fullmatch?: number[][] | null;
   finditer?: number[][][];
+  /** Match.lastindex of each finditer match. */
+  lastindex?: (number | null)[];
 }
 
 const data = JSON.parse(readFileSync(path.join(repoRoot(), 'test/unit/guardrail/evaluate/python/regex-cases.json'), 'utf8')) as { python: string; cases: Case[] };
@@ -42,6 +44,13 @@ function results(p: CompiledPattern, text: string) {
     fullmatch: inCodePoints(text, p.exec(text, 0, text.length, 'fullmatch')),
     finditer: [...p.iterate(text)].map((m) => inCodePoints(text, m)!),
   };
+}
+
+function lastIndexes(p: CompiledPattern, text: string): (number | null)[] {
+  return [...p.iterate(text)].map((m) => {
+    const last = p.lastIndex(text, text.length, m);
+    return last < 0 ? null : last;
+  });
 }
 
 function compileError(f: () => unknown): { type: string; message: string } | null {
@@ -72,6 +81,8 @@ describe(`Python ${data.python} re: ${data.cases.length} pattern/text cases`, ()
       assert.equal(compile(c.pattern, c.flags).groups, (c as { groups?: number }).groups);
       assert.deepEqual(results(compile(c.pattern, c.flags), c.text), expected, 'the engine as chosen');
       assert.deepEqual(results(compileUncached(c.pattern, c.flags, false), c.text), expected, 'the backtracking matcher');
+      assert.deepEqual(lastIndexes(compile(c.pattern, c.flags), c.text), c.lastindex, 'lastindex, after the engine as chosen');
+      assert.deepEqual(lastIndexes(compileUncached(c.pattern, c.flags, false), c.text), c.lastindex, 'lastindex, after the backtracking matcher');
     });
   }
 

@@ -18,27 +18,33 @@ type Continuation = (pos: number) => boolean;
 export interface MatchAttempt {
   /** Offsets of group 0 and each group: [start0, end0, start1, end1, …], -1 where a group did not take part. */
   spans: Int32Array;
+  /** The group that closed last on the way to the match (Python's `Match.lastindex`), or -1. */
+  lastIndex: number;
 }
 
 export class Backtracker {
   private s = '';
   private end = 0;
+  /** The spans, then the group that closed last (one slot more, so that saving and restoring the spans keeps it too). */
   private caps: Int32Array;
+  private readonly lastSlot: number;
   private readonly bitmaps = new Map<CodePointSet, Uint8Array>();
   /** The characters a match can start with, when it cannot be empty: a search skips every other start. */
   private readonly starts: CodePointSet | null;
 
   constructor(private readonly program: Program) {
-    this.caps = new Int32Array(2 * (program.groups + 1));
+    this.lastSlot = 2 * (program.groups + 1);
+    this.caps = new Int32Array(this.lastSlot + 1);
     const first = firstCharacters(program.root);
     this.starts = first.nullable ? null : first.set;
   }
 
   /**
    * Matches at exactly `pos` in `s[0:end]`. `full`: the match must reach `end`; `mustAdvance`: it must not be empty
-   * (Python's rule for a search right after an empty match).
+   * (Python's rule for a search right after an empty match); `endAt`: it must end there (to replay a match found
+   * before, for what only this matcher records).
    */
-  matchAt(s: string, end: number, pos: number, full: boolean, mustAdvance: boolean): MatchAttempt | null {
+  matchAt(s: string, end: number, pos: number, full: boolean, mustAdvance: boolean, endAt = -1): MatchAttempt | null {
     this.s = s;
     this.end = end;
     this.caps.fill(-1);
@@ -46,6 +52,7 @@ export class Backtracker {
     const accept: Continuation = (p) => {
       if (full && p !== end) return false;
       if (mustAdvance && p === pos) return false;
+      if (endAt >= 0 && p !== endAt) return false;
       matchEnd = p;
       return true;
     };
@@ -57,10 +64,10 @@ export class Backtracker {
       throw e;
     }
     if (!found) return null;
-    const spans = this.caps.slice();
+    const spans = this.caps.slice(0, this.lastSlot);
     spans[0] = pos;
     spans[1] = matchEnd;
-    return { spans };
+    return { spans, lastIndex: this.caps[this.lastSlot] };
   }
 
   /** The first match starting at `pos` or later (each start tried in turn, as sre's search does). */
@@ -133,11 +140,14 @@ export class Backtracker {
         return this.node(n.body, pos, (p) => {
           const start = this.caps[i];
           const end = this.caps[i + 1];
+          const last = this.caps[this.lastSlot];
           this.caps[i] = pos;
           this.caps[i + 1] = p;
+          this.caps[this.lastSlot] = n.index;
           if (k(p)) return true;
           this.caps[i] = start;
           this.caps[i + 1] = end;
+          this.caps[this.lastSlot] = last;
           return false;
         });
       }

@@ -112,14 +112,29 @@ export class CompiledPattern {
     }
   }
 
+  /**
+   * The group that closed last on the way to a match found in `s[0:end]` (Python's `Match.lastindex`), or -1: the
+   * match replayed on the backtracking matcher, which records it (JavaScript's engine does not; a group in a
+   * look-around closes before groups that end earlier in the text, so the spans alone cannot tell).
+   */
+  lastIndex(s: string, end: number, match: Spans): number {
+    return this.guarded(() => this.matcher().matchAt(s, end, match[0], false, false, match[1])?.lastIndex ?? -1);
+  }
+
+  private matcher(): Backtracker {
+    return (this.backtracker ??= new Backtracker(this.program));
+  }
+
   private backtrack(s: string, pos: number, end: number, mode: Mode, mustAdvance: boolean): Spans | null {
-    this.backtracker ??= new Backtracker(this.program);
+    return this.guarded(() => {
+      if (mode === 'search') return this.matcher().search(s, end, pos, mustAdvance)?.spans ?? null;
+      return this.matcher().matchAt(s, end, pos, mode === 'fullmatch', mustAdvance)?.spans ?? null;
+    });
+  }
+
+  private guarded<T>(run: () => T): T {
     try {
-      if (mode === 'search') {
-        const first = this.backtracker.search(s, end, pos, mustAdvance);
-        return first ? first.spans : null;
-      }
-      return this.backtracker.matchAt(s, end, pos, mode === 'fullmatch', mustAdvance)?.spans ?? null;
+      return run();
     } catch (e) {
       if (e instanceof MatcherTooDeep) {
         throw new NotEvaluated(`the regular expression ${JSON.stringify(this.pattern)}`,

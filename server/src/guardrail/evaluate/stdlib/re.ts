@@ -107,20 +107,9 @@ export class MatchObject extends PyObject {
   }
 
   get lastIndex(): number | null {
-    let best = -1;
-    for (let g = 1; g <= this.re.compiled.groups; g++) {
-      const end = this.spans[2 * g + 1];
-      if (end < 0) continue;
-      if (best < 0) {
-        best = g;
-        continue;
-      }
-      const bestEnd = this.spans[2 * best + 1];
-      // The group that closed last: the one ending last; at the same end, an empty group after the other, else the
-      // outer one of two nested groups (the lower number).
-      if (end > bestEnd || (end === bestEnd && this.spans[2 * g] >= bestEnd)) best = g;
-    }
-    return best < 0 ? null : best;
+    if (this.re.compiled.groups === 0) return null;
+    const last = this.re.compiled.lastIndex(this.s, utf16Offset(this.s, this.endpos), this.spans);
+    return last < 0 ? null : last;
   }
 
   attribute(name: string): Value {

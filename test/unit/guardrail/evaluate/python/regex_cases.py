@@ -235,6 +235,14 @@ CASES = [
     (r'(?i)ignore (all )?previous instructions', 'Please IGNORE ALL previous instructions.', 0, 'a prompt-injection phrase'),
     (r'https?://[^\s/$.?#].[^\s]*', 'see https://example.com/a?b=1 and http://x.io', 0, 'URLs'),
     (r'^\s*$', '  \n\t', 0, 'a blank text'),
+    # Match.lastindex: the group that closed last, which a group in a look-around does before the text after it.
+    (r'(?=(ab))(a)', 'ab', 0, 'lastindex: a group in a lookahead closes first'),
+    (r'(a)(b)(?<=(b))', 'ab', 0, 'lastindex: a group in a lookbehind closes last'),
+    (r'(a)(?=(b))', 'ab', 0, 'lastindex: a lookahead after a group'),
+    (r'((a)|b)+', 'ab', 0, 'lastindex: an outer group closes again in the next iteration'),
+    (r'(?:(a)|(b))+', 'abba', 0, 'lastindex: the branch of the last iteration'),
+    (r'(a)()', 'a', 0, 'lastindex: an empty group after another'),
+    (r'(a(b))', 'ab', 0, 'lastindex: the outer of two nested groups'),
 ]
 
 
@@ -303,6 +311,7 @@ for pattern, text, flags, why in CASES:
     case['match'] = spans(compiled.match(text))
     case['fullmatch'] = spans(compiled.fullmatch(text))
     case['finditer'] = [spans(m) for m in compiled.finditer(text)]
+    case['lastindex'] = [m.lastindex for m in compiled.finditer(text)]
     out.append(case)
 
 write('regex-cases.json', out)
