@@ -2,7 +2,7 @@ import { EventObject, InvariantAttributeError, ToolOutputEvent, fromJson, setMet
 import { iterate, length, compare } from './pyops';
 import { checkItems, checkLength } from './limits';
 import { pyFindIter, pyMatch } from './regex';
-import { Refused } from './stdlib/refused';
+import { Refused, refuseInternals } from './stdlib/refused';
 import { imagesOf, textsOf } from './text';
 import { PyDict, PyError, PyFunction, PyObject, PyTuple, isStr, pyRepr, pyStr, str, truthy, typeName, type CallContext, type Value } from './values';
 
@@ -177,6 +177,8 @@ export function memberAccess(obj: Value, name: string): Value {
   if (obj instanceof PyObject) return obj.attribute(name);
   if (obj === null) throw new PyError('AttributeError', `Attribute ${name} not found on None.`);
   if (Array.isArray(obj)) throw new PyError('AttributeError', `Attribute ${name} not found on list. Use list[index] to access elements.`);
+  // The analyzer hands out a function's `__globals__` or `__self__` (a way to any module): refused, never followed.
+  if (obj instanceof PyFunction) refuseInternals(obj.name, name);
   throw new PyError('AttributeError', `Attribute ${name} not found in ${typeName(obj)}.`);
 }
 

@@ -75,6 +75,9 @@ describe('modules that can act on the machine are never run', () => {
     assert.deepEqual(ev('import json\nraise "x" if:\n    (m: Message)\n    json.__builtins__["eval"]("1")\n', [user('hi')]).notices, [`Rule 1 is not evaluated: it uses json.__builtins__, which ${internals}`]);
     assert.deepEqual(ev('import re\nraise "x" if:\n    (m: Message)\n    re.compile("a").__class__\n', [user('hi')]).notices, [`Rule 1 is not evaluated: it uses re.Pattern.__class__, which ${internals}`]);
     assert.deepEqual(ev('import re\nraise "x" if:\n    (m: Message)\n    re.search("h", m.content).__init__\n', [user('hi')]).notices, [`Rule 1 is not evaluated: it uses re.Match.__init__, which ${internals}`]);
+    assert.deepEqual(ev('import json\nraise "x" if:\n    (m: Message)\n    json.loads.__globals__["os"]\n', [user('hi')]).notices, [`Rule 1 is not evaluated: it uses loads.__globals__, which ${internals}`]);
+    assert.deepEqual(ev('raise "x" if:\n    (m: Message)\n    len.__self__\n', [user('hi')]).notices, [`Rule 1 is not evaluated: it uses len.__self__, which ${internals}`]);
+    assert.match(ev('import json\nraise "x" if:\n    (m: Message)\n    json.loads.nope\n', [user('hi')]).failure!, /AttributeError: Attribute nope not found in function\.$/);
     assert.deepEqual(ev('import json\nraise "x" if:\n    (m: Message)\n    json.JSONEncoder().encode(1)\n', [user('hi')]).notices,
       ['Rule 1 is not evaluated: it calls json.JSONEncoder, which is not provided by the local evaluator (of json it evaluates loads, dumps)']);
   });
