@@ -51,6 +51,10 @@ describe('agent-traces diff', () => {
     });
     writeFileSync(join(dir, 'run1.jsonl'), `${entry('u-1', 'success', true)}\n`);
     writeFileSync(join(dir, 'run2.jsonl'), `${entry('u-22', 'failure', null)}\n`);
+    writeFileSync(join(dir, 'session.jsonl'), [
+      { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'Book a flight' } },
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } },
+    ].map((record) => JSON.stringify(record)).join('\n') + '\n');
     writeFileSync(join(dir, 'hostile.trace.json'), JSON.stringify([user('Book a flight from ZRH\u001b[2J\u001b]0;pwned\u0007\u202e')]));
   });
 
@@ -129,6 +133,20 @@ describe('agent-traces diff', () => {
     assert.deepEqual(json.traces.map((t: any) => [t.leftLine, t.rightLine, t.changes?.length]), [[2, 1, 4], [3, 2, 0], [4, null, undefined]]);
   });
 
+  it('exits 3 when a dataset line cannot be read and the rest is the same, 4 when the rest differs too', () => {
+    const broken = '{"messages": [{"role": "user", "content": "cut';
+    writeFileSync(join(dir, 'cut-same.jsonl'), [JSON.stringify(before_), broken].join('\n') + '\n');
+    writeFileSync(join(dir, 'cut-other.jsonl'), [JSON.stringify(after_), broken].join('\n') + '\n');
+    writeFileSync(join(dir, 'whole.jsonl'), [JSON.stringify(before_), JSON.stringify([user('cut')])].join('\n') + '\n');
+    const same = run(dir, 'cut-same.jsonl', 'whole.jsonl');
+    assert.equal(same.code, 3, same.stdout);
+    assert.match(same.lines[0], /^line 2 → 2: not compared: cut-same\.jsonl: line 2: not valid JSON/);
+    assert.equal(same.lines.at(-1), '1 trace compared: 1 the same, 0 different, 1 not compared');
+    const differ = run(dir, 'cut-other.jsonl', 'whole.jsonl');
+    assert.equal(differ.code, 4, differ.stdout);
+    assert.equal(differ.lines.at(-1), '1 trace compared: 0 the same, 1 different, 1 not compared');
+  });
+
   it('compares agentguard logs call by call, times and ids aside', () => {
     const result = run(dir, 'run1.jsonl', 'run2.jsonl');
     assert.equal(result.code, 1);
@@ -155,6 +173,9 @@ describe('agent-traces diff', () => {
     assert.match(broken.stderr, /broken\.trace\.json: not valid JSON/);
     assert.match(run(dir, 'before.trace.json', 'not-a-trace.json').stderr, /not-a-trace\.json: it holds no trace/);
     assert.equal(run(dir, 'left.jsonl', '--line', '1', 'right.jsonl', '--line', '1').code, 3, 'a metadata row holds no trace');
+    const session = run(dir, 'session.jsonl', 'before.trace.json');
+    assert.equal(session.code, 3);
+    assert.match(session.stderr, /session\.jsonl: a Claude Code session, which is not compared \(trace files, datasets and agentguard logs are\)/);
     assert.equal(run(dir, '--help').code, 0);
   });
 

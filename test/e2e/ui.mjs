@@ -209,7 +209,8 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
     await runCommand(page, 'View: Toggle Primary Side Bar Visibility');
     await frame.locator('.cmp-row.row-changed .cell.right .field', { hasText: 'arguments.seat' }).first().click();
     // The field's value, `\"14C\"` inside the call's arguments string (columns 87-93, the cursor after it), is selected in the right file.
-    await page.locator('.tabs-container .tab.active', { hasText: 'booking-after.trace.json' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The file's tab, not the compare view's (active in its own group, its title naming both files).
+    await page.locator('.tabs-container .tab.active', { hasText: 'booking-after.trace.json', hasNotText: '↔' }).waitFor({ timeout: STEP_TIMEOUT_MS });
     const position = page.locator('.statusbar-item', { hasText: /Ln 116, Col 94 \(7 selected\)/ });
     await position.waitFor({ timeout: STEP_TIMEOUT_MS }).catch(async () => {
       throw new Error(`the status bar does not show the field selected: ${JSON.stringify(await page.locator('.statusbar').innerText())}`);

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { defaultMaxAlignmentWork, diffTraces, isSame, type DiffOptions, type TraceDiff } from '../diff/diff';
 import { changeRecords, changeLines, summaryLine } from '../diff/report';
-import { datasetLineSource, datasetLines, layoutOf, traceSource, type SourceRead } from '../diff/sources';
+import { datasetLineSource, datasetLines, layoutOf, notComparable, traceSource, type SourceRead } from '../diff/sources';
 import { bytesPerMB, readTextFile } from '../disk/files';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
@@ -103,7 +103,7 @@ export async function runDiff(args: string[]): Promise<number> {
   const layouts = [layoutOf(parsed.left.path, leftText), layoutOf(parsed.right.path, rightText)];
   for (const [k, side] of [parsed.left, parsed.right].entries()) {
     if (side.line !== undefined && layouts[k] !== 'dataset') {
-      console.error(`agent-traces diff: --line applies to datasets, and ${escapeForTerminal(shown(side.path, cwd))} is ${layouts[k] ? `${layouts[k] === 'trace' ? 'a trace file' : 'an agentguard log'}` : 'not a trace file'}`);
+      console.error(`agent-traces diff: --line applies to datasets, and ${escapeForTerminal(shown(side.path, cwd))} is ${layouts[k] ? `${layouts[k] === 'trace' ? 'a trace file' : 'an agentguard log'}` : notComparable(k === 0 ? leftText : rightText)}`);
       return ExitCode.usage;
     }
   }

@@ -210,13 +210,20 @@ export function agentguardSource(text: string): SourceRead & { skipped?: number[
   return { ok: true, source, ...(skipped.length > 0 ? { skipped } : {}) };
 }
 
+/** Why a document that is not one of the layouts the diff reads cannot be compared. */
+export function notComparable(text: string): string {
+  return detectJsonLinesFormat(text) === 'claude-code'
+    ? 'a Claude Code session, which is not compared (trace files, datasets and agentguard logs are)'
+    : 'not a trace file, dataset or agentguard log';
+}
+
 /**
  * The trace of a document to compare: a trace file, an agentguard log, or one line of a dataset (`line`, 1-based;
  * the first trace line when absent).
  */
 export function traceSource(path: string, text: string, line?: number): SourceRead {
   const layout = layoutOf(path, text);
-  if (!layout) return { ok: false, reason: 'not a trace file, dataset or agentguard log' };
+  if (!layout) return { ok: false, reason: notComparable(text) };
   if (line !== undefined && layout !== 'dataset') return { ok: false, reason: `it is ${layout === 'trace' ? 'a trace file' : 'an agentguard log'}, not a dataset: a line number applies to datasets` };
   if (layout === 'trace') return traceFileSource(text);
   if (layout === 'agentguard') return agentguardSource(text);
