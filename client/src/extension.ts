@@ -4,6 +4,7 @@ import {
   ModelChangedNotification, onNotification, sendRequest, ServerInfoRequest, type InitializationOptions, type ModelChangedParams, type ServerInfo,
 } from '../../shared/requests';
 import { registerCompare, type CompareApi } from './compare';
+import { registerExamples } from './examples';
 import { registerGuardrailCommands, reportVisibleRules, reportWorkspaceTrust } from './guardrailCommands';
 import { adoptTraceLogs } from './jsonLinesDetection';
 import { registerPreview, type PreviewApi } from './preview';
@@ -58,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const preview = registerPreview(context, languageClient, modelChanged.event);
   const compare = registerCompare(context, languageClient, modelChanged.event);
   registerGuardrailCommands(context, languageClient);
+  registerExamples(context);
   adoptTraceLogs(context);
   await languageClient.start();
   reportVisibleRules(context, languageClient);

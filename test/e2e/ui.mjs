@@ -218,6 +218,24 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
     return `${shot}, ${await screenshot('compare-click')}`;
   });
 
+  await check('the getting-started walkthrough lists its steps, and its first button opens the example trace', async () => {
+    await runCommand(page, 'View: Close All Editor Groups');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await input.fill('>Welcome: Open Walkthrough');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Welcome: Open Walkthrough' }).first().click();
+    // The next pick lists every walkthrough: ours by its title.
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with Agent Traces' }).first().click();
+    const walkthrough = page.locator('.gettingStartedContainer');
+    const steps = ['Open an example trace', 'See the run as a graph', 'Check it with a rule', 'Check traces from the command line'];
+    for (const step of steps) await walkthrough.locator('.getting-started-step', { hasText: step }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    const shot = await screenshot('walkthrough');
+    await walkthrough.getByRole('button', { name: 'Open Example Trace' }).first().click();
+    await page.locator('.tabs-container .tab', { hasText: 'inbox-assistant.trace.json' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    return `${steps.length} steps, ${shot}`;
+  });
+
   await page.close().catch(() => {});
   console.log(`[ui] ${counts.passed} passing, ${counts.failed} failing`);
   return counts;
