@@ -1,4 +1,4 @@
-import { checkFile, expandArguments, type FileReport } from './cli/check';
+import { checkFile, checkStandardInput, expandArguments, type FileReport } from './cli/check';
 import { escapeForTerminal, escapeJsonForTerminal } from './cli/escape';
 import { bytesPerMB } from './disk/files';
 import { evalUsage, runEval } from './cli/eval';
@@ -10,6 +10,7 @@ import { defaultServerSettings } from './settings';
 import { closestNames } from './common/editDistance';
 
 const usage = `Usage: agent-traces check [options] <files, folders or globs...>
+       agent-traces check [options] - [--stdin-name NAME] < file
 
 Checks agent trace files (.trace.json, .trace.jsonl, agentguard and dataset .jsonl) and guardrail rule
 files (.gr) with the same checks as the editor. Folders are searched for those kinds of files; symbolic
@@ -25,6 +26,9 @@ Options:
                      only the bytes fixed change, and a file is replaced whole (not written in place) only
                      if it has not changed since it was read; a named symbolic link is fixed in the file it
                      points to only when that file is inside the current folder
+  -                  check standard input as well, as a file named by --stdin-name (default
+                     stdin.trace.json: a trace), which decides its language; it is never fixed
+  --stdin-name NAME  the name standard input is checked and reported under
   --json             print the results as JSON instead of lines
   -q, --quiet        print errors only
   -h, --help         show this help
@@ -46,10 +50,12 @@ interface Options {
   json: boolean;
   quiet: boolean;
   fix: boolean;
+  stdin: boolean;
+  stdinName?: string;
 }
 
 function parseArguments(args: string[]): Options | string {
-  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, pythonPaths: [], json: false, quiet: false, fix: false };
+  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, pythonPaths: [], json: false, quiet: false, fix: false, stdin: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--max-problems') {
@@ -64,13 +70,20 @@ function parseArguments(args: string[]): Options | string {
       const folder = args[++i];
       if (!folder) return '--python-path takes a folder';
       options.pythonPaths.push(folder);
-    } else if (arg === '--json') options.json = true;
+    } else if (arg === '--stdin-name') {
+      const name = args[++i];
+      if (!name) return '--stdin-name takes a file name';
+      options.stdinName = name;
+    } else if (arg === '-') options.stdin = true;
+    else if (arg === '--json') options.json = true;
     else if (arg === '--fix') options.fix = true;
     else if (arg === '-q' || arg === '--quiet') options.quiet = true;
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
     else options.patterns.push(arg);
   }
-  if (options.patterns.length === 0) return 'name at least one file, folder or glob';
+  if (options.patterns.length === 0 && !options.stdin) return 'name at least one file, folder or glob, or - for standard input';
+  if (options.stdinName !== undefined && !options.stdin) return '--stdin-name names standard input: add - to check it';
+  if (options.stdin && options.fix) return '--fix writes files: it cannot fix standard input';
   return options;
 }
 
@@ -159,6 +172,7 @@ export async function main(args: string[]): Promise<number> {
     ...skippedLinks.map((link) => ({ path: link.path, problems: [], skipped: link.reason })),
   ];
   const checkOptions = { maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, pythonModules, fix: options.fix, cwd };
+  if (options.stdin) reports.push(await checkStandardInput(options.stdinName ?? 'stdin.trace.json', checkOptions, options.stdinName ?? '<stdin>'));
   for (const file of files) reports.push(await checkFile(file, checkOptions, shown(file)));
   const notChecked = reports.filter((report) => report.failure).length;
   const notWritten = reports.filter((report) => report.notWritten).length;

@@ -8,7 +8,11 @@ import { after, before, describe, it } from 'node:test';
 const cli = resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
 
 function run(cwd: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
+  return runWithInput(cwd, '', ...args);
+}
+
+function runWithInput(cwd: string, input: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', input });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr, lines: result.stdout.trim().split('\n') };
 }
 
@@ -118,6 +122,34 @@ describe('the command line on the mistakes people make', () => {
       assert.equal(option.stdout, '', command);
       assert.ok(option.stderr.startsWith(`${prefix}: unknown option --jsno\n`), `${command}: ${option.stderr.slice(0, 80)}`);
     }
+  });
+
+  it('check - reads standard input, as a trace unless --stdin-name names another kind of file', () => {
+    const broken = '[\n  {"role": "tool", "tool_call_id": "call_9", "content": "done"}\n]\n';
+    const piped = runWithInput(dir, broken, 'check', '-');
+    assert.equal(piped.code, 1, piped.stderr);
+    assert.deepEqual(piped.lines, [
+      '<stdin>:2:36 error trace/unknown-call-id tool_call_id "call_9" names no tool call in this trace',
+      '1 file checked: 1 errors, 0 warnings, 0 infos, 0 hints',
+    ]);
+    // beside files, and named: the name decides the language and is the path printed
+    const named = runWithInput(dir, 'raise "x" if:\n    (call: ToolCal)\n', 'check', 'traces', '-', '--stdin-name', 'piped.gr');
+    assert.equal(named.code, 1);
+    assert.deepEqual(named.lines, [
+      "piped.gr:2:6 error gr/unknown-type Failed to resolve type ToolCal. Did you mean 'ToolCall'?",
+      '2 files checked: 1 errors, 0 warnings, 0 infos, 0 hints',
+    ]);
+    const clean = runWithInput(dir, '[{"role": "user", "content": "hi"}]', 'check', '-', '--json');
+    assert.equal(clean.code, 0);
+    assert.deepEqual(JSON.parse(clean.stdout).map((r: { path: string; problems: unknown[] }) => [r.path, r.problems.length]), [['<stdin>', 0]]);
+    // over the size limit: not read, an input not checked (exit 3)
+    const big = runWithInput(dir, `[${'{"role": "user", "content": "hi"},'.repeat(40_000)}{"role": "user"}]`, 'check', '-', '--max-file-size', '1');
+    assert.equal(big.code, 3);
+    assert.match(big.lines[0], /^<stdin>: error: refused: standard input is over the 1(\.0)? MB limit \(setting --max-file-size\)$/);
+    // usage mistakes
+    assert.equal(run(dir, 'check', '-', '--fix').code, 2);
+    assert.match(run(dir, 'check', '-', '--fix').stderr, /^agent-traces: --fix writes files: it cannot fix standard input/);
+    assert.match(run(dir, 'check', 'traces', '--stdin-name', 'x.gr').stderr, /^agent-traces: --stdin-name names standard input: add - to check it/);
   });
 
   it('eval with the trace named before the rule file says so, and evaluates nothing', () => {

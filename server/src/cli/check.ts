@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
-import { errorCode, isPathInside, isReportedLink, readTextFileBytes, walkFiles } from '../disk/files';
+import { errorCode, formatMB, isPathInside, isReportedLink, readTextFileBytes, walkFiles } from '../disk/files';
 import type { Problem, PythonModules } from '../common/types';
 import { spliceBytes } from './byteEdits';
 import { fixFile, type AppliedFix, type FixResult } from './fix';
@@ -108,6 +108,36 @@ const linkSkipped = 'a symbolic link (a folder search does not follow links; nam
 export async function checkFile(path: string, options: CheckOptions, shownPath: string): Promise<FileReport> {
   const read = await readTextFileBytes(path, { maxBytes: options.maxBytes, setting: '--max-file-size' });
   if (!read.ok) return { path: shownPath, problems: [], failure: read.reason };
+  return checkRead(path, read, options, shownPath);
+}
+
+/**
+ * Standard input (`-`), checked as a file of the name `--stdin-name` gives (its language comes from that name, and
+ * for a `.jsonl` from the first line, as a file's would); never fixed, since there is no file to write.
+ */
+export async function checkStandardInput(name: string, options: CheckOptions, shownPath: string): Promise<FileReport> {
+  const read = await readStandardInput(options.maxBytes);
+  if (!read.ok) return { path: shownPath, problems: [], failure: read.reason };
+  return checkRead(resolve(options.cwd, name), { path: resolve(options.cwd, name), bytes: read.bytes }, { ...options, fix: false }, shownPath);
+}
+
+/** Standard input up to the size limit; a terminal is refused rather than waited on. */
+export async function readStandardInput(maxBytes: number): Promise<{ ok: true; bytes: Buffer } | { ok: false; reason: string }> {
+  if (process.stdin.isTTY) return { ok: false, reason: 'standard input is a terminal: pipe a file into it (agent-traces check - < file), or name the file' };
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      process.stdin.destroy();
+      return { ok: false, reason: `refused: standard input is over the ${formatMB(maxBytes)} limit (setting --max-file-size)` };
+    }
+    chunks.push(chunk);
+  }
+  return { ok: true, bytes: Buffer.concat(chunks) };
+}
+
+async function checkRead(path: string, read: { path: string; bytes: Buffer }, options: CheckOptions, shownPath: string): Promise<FileReport> {
   const text = read.bytes.toString('utf8');
   const languageId = languageForFile(path, text);
   const service = languageId && serviceFor(languageId);
