@@ -1,8 +1,9 @@
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
 import { evaluateLoadedRules, loadFailure, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
-import { expandArguments } from './check';
+import { expandArguments, readStandardInput } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
 import { bytesPerMB, readTextFile } from '../disk/files';
@@ -10,6 +11,7 @@ import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText } from '../rules
 import { traceLayoutOfFile } from '../languages';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
+       agent-traces eval <rules.gr> - [--stdin-name NAME] < trace
 
 Runs the guardrail rules on traces (.trace.json files, and each line of .trace.jsonl / .jsonl datasets) with the
 official analyzer's semantics and prints one line per violation at the exact characters it marks, followed by
@@ -19,6 +21,9 @@ Options:
   --param key=value  a policy parameter for input.key (read as JSON when it parses, else as a string); repeatable
   --budget N         steps (rule-body evaluations and comprehension iterations) allowed per rule and trace
                      (default 1000000)
+  -                  evaluate standard input as well, as a file named by --stdin-name (default
+                     stdin.trace.json: a trace; a .jsonl name reads it as a dataset)
+  --stdin-name NAME  the name standard input is read and reported under
   --unique           print each place once, with the places of every violation found there
   --json             print one entry per trace: file, line, errors (message, args, kwargs, key, ranges, range), error
   -h, --help         show this help
@@ -36,6 +41,8 @@ interface EvalOptions {
   budget?: number;
   json: boolean;
   unique: boolean;
+  stdin: boolean;
+  stdinName?: string;
 }
 
 function parseEvalArguments(args: string[]): EvalOptions | string {
@@ -43,6 +50,7 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
   const parameters: Record<string, unknown> = {};
   let json = false;
   let unique = false;
+  let stdinName: string | undefined;
   let budget: number | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -62,11 +70,19 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
       budget = value;
     } else if (arg === '--json') json = true;
     else if (arg === '--unique') unique = true;
+    else if (arg === '--stdin-name') {
+      stdinName = args[++i];
+      if (!stdinName) return '--stdin-name takes a file name';
+    } else if (arg === '-') positional.push(arg);
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
     else positional.push(arg);
   }
-  if (positional.length < 2) return 'name a rule file and at least one trace file, folder or glob';
-  return { rules: positional[0], patterns: positional.slice(1), parameters, budget, json, unique };
+  if (positional.length < 2) return 'name a rule file and at least one trace file, folder or glob, or - for standard input';
+  if (positional[0] === '-') return 'the rule file is read from a file: name it first, then the traces (- for standard input)';
+  const patterns = positional.slice(1).filter((p) => p !== '-');
+  const stdin = patterns.length < positional.length - 1;
+  if (stdinName !== undefined && !stdin) return '--stdin-name names standard input: add - to evaluate it';
+  return { rules: positional[0], patterns, parameters, budget, json, unique, stdin, stdinName };
 }
 
 /** Rule and trace files are read up to this size, as `agent-traces check` reads by default. */
@@ -133,8 +149,22 @@ export async function runEval(args: string[]): Promise<number> {
   const { files, unmatched, errors: inputErrors, skippedLinks, shown: shownPath } = await expandArguments(options.patterns, cwd);
   for (const pattern of unmatched) console.error(`agent-traces eval: no trace matches ${escapeForTerminal(pattern)}`);
   for (const link of skippedLinks) console.error(`agent-traces eval: ${escapeForTerminal(link.path)}: skipped: ${link.reason}`);
-  const traceFiles = files.filter((f) => !f.toLowerCase().endsWith('.gr'));
-  if (traceFiles.length === 0 && inputErrors.length === 0) return ExitCode.incomplete;
+  // The inputs in order: standard input first (as `check` reports it), then the files found.
+  const inputs: { path: string; shown: string; read: () => Promise<{ ok: true; text: string } | { ok: false; reason: string }> }[] = [];
+  if (options.stdin) {
+    inputs.push({
+      path: resolve(cwd, options.stdinName ?? 'stdin.trace.json'),
+      shown: options.stdinName ?? '<stdin>',
+      read: async () => {
+        const read = await readStandardInput(maxFileBytes);
+        return read.ok ? { ok: true, text: read.bytes.toString('utf8') } : read;
+      },
+    });
+  }
+  for (const file of files.filter((f) => !f.toLowerCase().endsWith('.gr'))) {
+    inputs.push({ path: file, shown: shownPath(file), read: () => readTextFile(file, { maxBytes: maxFileBytes }) });
+  }
+  if (inputs.length === 0 && inputErrors.length === 0) return ExitCode.incomplete;
 
   // Whatever was named but cannot be read (a FIFO, an unreadable folder) is reported, never silently left out.
   const reports: TraceReport[] = inputErrors.map((error) => ({ file: error.path, errors: [], error: error.reason, notices: [] }));
@@ -142,9 +172,8 @@ export async function runEval(args: string[]): Promise<number> {
   let violations = 0;
   let failed = inputErrors.length;
   let partial = 0;
-  for (const file of traceFiles) {
-    const shown = shownPath(file);
-    const read = await readTextFile(file, { maxBytes: maxFileBytes });
+  for (const { path: file, shown, read: readInput } of inputs) {
+    const read = await readInput();
     if (!read.ok) {
       reports.push({ file: shown, errors: [], error: read.reason, notices: [] });
       failed++;
@@ -209,7 +238,7 @@ export async function runEval(args: string[]): Promise<number> {
     }
     const traces = reports.length;
     const notEvaluated = partial > 0 ? `, ${partial} with a rule not evaluated` : '';
-    console.log(`${traces} trace${traces === 1 ? '' : 's'} in ${traceFiles.length} file${traceFiles.length === 1 ? '' : 's'} evaluated: ${violations} violation${violations === 1 ? '' : 's'}, ${failed} failed${notEvaluated}`);
+    console.log(`${traces} trace${traces === 1 ? '' : 's'} in ${inputs.length} file${inputs.length === 1 ? '' : 's'} evaluated: ${violations} violation${violations === 1 ? '' : 's'}, ${failed} failed${notEvaluated}`);
   }
   return exitCodeOf({ findings: violations > 0, incomplete: failed > 0 || partial > 0 || unmatched.length > 0 });
 }
