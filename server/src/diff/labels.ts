@@ -5,6 +5,7 @@
 import { shorten } from '../common/text';
 import type { FieldChange } from './fields';
 import type { Step, StepCall } from './steps';
+import { deepJson } from './values';
 
 const valueLength = 60;
 
@@ -13,7 +14,7 @@ export function valueLabel(value: unknown, max = valueLength): string {
   if (value === undefined) return '(none)';
   let text: string;
   try {
-    text = JSON.stringify(value) ?? 'null';
+    text = deepJson(value);
   } catch {
     text = String(value);
   }
@@ -87,13 +88,13 @@ export function contentText(content: unknown, max: number): string | undefined {
     for (const chunk of content) {
       if (length >= max) break;
       const text = (chunk as { text?: unknown } | null)?.text;
-      const part = typeof text === 'string' ? text : (chunk as { type?: unknown } | null)?.type === 'image_url' || (chunk as { image_url?: unknown } | null)?.image_url ? '[image]' : JSON.stringify(chunk) ?? '';
+      const part = typeof text === 'string' ? text : (chunk as { type?: unknown } | null)?.type === 'image_url' || (chunk as { image_url?: unknown } | null)?.image_url ? '[image]' : deepJson(chunk);
       parts.push(part.slice(0, max - length));
       length += part.length + 1;
     }
     return parts.join('\n');
   }
-  return (JSON.stringify(content) ?? '').slice(0, max);
+  return deepJson(content).slice(0, max);
 }
 
 /** What a step is: its role, and its calls, the call it answers or the start of its text. */

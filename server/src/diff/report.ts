@@ -6,6 +6,7 @@ import { count } from '../common/text';
 import type { DiffRow, TraceDiff } from './diff';
 import { callLabel, differingLabels, fieldSubject, namedCallLabel, stepLabel, valueLabel } from './labels';
 import type { StepCall } from './steps';
+import { shallowValue } from './values';
 
 export interface ChangeRecord {
   kind: 'added' | 'removed' | 'changed';
@@ -24,7 +25,7 @@ export function changeRecords(diff: TraceDiff): ChangeRecord[] {
     if (row.kind === 'same') continue;
     const record: ChangeRecord = { kind: row.kind, left: row.left?.index ?? null, right: row.right?.index ?? null };
     if (row.kind === 'changed') {
-      record.fields = (row.fields ?? []).map(({ path, left, right }) => ({ path, ...(left !== undefined ? { left } : {}), ...(right !== undefined ? { right } : {}) }));
+      record.fields = (row.fields ?? []).map(({ path, left, right }) => ({ path, ...(left !== undefined ? { left: shallowValue(left) } : {}), ...(right !== undefined ? { right: shallowValue(right) } : {}) }));
       if (row.moreFields) record.moreFields = row.moreFields;
       if (row.outcome) record.outcome = row.outcome;
     }

@@ -59,7 +59,7 @@ export class Hasher {
       default: break;
     }
     if (value === null) return this.hashString('null', 5);
-    if (depth >= maxDepth) return this.hashString(JSON.stringify(value) ?? '', 6);
+    if (depth >= maxDepth) return this.hashString(deepJson(value), 6);
     if (Array.isArray(value)) {
       let h1 = 0x2545f491;
       let h2 = 0x68e31da4;
@@ -178,10 +178,60 @@ export function sameValue(a: unknown, b: unknown, depth = 0): boolean {
   return true;
 }
 
+/**
+ * JSON text of a value however deeply it nests (`sortKeys`: every object's keys sorted). JSON.stringify recurses
+ * and overflows the stack on a value nested some ten thousand levels deep, which a trace can hold (JSON.parse reads it).
+ */
+export function deepJson(value: unknown, sortKeys = false): string {
+  const out: string[] = [];
+  const open: { entries: [string | undefined, unknown][]; next: number; close: string }[] = [];
+  const write = (item: unknown): void => {
+    if (typeof item !== 'object' || item === null) {
+      out.push(JSON.stringify(item) ?? 'null');
+    } else if (Array.isArray(item)) {
+      out.push('[');
+      open.push({ entries: item.map((element) => [undefined, element]), next: 0, close: ']' });
+    } else {
+      const record = item as Record<string, unknown>;
+      const keys = Object.keys(record).filter((key) => record[key] !== undefined && typeof record[key] !== 'function');
+      if (sortKeys) keys.sort();
+      out.push('{');
+      open.push({ entries: keys.map((key) => [key, record[key]]), next: 0, close: '}' });
+    }
+  };
+  write(value);
+  while (open.length > 0) {
+    const top = open[open.length - 1];
+    if (top.next === top.entries.length) {
+      out.push(top.close);
+      open.pop();
+      continue;
+    }
+    const [key, item] = top.entries[top.next];
+    if (top.next++ > 0) out.push(',');
+    if (key !== undefined) out.push(JSON.stringify(key), ':');
+    write(item);
+  }
+  return out.join('');
+}
+
+/** The value itself when it nests at most `maxDepth` levels, else its JSON text (what can be serialised safely). */
+export function shallowValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const pending: { item: unknown; depth: number }[] = [{ item: value, depth: 0 }];
+  while (pending.length > 0) {
+    const { item, depth } = pending.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= maxDepth) return deepJson(value);
+    for (const child of Object.values(item)) if (typeof child === 'object' && child !== null) pending.push({ item: child, depth: depth + 1 });
+  }
+  return value;
+}
+
 /** JSON text of a value with every object's keys sorted: equal values give equal texts. */
 export function canonicalJson(value: unknown, depth = 0): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
-  if (depth >= maxDepth) return JSON.stringify(value) ?? 'null';
+  if (depth >= maxDepth) return deepJson(value, true);
   if (Array.isArray(value)) {
     let text = '[';
     for (let i = 0; i < value.length; i++) text += (i > 0 ? ',' : '') + canonicalJson(value[i], depth + 1);

@@ -11,6 +11,7 @@ import type { DiffRow, TraceDiff } from './diff';
 import type { FieldChange } from './fields';
 import { fieldSubject, stepHeading } from './labels';
 import type { Step, StepCall } from './steps';
+import { deepJson } from './values';
 
 export interface ViewOptions {
   /** Characters of a field's value shown (`agentTraces.preview.maxTextLength`). */
@@ -97,7 +98,7 @@ function linkText(call: StepCall | undefined, id: unknown): string | undefined {
 /** A string as it is (its line breaks kept); anything else as JSON; cut at the limit. Undefined for an absent side. */
 function shownValue(value: unknown, max: number): string | undefined {
   if (value === undefined) return undefined;
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? 'null';
+  const text = typeof value === 'string' ? value : deepJson(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 

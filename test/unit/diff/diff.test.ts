@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffTraces, isSame, type DiffOptions, type TraceDiff } from '../../../server/src/diff/diff';
 import { changeLines, changeRecords, summaryLine } from '../../../server/src/diff/report';
+import { compareInSteps, type CompareSideInput } from '../../../server/src/diff/compare';
+import { runSteps } from '../../../server/src/common/steps';
 import { random } from '../testing';
 import { assistant, call, callEvent, calls, longTrace, output, regenerateIds, user } from './events';
 
@@ -236,5 +238,42 @@ describe('diff of two traces: big traces', () => {
     }
     assert.equal(seenLeft.size, left.length);
     assert.equal(seenRight.size, right.length);
+  });
+});
+
+describe('diff of two traces: hostile nesting', () => {
+  // Deeper than JSON.stringify can serialise without overflowing the stack; JSON.parse reads it.
+  const nested = (depth: number, leaf: unknown): unknown => {
+    let value = leaf;
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  };
+
+  it('compares values nested 50,000 levels deep, in arguments and in content, without overflowing the stack', () => {
+    // Arguments as the JSON string a model writes (the diff parses it).
+    const deepCall = (leaf: string) => ({
+      role: 'assistant', content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: `{"tree": ${'['.repeat(50_000)}"${leaf}"${']'.repeat(50_000)}}` } }],
+    });
+    const same = diff([user('go'), deepCall('a')], [user('go'), deepCall('a')]);
+    assert.ok(isSame(same));
+    const changed = diff([user('go'), deepCall('a')], [user('go'), deepCall('b')]);
+    assert.deepEqual(rows(changed).map((row) => row.split(' ').slice(0, 3).join(' ')), ['= 0 0', '~ 1 1']);
+    const [field] = changeRecords(changed)[0].fields!;
+    assert.match(field.path, /^tool_calls\.0\.function\.arguments\.tree(\.0)+$/);
+    // Values too deep to serialise are given as their JSON text, so the --json report can be written.
+    assert.equal(typeof field.left, 'string');
+    assert.match(field.left as string, /^\[{49930,}"a"\]{49930,}$/);
+    assert.match(field.right as string, /^\[+"b"\]+$/);
+    assert.doesNotThrow(() => JSON.stringify(changeRecords(changed)));
+    assert.match(changeLines(changed)[0], /^~ step 1 → 1 f: arguments\.tree(\.0)+ \[\[\[/);
+    // The compare view's rows: the deep value shown as text, cut at the view's limit.
+    const texts = [[user('go'), deepCall('a')], [user('go'), deepCall('b')]].map((events) => JSON.stringify(events));
+    const side = (path: string, text: string): CompareSideInput => ({ uri: `file://${path}`, path, text, label: path, toRange: () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }) });
+    const view = runSteps(compareInSteps(side('/a.trace.json', texts[0]), side('/b.trace.json', texts[1]), { maxSteps: 1000, maxAlignmentWork: 1_000_000, maxTextLength: 4000, ignore: [], compareIds: false })).data;
+    assert.equal(view.counts.changed, 1);
+    assert.ok(JSON.stringify(view).length < 100_000);
+    const content = diff([user(nested(50_000, 'x') as string)], [user('plain')]);
+    assert.deepEqual(changeRecords(content).map((c) => [c.kind, c.fields!.map((f) => [f.path, typeof f.left, f.right])]), [['changed', [['content', 'string', 'plain']]]]);
   });
 });
