@@ -64,6 +64,8 @@ export interface GraphNode {
   group?: number;
   /** On a group's head: how many nodes the group holds. */
   groupSize?: number;
+  /** Tokens of the model request the node's step reports (sessions and rollouts that record them). */
+  tokens?: number;
   /** Layout, computed by the server: lane (0 = messages, 1 = calls, 2 = outputs), top and height in px. */
   lane: number;
   y: number;
@@ -88,7 +90,7 @@ export interface GraphData {
   uri: string;
   /** Document version the graph was computed from (-1 when read from disk). */
   version: number;
-  format: 'trace' | 'dataset' | 'agentguard' | 'claude-code';
+  format: 'trace' | 'dataset' | 'agentguard' | 'claude-code' | 'codex' | 'openai-responses';
   /** For datasets: which trace is shown, and the traces to choose from. */
   traceIndex: number;
   traces: TraceChoice[];
@@ -103,6 +105,20 @@ export interface GraphData {
   };
   /** Set when the document could not be turned into a graph (e.g. not JSON at all). */
   error?: string;
+  /** The conversation's totals, shown in the header, where the format records them. */
+  totals?: GraphTotals;
+  /** Said above the graph: what the graph leaves out and why (records that repeat others, …). */
+  notice?: string;
+}
+
+export interface GraphTotals {
+  calls: number;
+  failedCalls: number;
+  /** From the first recorded time to the last. */
+  durationMs?: number;
+  tokens?: number;
+  inputTokens?: number;
+  outputTokens?: number;
 }
 
 /** Layout constants shared by the server's layout and the webview's drawing. */

@@ -114,6 +114,8 @@ export class Banners {
   readonly element = el('div', 'banners');
   private readonly notice = el('div', 'banner notice');
   private readonly truncated = el('div', 'banner truncated');
+  /** What the view leaves out by design (records that repeat others), said by the server. */
+  private readonly omitted = el('div', 'banner omitted');
   private readonly error = el('div', 'banner error');
 
   constructor() {
@@ -122,12 +124,12 @@ export class Banners {
     close.title = 'Dismiss';
     close.addEventListener('click', () => (this.notice.hidden = true));
     this.notice.append(el('span', 'text'), close);
-    for (const banner of [this.notice, this.truncated, this.error]) {
+    for (const banner of [this.notice, this.truncated, this.omitted, this.error]) {
       banner.hidden = true;
       banner.setAttribute('role', 'status');
     }
     this.error.setAttribute('role', 'alert');
-    this.element.append(this.error, this.truncated, this.notice);
+    this.element.append(this.error, this.truncated, this.omitted, this.notice);
   }
 
   showNotice(text: string): void {
@@ -138,6 +140,10 @@ export class Banners {
   /** Shows the text in the banner, or hides it for none. */
   setTruncated(text: string | undefined): void {
     show(this.truncated, text);
+  }
+
+  setOmitted(text: string | undefined): void {
+    show(this.omitted, text);
   }
 
   setError(text: string | undefined): void {

@@ -3,7 +3,7 @@
  * Every piece of trace content enters through `el(..., text)` / text nodes (see dom.ts).
  */
 import { GraphLayout, type GraphNode } from '../../shared/protocol';
-import { formatCost, formatDuration } from '../../shared/format';
+import { formatCost, formatDuration, formatTokens } from '../../shared/format';
 import { appendHighlighted, el, formatCount, hiddenCharacters } from './dom';
 import type { ViewModel } from './model';
 import { childExtras, nestedOffset, type Extras } from './projection';
@@ -100,6 +100,11 @@ function appendBadges(head: HTMLElement, node: GraphNode, model: ViewModel): voi
     badges.appendChild(badge);
   }
   if (node.durationMs !== undefined) badges.appendChild(el('span', 'badge meta duration', formatDuration(node.durationMs)));
+  if (node.tokens !== undefined) {
+    const tokens = el('span', 'badge meta tokens', `${formatCount(node.tokens)} tok`);
+    tokens.title = `${formatTokens({ total: node.tokens })} in the model request this record reports`;
+    badges.appendChild(tokens);
+  }
   if (node.retries) {
     const retries = el('span', 'badge meta retries', `↻ ${node.retries}`);
     retries.title = `${node.retries} ${node.retries === 1 ? 'retry' : 'retries'}`;

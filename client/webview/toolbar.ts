@@ -1,5 +1,6 @@
 /** The toolbar, the banners and the empty state around the graph; all text set through textContent. */
-import type { GraphData } from '../../shared/protocol';
+import type { GraphData, GraphTotals } from '../../shared/protocol';
+import { formatDuration, formatTokens } from '../../shared/format';
 import { Banners, fillTracePicker, option, searchBox, StepperNav, toggleButton } from './controls';
 import { el, formatCount } from './dom';
 import type { FilterState } from './filter';
@@ -36,6 +37,8 @@ export class Toolbar {
   private readonly problemsOnly: HTMLButtonElement;
   private readonly status = el('span', 'status');
   private readonly problems: StepperNav;
+  /** The conversation's calls, time and tokens, where the format records them. */
+  private readonly totals = el('span', 'totals');
 
   constructor(handlers: ToolbarHandlers) {
     this.tracePicker.title = 'Trace in this dataset';
@@ -54,7 +57,8 @@ export class Toolbar {
 
     const filters = el('div', 'filters');
     filters.append(this.tracePicker, this.search, this.kindSelect, this.toolSelect, this.problemsOnly);
-    this.element.append(filters, this.status, this.problems.element);
+    this.totals.hidden = true;
+    this.element.append(filters, this.status, this.totals, this.problems.element);
   }
 
   focusSearch(): void {
@@ -95,6 +99,11 @@ export class Toolbar {
       (data.format === 'agentguard'
         ? 'The settings agentTraces.preview.maxLogEntries and agentTraces.preview.maxNodes raise the limit.'
         : 'The setting agentTraces.preview.maxNodes raises the limit.'));
+    this.banner.setOmitted(data.notice);
+    const totals = data.totals ? describeTotals(data.totals) : '';
+    this.totals.textContent = totals;
+    this.totals.title = totals ? `This ${data.format === 'codex' ? 'rollout' : 'conversation'}: ${totals}` : '';
+    this.totals.hidden = !totals;
     this.banner.setError(data.error);
   }
 
@@ -108,4 +117,13 @@ export class Toolbar {
   setProblems(position: number, total: number): void {
     this.problems.set(position, total);
   }
+}
+
+/** `4 calls, 1 failed · 1 min 15 s · 2,400 tokens (1,500 in, 800 out)`: what the format records. */
+export function describeTotals(totals: GraphTotals): string {
+  const parts = [`${formatCount(totals.calls)} ${totals.calls === 1 ? 'call' : 'calls'}${totals.failedCalls > 0 ? `, ${formatCount(totals.failedCalls)} failed` : ''}`];
+  if (totals.durationMs !== undefined) parts.push(formatDuration(totals.durationMs));
+  const tokens = totals.tokens !== undefined ? formatTokens({ total: totals.tokens, input: totals.inputTokens, output: totals.outputTokens }) : undefined;
+  if (tokens) parts.push(tokens);
+  return parts.join(' · ');
 }

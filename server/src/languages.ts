@@ -2,14 +2,24 @@ import type { LanguageService } from './common/languageService';
 import { traceService } from './trace';
 import { detectJsonLinesFormat, jsonlService } from './jsonl';
 import { guardrailService } from './guardrail';
+import { detectResponses, responsesService } from './responses';
 
-export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'guardrail';
+export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'openai-responses' | 'guardrail';
 
 const services: Record<LanguageId, LanguageService<unknown>> = {
   'agent-trace': traceService as LanguageService<unknown>,
   'agent-trace-jsonl': jsonlService as LanguageService<unknown>,
+  'openai-responses': responsesService as LanguageService<unknown>,
   guardrail: guardrailService as LanguageService<unknown>,
 };
+
+/**
+ * A JSON document that holds a trace, by its content: an OpenAI Responses conversation (a request, a response, a
+ * list of items), else an Invariant trace. Looks at the first characters only.
+ */
+function jsonTraceLanguage(text: string): LanguageId {
+  return detectResponses(text) ? 'openai-responses' : 'agent-trace';
+}
 
 export function serviceFor(languageId: string): LanguageService<unknown> | undefined {
   return (services as Record<string, LanguageService<unknown>>)[languageId];
@@ -27,7 +37,8 @@ export function languageForFile(path: string, text?: string): LanguageId | undef
     if (text === undefined) return 'agent-trace-jsonl';
     return detectJsonLinesFormat(text) ? 'agent-trace-jsonl' : undefined;
   }
-  if (name.endsWith('.json')) return 'agent-trace';
+  // A `.trace.json` is an Invariant trace by its name, whatever its messages look like.
+  if (name.endsWith('.json')) return text === undefined || name.endsWith('.trace.json') ? 'agent-trace' : jsonTraceLanguage(text);
   return undefined;
 }
 
@@ -41,15 +52,21 @@ export function traceLayoutOfFile(path: string, text: string): 'trace' | 'datase
 }
 
 /**
- * The language of a document an editor opened. An id of ours is taken as given; any other id (the generic `json`,
- * `jsonc`, `jsonl`, `plaintext` other editors send, or one we do not know) is decided as the checker decides a
- * folder's files: by name (`*.trace.json`, `*.trace.jsonl`, `*.gr`) and, for other `.jsonl`, by the first line.
+ * The language of a document an editor opened. An id of ours is taken as given, except that our JSON trace language
+ * holds whichever JSON trace the content is (an Invariant trace, a Responses conversation); any other id (the
+ * generic `json`, `jsonc`, `jsonl`, `plaintext` other editors send, or one we do not know) is decided as the checker
+ * decides a folder's files: by name (`*.trace.json`, `*.trace.jsonl`, `*.gr`), for other `.jsonl` by the first line,
+ * and for any other file by content (a Responses conversation is recognised whatever the file is called).
  */
 export function languageForDocument(uri: string, clientLanguageId: string, text: string): LanguageId | undefined {
+  // Our editor's JSON trace language holds whichever JSON trace the content is (a `.trace.json` is a trace by name).
+  if (clientLanguageId === 'agent-trace') return uriPath(uri).toLowerCase().endsWith('.trace.json') ? 'agent-trace' : jsonTraceLanguage(text);
   if (Object.hasOwn(services, clientLanguageId)) return clientLanguageId as LanguageId;
   const path = uriPath(uri);
-  if (!isCheckedByDefault(path)) return looksLikeSession(text) ? 'agent-trace-jsonl' : undefined;
-  return languageForFile(path, text);
+  if (isCheckedByDefault(path)) return languageForFile(path, text);
+  // Any other file is ours only when its content is a conversation a format of ours recognises by its first record.
+  if (detectResponses(text)) return 'openai-responses';
+  return looksLikeSession(text) ? 'agent-trace-jsonl' : undefined;
 }
 
 /**

@@ -79,6 +79,7 @@ export function readSettings(section: unknown): ServerSettings {
     inlayHints: {
       callTargets: typeof raw.inlayHints?.callTargets === 'boolean' ? raw.inlayHints.callTargets : defaultServerSettings.inlayHints.callTargets,
       callAnswers: typeof raw.inlayHints?.callAnswers === 'boolean' ? raw.inlayHints.callAnswers : defaultServerSettings.inlayHints.callAnswers,
+      durations: typeof raw.inlayHints?.durations === 'boolean' ? raw.inlayHints.durations : defaultServerSettings.inlayHints.durations,
     },
     maxCodeLenses: Math.floor(positiveNumber(raw.codeLens?.maxEvents, defaultServerSettings.maxCodeLenses)),
     preview: {

@@ -8,7 +8,7 @@
 import type { GraphOptions, ServiceContext } from '../common/languageService';
 import type { Problem, Span } from '../common/types';
 import { lastStartingAtOrBefore } from '../common/spans';
-import type { GraphData, GraphEdge, GraphNode, GraphNodeKind } from '../../../shared/protocol';
+import type { GraphData, GraphEdge, GraphNode, GraphNodeKind, GraphTotals } from '../../../shared/protocol';
 import { emptyGraph } from '../preview/emptyGraph';
 import { Column, eventHeight, laneOf, nestedCallHeight, nestedCallTop } from '../preview/layout';
 import type { LinkedCall, LinkedOutput } from './model';
@@ -61,6 +61,8 @@ export interface GraphItem {
   /** The call whose node heads the collapsible group this node belongs to (a subagent's run). */
   groupOf?: LinkedCall;
   durationMs?: number;
+  /** Tokens of the model request the node's step reports. */
+  tokens?: number;
 }
 
 export interface GraphDocument {
@@ -69,6 +71,10 @@ export interface GraphDocument {
   format: GraphData['format'];
   /** Why there is nothing to draw, when there is not. */
   error?: string;
+  /** Said above the graph: what it leaves out and why. */
+  notice?: string;
+  /** The conversation's totals, for the header, where the format records them. */
+  totals?: GraphTotals;
 }
 
 /**
@@ -119,6 +125,7 @@ export function buildGraph(
     if (item.abandoned) node.abandoned = true;
     if (item.depth) node.depth = item.depth;
     if (item.durationMs !== undefined) node.durationMs = item.durationMs;
+    if (item.tokens !== undefined) node.tokens = item.tokens;
     if (item.groupOf) {
       const header = callNode.get(item.groupOf);
       if (header !== undefined) {
@@ -184,6 +191,8 @@ export function buildGraph(
   };
   if (nodes.length < totalNodes) data.limits.truncatedFrom = totalNodes;
   if (document.error) data.error = document.error;
+  if (document.notice) data.notice = document.notice;
+  if (document.totals) data.totals = document.totals;
   return data;
 }
 

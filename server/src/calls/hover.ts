@@ -4,6 +4,8 @@ import { codeBlock, inlineCode } from '../common/markdown';
 import { firstLines } from '../common/text';
 import type { LinkedCall, LinkedCalls, LinkedOutput } from './model';
 import { callsFor, linkAt, spanOf } from './locate';
+import { callDuration } from './timing';
+import { formatDuration } from '../../../shared/format';
 
 const outputLines = 6;
 const outputChars = 600;
@@ -36,12 +38,14 @@ export function idHover(model: LinkedCalls, offset: number): HoverResult | null 
     if (calls.length === 0) parts.push(`**${format.outputIdKey}** ${inlineCode(output.callId ?? '')} names no ${format.callWord} in this ${format.whole}.`);
     for (const call of calls) {
       const later = call.step.index > output.step.index ? ' (made later: an output must come after its call)' : '';
-      parts.push(`**Answers** ${describeCall(model, call)}${later}`);
+      const duration = call.outputs[0] === output ? callDuration(call) : undefined;
+      parts.push(`**Answers** ${describeCall(model, call)}${later}${duration !== undefined ? `, ${formatDuration(duration)} before` : ''}`);
     }
     parts.push(describeOutput(model, output));
   } else {
     const call = end.call;
-    parts.push(`**Tool call** ${describeCall(model, call)}`);
+    const duration = callDuration(call);
+    parts.push(`**Tool call** ${describeCall(model, call)}${duration !== undefined ? ` · took ${formatDuration(duration)}` : ''}`);
     if (call.outputs.length === 0) parts.push(`No ${format.outputWord} answers this call.`);
     for (const output of call.outputs.slice(0, listedOutputs)) parts.push(describeOutput(model, output));
     if (call.outputs.length > listedOutputs) parts.push(`… and ${call.outputs.length - listedOutputs} more outputs.`);

@@ -11,6 +11,9 @@
  */
 import type { TextSource } from '../common/textSource';
 import type { Severity, Span } from '../common/types';
+import type { TokenUsage } from '../../../shared/format';
+
+export type { TokenUsage };
 
 /** One unit of the conversation in file order: an event, a record. Steps do not overlap and are sorted by span. */
 export interface CallStep {
@@ -23,6 +26,10 @@ export interface CallStep {
   readonly heldOutputs: readonly LinkedOutput[];
   /** Set on steps of an abandoned branch (a rewound or forked conversation): shown faded, never the live run. */
   readonly abandoned?: boolean;
+  /** When the step was written, in milliseconds since the epoch, where the format records it. */
+  readonly time?: number;
+  /** The tokens of the model request this step reports, where the format records them (counted once per request). */
+  readonly usage?: TokenUsage;
 }
 
 export interface LinkedCall {
@@ -111,4 +118,25 @@ export interface CallFormat {
    * or not at all (null: it lies on an abandoned branch). Undefined: the plain information.
    */
   unanswered?(model: LinkedCalls, call: LinkedCall): { severity: Severity; note: string } | null | undefined;
+  /**
+   * What to say of an output whose id names no call, beyond that it names none: the usual cause (an output naming
+   * the call's item id instead of its call id, with the right id as `suggestion`) or what the writing tool does with
+   * such an output. Undefined: nothing more.
+   */
+  unknownCallId?(model: LinkedCalls, output: LinkedOutput): UnknownCallNote | undefined;
+  /**
+   * The tokens of the whole conversation when the format records a running total (it then counts what the steps'
+   * usage may miss, such as requests before a compaction); undefined: the steps' usage summed.
+   */
+  totalUsage?(model: LinkedCalls): TokenUsage | undefined;
+}
+
+export interface UnknownCallNote {
+  /** Said after the message that the id names no call. */
+  note: string;
+  /** When the call may well be elsewhere (a stored conversation the file continues): less than the error it is otherwise. */
+  severity?: Severity;
+  /** The id the output most likely means (a quick fix offers it). */
+  suggestion?: string;
+  related?: { span: Span; message: string }[];
 }

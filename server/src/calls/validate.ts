@@ -7,11 +7,11 @@ import type { Problem, Severity, Span } from '../common/types';
 import type { LinkedCall, LinkedCalls, LinkedOutput } from './model';
 import { spanOf } from './locate';
 
-export type AddProblem = (span: Span, severity: Severity, code: string, message: string, related?: Problem['related']) => void;
+export type AddProblem = (span: Span, severity: Severity, code: string, message: string, related?: Problem['related'], suggestion?: string) => void;
 
 export function linkProblems(model: LinkedCalls, addProblem: AddProblem): void {
-  const add: AddProblem = (span, severity, code, message, related) =>
-    addProblem(spanOf(span), severity, code, message, related?.map((info) => ({ span: spanOf(info.span), message: info.message })));
+  const add: AddProblem = (span, severity, code, message, related, suggestion) =>
+    addProblem(spanOf(span), severity, code, message, related?.map((info) => ({ span: spanOf(info.span), message: info.message })), suggestion);
   duplicateIds(model, add);
   const format = model.format;
   const code = (name: string) => `${format.codePrefix}/${name}`;
@@ -26,7 +26,9 @@ export function linkProblems(model: LinkedCalls, addProblem: AddProblem): void {
           `${format.outputIdKey} "${output.callId}" names a call made later, in ${format.stepName(later.step)} (${format.callLabel(model, later, 60)}); an output must come after its call`,
           [{ span: later.idSpan ?? later.span, message: `the call "${output.callId}"` }]);
       } else {
-        add(output.idSpan, 'error', code('unknown-call-id'), `${format.outputIdKey} "${output.callId}" names no ${format.callWord} in this ${format.whole}`);
+        const known = format.unknownCallId?.(model, output);
+        const message = `${format.outputIdKey} "${output.callId}" names no ${format.callWord} in this ${format.whole}${known ? `: ${known.note}` : ''}`;
+        add(output.idSpan, known?.severity ?? 'error', code('unknown-call-id'), message, known?.related, known?.suggestion);
       }
     } else if (output.implicit) {
       const call = output.answers;

@@ -46,6 +46,8 @@ export interface Settings {
     callTargets: boolean;
     /** After each call's `id`: the events of its outputs, or that none answers it. */
     callAnswers: boolean;
+    /** After each call: how long it took to its output, where the format records times. */
+    durations?: boolean;
   };
   /** Code lenses on events with calls: at most this many per trace file (a dataset: over its lines together); lenses say when more exist. */
   maxCodeLenses: number;
@@ -63,7 +65,7 @@ export const defaultSettings: Settings = {
   maxProblems: 1000,
   maxRuleOutlineEntries: 10_000,
   unknownKeyHints: true,
-  inlayHints: { callTargets: true, callAnswers: true },
+  inlayHints: { callTargets: true, callAnswers: true, durations: false },
   maxCodeLenses: 2000,
   preview: { maxNodes: 50_000, maxTextLength: 4000, maxLogEntries: 20_000 },
 };

@@ -2,7 +2,7 @@ import type { Budget } from '../common/budget';
 import { readValidJson } from './validReader';
 import { nodeOfReadValue } from './views';
 import type { ParsedValue } from './nodes';
-import type { ParsedJson, ReadingPlan } from './tree';
+import type { ParsedJson, ReadingPlan, Wording } from './tree';
 import { buildTree, buildTreeInSteps } from './treeBuilder';
 import type { Steps } from '../common/steps';
 
@@ -30,6 +30,15 @@ export function* parseValidJsonInSteps(text: string, start: number, end: number,
  */
 export function parseJsonValue(text: string, start: number, end: number, budget?: Budget): ParsedValue {
   return readAsValid(text, start, end) ?? valueOfTree(text, end, buildTree(text, start, end, valuePlan, budget));
+}
+
+/**
+ * A whole JSON document (a Responses body, a conversation) read into the nodes features visit, as parseJsonValue
+ * reads a line, with messages in the document's own words.
+ */
+export function parseJsonDocument(text: string, words: Wording, budget?: Budget): ParsedValue {
+  const plan: ReadingPlan<'value'> = { childShape: () => 'value', words };
+  return readAsValid(text, 0, text.length) ?? valueOfTree(text, text.length, buildTree(text, 0, text.length, plan, budget));
 }
 
 /** The fast reader's value of valid text; undefined for broken text. */
