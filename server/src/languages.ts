@@ -66,7 +66,7 @@ export function languageForDocument(uri: string, clientLanguageId: string, text:
   if (isCheckedByDefault(path)) return languageForFile(path, text);
   // Any other file is ours only when its content is a conversation a format of ours recognises by its first record.
   if (detectResponses(text)) return 'openai-responses';
-  return looksLikeSession(text) ? 'agent-trace-jsonl' : undefined;
+  return looksLikeSession(text) || looksLikeRollout(text) ? 'agent-trace-jsonl' : undefined;
 }
 
 /**
@@ -75,6 +75,11 @@ export function languageForDocument(uri: string, clientLanguageId: string, text:
  */
 function looksLikeSession(text: string): boolean {
   return /^\uFEFF?\{"(?:type|parentUuid)":/.test(text.slice(0, 32)) && detectJsonLinesFormat(text) === 'claude-code';
+}
+
+/** A Codex rollout, whatever its name: its first record opens with its own keys, so other texts are not read further. */
+function looksLikeRollout(text: string): boolean {
+  return /^\uFEFF?\s*\{\s*"(?:timestamp|type|payload)"/.test(text.slice(0, 200)) && detectJsonLinesFormat(text) === 'codex';
 }
 
 function uriPath(uri: string): string {

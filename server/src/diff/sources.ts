@@ -39,8 +39,8 @@ export function layoutOf(path: string, text: string): SourceLayout | undefined {
   const language = languageForFile(path, text);
   if (language === 'agent-trace') return 'trace';
   const format = detectJsonLinesFormat(text);
-  // A Claude Code session is compared once it is converted to a trace.
-  if (format === 'claude-code') return undefined;
+  // A Claude Code session or a Codex rollout is compared once it is converted to a trace.
+  if (format === 'claude-code' || format === 'codex') return undefined;
   if (language === 'agent-trace-jsonl') return format === 'agentguard' ? 'agentguard' : 'dataset';
   if (language === 'guardrail') return undefined;
   if (format) return format;
@@ -212,9 +212,12 @@ export function agentguardSource(text: string): SourceRead & { skipped?: number[
 
 /** Why a document that is not one of the layouts the diff reads cannot be compared. */
 export function notComparable(text: string): string {
-  return detectJsonLinesFormat(text) === 'claude-code'
+  const format = detectJsonLinesFormat(text);
+  return format === 'claude-code'
     ? 'a Claude Code session, which is not compared (trace files, datasets and agentguard logs are)'
-    : 'not a trace file, dataset or agentguard log';
+    : format === 'codex'
+      ? 'a Codex rollout, which is not compared (trace files, datasets and agentguard logs are)'
+      : 'not a trace file, dataset or agentguard log';
 }
 
 /**

@@ -35,6 +35,16 @@ import { recognizeSession } from './claudeCode/recognize';
 import { sessionOf } from './claudeCode/session';
 import { sessionSymbols, startsListedTurn } from './claudeCode/symbols';
 import { validateSession } from './claudeCode/validate';
+import { rolloutCompletion } from './codex/completion';
+import { rolloutGraph } from './codex/graph';
+import { rolloutHover } from './codex/hover';
+import { readRolloutLine } from './codex/lines';
+import { rolloutDefinition, rolloutHighlights, rolloutReferences } from './codex/navigation';
+import { recognizeRollout } from './codex/recognize';
+import { rolloutOf } from './codex/rollout';
+import { opensListedEntry, rolloutSymbols } from './codex/symbols';
+import { validateRollout } from './codex/validate';
+import type { LinkedCalls } from '../calls/model';
 import { detectFormat } from './detect';
 import { codeLenses } from '../calls/codeLenses';
 import { inlayHints } from '../calls/inlayHints';
@@ -49,15 +59,21 @@ import { validateLines } from './validate';
 export type { LinesModel, Line, LineKind, FileFormat } from './lines';
 /** Whether a `.jsonl` file is one of ours, and which, from its first non-blank line (see detect.ts). */
 export function detectJsonLinesFormat(text: string): FileFormat | undefined {
-  return detectFormat(text, [recognizeSession]);
+  return detectFormat(text, [recognizeSession, recognizeRollout]);
 }
 
 /**
- * The reader of a file's lines: a session's records by the session's reader, a dataset's lines by the dataset's
- * (other lines, of either, by the family's generic one).
+ * The reader of a file's lines: a session's records by the session's reader, a rollout's by the rollout's, a
+ * dataset's lines by the dataset's (other lines, of any, by the family's generic one).
  */
 function readerFor(text: string): LineReader {
-  return detectJsonLinesFormat(text) === 'claude-code' ? readSessionLine : parseDatasetLine;
+  const format = detectJsonLinesFormat(text);
+  return format === 'claude-code' ? readSessionLine : format === 'codex' ? readRolloutLine : parseDatasetLine;
+}
+
+/** The conversation of linked calls of a session or a rollout; undefined for the other members. */
+function conversationOf(model: LinesModel): LinkedCalls | undefined {
+  return model.format === 'claude-code' ? sessionOf(model) : model.format === 'codex' ? rolloutOf(model) : undefined;
 }
 
 /** The reader each model's lines were read with. */
@@ -70,7 +86,8 @@ function readBy(reader: LineReader, model: LinesModel): LinesModel {
 
 /**
  * JSON Lines trace files, a family of formats: Invariant Explorer datasets (one trace per line, features in
- * dataset/), agentguard tool-call logs (agentguard/) and Claude Code sessions (claudeCode/). This dispatcher is the
+ * dataset/), agentguard tool-call logs (agentguard/), Claude Code sessions (claudeCode/) and Codex CLI rollouts
+ * (codex/). This dispatcher is the
  * one file that knows the members: the line under the cursor decides which answers (an agentguard entry is read as
  * one in any file); file-wide requests (checks, outline, preview) go by the file's format. The family's shared files
  * (lines, model, locate, …) know no member, and a member never imports this file.
@@ -99,21 +116,39 @@ export const jsonlService: LanguageService<LinesModel> = {
   completion,
   graph: (model, options, context) => (model.format === 'agentguard' ? agentguardGraph(model, options, context)
     : model.format === 'claude-code' ? sessionGraph(model, options, context, options.problems ?? validate(model, context))
-      : datasetGraph(model, options, context)),
+      : model.format === 'codex' ? rolloutGraph(model, options, context, options.problems ?? validate(model, context))
+        : datasetGraph(model, options, context)),
   calledTools,
-  codeFixes: datasetCodeFixes,
+  codeFixes: (model, problems) => (model.format === 'codex' ? [] : datasetCodeFixes(model, problems)),
   parsesWithEdits: datasetParsesWithEdits,
-  inlayHints: (model, span, context) => (model.format === 'claude-code' ? inlayHints(sessionOf(model), span, context) : datasetInlayHints(model, span, context)),
-  codeLenses: (model, context) => (model.format === 'claude-code' ? codeLenses(sessionOf(model), model.uri, context) : datasetCodeLenses(model, context)),
-  refactorings: datasetRefactorings,
-  prepareRename: (model, offset) => (model.format === 'claude-code' ? prepareRename(sessionOf(model), offset) : datasetPrepareRename(model, offset)),
-  renameRefusal: (model, offset) => (model.format === 'claude-code' ? renameRefusal(sessionOf(model), offset) : datasetRenameRefusal(model, offset)),
-  rename: (model, offset, newName) => (model.format === 'claude-code' ? rename(sessionOf(model), offset, newName) : datasetRename(model, offset, newName)),
+  inlayHints: (model, span, context) => {
+    const conversation = conversationOf(model);
+    return conversation ? inlayHints(conversation, span, context) : datasetInlayHints(model, span, context);
+  },
+  codeLenses: (model, context) => {
+    const conversation = conversationOf(model);
+    return conversation ? codeLenses(conversation, model.uri, context) : datasetCodeLenses(model, context);
+  },
+  refactorings: (model, span) => (model.format === 'codex' ? [] : datasetRefactorings(model, span)),
+  prepareRename: (model, offset) => {
+    const conversation = conversationOf(model);
+    return conversation ? prepareRename(conversation, offset) : datasetPrepareRename(model, offset);
+  },
+  renameRefusal: (model, offset) => {
+    const conversation = conversationOf(model);
+    return conversation ? renameRefusal(conversation, offset) : datasetRenameRefusal(model, offset);
+  },
+  rename: (model, offset, newName) => {
+    const conversation = conversationOf(model);
+    return conversation ? rename(conversation, offset, newName) : datasetRename(model, offset, newName);
+  },
 };
 
 function validate(model: LinesModel, context: ServiceContext): Problem[] {
   // A session is written as it runs: its last line may be cut while it is being written.
   if (model.format === 'claude-code') return validateLines(model, context, (report) => validateSession(model, context, report), true);
+  // So is a rollout.
+  if (model.format === 'codex') return validateLines(model, context, (report) => validateRollout(model, context, report), true);
   return validateLines(model, context, (report) => (model.format === 'agentguard'
     ? validateAgentguard(model, context, report)
     : validateDatasetLines(model, context, report)));
@@ -127,6 +162,7 @@ function validate(model: LinesModel, context: ServiceContext): Problem[] {
 function symbols(model: LinesModel, budget?: Budget): OutlineItem[] {
   const max = model.maxOutlineEntries;
   if (model.format === 'claude-code') return outlineWithLimit(model, sessionSymbols(model, max, budget), startsListedTurn(model), 'prompts');
+  if (model.format === 'codex') return outlineWithLimit(model, rolloutSymbols(model, max, budget), opensListedEntry(model), 'turns');
   return model.format === 'agentguard'
     ? outlineWithLimit(model, agentguardSymbols(model, max, budget), (line) => line.kind === 'agentguard', 'calls')
     : outlineWithLimit(model, datasetSymbols(model, max, budget), (line) => line.kind === 'metadata' || isTraceLine(line), 'traces');
@@ -136,6 +172,7 @@ function hover(model: LinesModel, offset: number, context: ServiceContext): Hove
   const place = placeAt(model, offset);
   if (!place) return null;
   if (model.format === 'claude-code') return sessionHover(model, place, offset);
+  if (model.format === 'codex') return rolloutHover(model, place, offset);
   return place.line.kind === 'agentguard' ? agentguardHover(place) : datasetHover(model, datasetPlace(model, place, offset), offset, context);
 }
 
@@ -143,6 +180,7 @@ function definition(model: LinesModel, offset: number, context?: ServiceContext)
   const place = placeAt(model, offset);
   if (!place) return [];
   if (model.format === 'claude-code') return sessionDefinition(model, place, offset, context);
+  if (model.format === 'codex') return rolloutDefinition(model, offset);
   return place.line.kind === 'agentguard' ? agentguardDefinition(model, offset) : datasetDefinition(model, datasetPlace(model, place, offset), offset);
 }
 
@@ -150,6 +188,7 @@ function references(model: LinesModel, offset: number, includeDeclaration: boole
   const place = placeAt(model, offset);
   if (!place) return [];
   if (model.format === 'claude-code') return sessionReferences(model, place, offset, includeDeclaration);
+  if (model.format === 'codex') return rolloutReferences(model, offset, includeDeclaration);
   return place.line.kind === 'agentguard'
     ? agentguardReferences(model, place.line, offset, includeDeclaration)
     : datasetReferences(model, datasetPlace(model, place, offset), offset, includeDeclaration);
@@ -159,6 +198,7 @@ function highlights(model: LinesModel, offset: number): Highlight[] {
   const place = placeAt(model, offset);
   if (!place) return [];
   if (model.format === 'claude-code') return sessionHighlights(model, place, offset);
+  if (model.format === 'codex') return rolloutHighlights(model, offset);
   return place.line.kind === 'agentguard' ? agentguardHighlights(model, offset) : datasetHighlights(model, datasetPlace(model, place, offset), offset);
 }
 
@@ -167,6 +207,7 @@ function completion(model: LinesModel, offset: number, context: ServiceContext):
   const line = lineAt(model, offset);
   if (!line || model.format === 'claude-code') return [];
   const place = placeAt(model, offset);
+  if (model.format === 'codex') return place ? rolloutCompletion(model.text, place, offset) : [];
   if (line.kind === 'agentguard' || (model.format === 'agentguard' && line.kind === 'invalid')) {
     return place ? agentguardCompletion(model, place.path, place.steps[place.steps.length - 1].node, offset) : [];
   }
@@ -179,8 +220,9 @@ function calledTools(model: LinesModel): Map<string, number> {
   const add = (name: string | undefined): void => {
     if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
   };
-  if (model.format === 'claude-code') {
-    for (const call of sessionOf(model).calls) add(call.name);
+  const conversation = conversationOf(model);
+  if (conversation) {
+    for (const call of conversation.calls) add(call.name);
     return counts;
   }
   for (const line of model.contentLines) {

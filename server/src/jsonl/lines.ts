@@ -7,12 +7,13 @@ import type { JsonNode, JsonSyntaxError } from '../json/nodes';
 
 /**
  * What a line holds. Datasets (Invariant Explorer): `metadata` row, `raw` event array, `annotated`
- * object with `messages`. agentguard logs: `agentguard` TraceEntry. Claude Code sessions: a `record`.
+ * object with `messages`. agentguard logs: `agentguard` TraceEntry. Claude Code sessions: a `record`. Codex
+ * rollouts: a `rollout` record.
  * `other`: valid JSON of neither shape.
  */
-export type LineKind = 'blank' | 'invalid' | 'metadata' | 'raw' | 'annotated' | 'agentguard' | 'record' | 'other';
+export type LineKind = 'blank' | 'invalid' | 'metadata' | 'raw' | 'annotated' | 'agentguard' | 'record' | 'rollout' | 'other';
 
-export type FileFormat = 'dataset' | 'agentguard' | 'claude-code';
+export type FileFormat = 'dataset' | 'agentguard' | 'claude-code' | 'codex';
 
 export interface Line {
   /** Zero-based line number in the document. */

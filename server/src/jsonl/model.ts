@@ -118,6 +118,7 @@ function isBlank(text: string, start: number, end: number): boolean {
 function detectFormat(contentLines: Line[]): FileFormat {
   for (const line of contentLines) {
     if (line.kind === 'record') return 'claude-code';
+    if (line.kind === 'rollout') return 'codex';
     if (line.kind === 'agentguard') return 'agentguard';
     if (line.kind === 'raw' || line.kind === 'annotated' || line.kind === 'metadata') return 'dataset';
   }

@@ -34,8 +34,8 @@ test('every JSON Lines file of the corpus: no errors, every line read', (t) => {
     const problems = jsonlService.validate(model, context);
     assert.deepEqual(problems.filter((p) => p.severity === 'error' || p.severity === 'warning'), [], file);
     assert.ok(model.contentLines.every((line) => line.errors.length === 0 && line.kind !== 'other'), file);
-    // A session's outline lists its prompts; a dataset's and a log's, every line.
-    if (model.format === 'claude-code') assert.ok(jsonlService.symbols(model).length > 0, file);
+    // A session's outline lists its prompts, a rollout's its turns; a dataset's and a log's, every line.
+    if (model.format === 'claude-code' || model.format === 'codex') assert.ok(jsonlService.symbols(model).length > 0, file);
     else assert.equal(jsonlService.symbols(model).length, model.contentLines.length, file);
   }
 });
