@@ -51,8 +51,11 @@ describe('agent-traces eval', () => {
     assert.equal(result.code, 1, result.stderr);
     assert.deepEqual(result.lines, [
       'a.trace.json:2:38 warning guardrails secret word',
+      '  bound: msg = messages.0 at a.trace.json:2:3',
       'a.trace.json:3:35 warning guardrails secret word',
+      '  bound: msg = messages.1 at a.trace.json:3:3',
       'set.jsonl:3:46 warning guardrails secret word',
+      '  bound: msg = messages.0 at set.jsonl:3:15',
       '3 traces in 2 files evaluated: 3 violations, 0 failed',
     ]);
   });
@@ -66,6 +69,7 @@ describe('agent-traces eval', () => {
     assert.equal(first.message, 'secret word');
     assert.equal(first.key, '(0, (1,))');
     assert.deepEqual(first.ranges, ['messages.1', 'messages.1.content:2-8']);
+    assert.deepEqual(first.bindings, { msg: 'messages.1' });
     assert.deepEqual(first.range, { start: { line: 3, column: 35 }, end: { line: 3, column: 41 } });
     assert.equal(first.args[1].content, '😀 secret');
     assert.equal(first.args[1].metadata.trace_idx, 1);
@@ -76,7 +80,11 @@ describe('agent-traces eval', () => {
   it('reads --param values as JSON, else as strings', () => {
     const violated = run(dir, 'eval', 'param.gr', 'calls.trace.json', '--param', 'limit=5');
     assert.equal(violated.code, 1, violated.stderr);
-    assert.deepEqual(violated.lines, ['calls.trace.json:3:5 warning guardrails too many', '1 trace in 1 file evaluated: 1 violation, 0 failed']);
+    assert.deepEqual(violated.lines, [
+      'calls.trace.json:3:5 warning guardrails too many',
+      '  bound: call = messages.0.tool_calls.0 at calls.trace.json:3:5',
+      '1 trace in 1 file evaluated: 1 violation, 0 failed',
+    ]);
     const clean = run(dir, 'eval', 'param.gr', 'calls.trace.json', '--param', 'limit=10');
     assert.equal(clean.code, 0);
     const text = run(dir, 'eval', 'param.gr', 'calls.trace.json', '--param', 'limit=five');
@@ -139,6 +147,7 @@ describe('agent-traces eval', () => {
       'meta.trace.json: error guardrails evaluation failed: not evaluated: it holds no trace (a list of events, or an object with messages)',
       "odd.jsonl:2: error guardrails evaluation failed: The trace cannot be read as the analyzer reads it: the trace does not fit the analyzer's input schema: a trace is a list of events",
       'odd.jsonl:3:33 warning guardrails secret word',
+      '  bound: msg = messages.0 at odd.jsonl:3:2',
       '3 traces in 2 files evaluated: 1 violation, 2 failed',
     ]);
   });
@@ -159,6 +168,7 @@ describe('agent-traces eval', () => {
       `notes.jsonl: ${notTraces}`,
       `copy.txt: ${notTraces}`,
       'plain.json:1:33 warning guardrails secret word',
+      '  bound: msg = messages.0 at plain.json:1:2',
       '3 traces in 3 files evaluated: 1 violation, 2 failed',
     ]);
   });

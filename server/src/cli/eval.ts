@@ -25,7 +25,8 @@ Options:
                      stdin.trace.json: a trace; a .jsonl name reads it as a dataset)
   --stdin-name NAME  the name standard input is read and reported under
   --unique           print each place once, with the places of every violation found there
-  --json             print one entry per trace: file, line, errors (message, args, kwargs, key, ranges, range), error
+  --json             print one entry per trace: file, line, errors (message, args, kwargs, key, ranges, bindings,
+                     range), error
   -h, --help         show this help
 
 Violations are findings. A trace file that cannot be read, a value that holds no trace, and a trace on which a
@@ -93,14 +94,25 @@ interface Position {
   column: number;
 }
 
+interface ReportedError {
+  message: string | null;
+  args: unknown[];
+  kwargs: Record<string, unknown>;
+  key: string;
+  ranges: string[];
+  /** Variable → the address of the trace element it was bound to. */
+  bindings: Record<string, string>;
+  range: { start: Position; end: Position };
+  /** The places of the other elements the violation binds (printed in lines, not in --json, whose ranges say it). */
+  with: Position[];
+  /** Where each binding's element starts in the file (for the plain output). */
+  bound: { variable: string; address: string; at: Position }[];
+}
+
 interface TraceReport {
   file: string;
   line?: number;
-  errors: {
-    message: string | null; args: unknown[]; kwargs: Record<string, unknown>; key: string; ranges: string[]; range: { start: Position; end: Position };
-    /** The places of the other elements the violation binds (printed in lines, not in --json, whose ranges say it). */
-    with: Position[];
-  }[];
+  errors: ReportedError[];
   error: string | null;
   notices: string[];
 }
@@ -207,9 +219,10 @@ export async function runEval(args: string[]): Promise<number> {
         // Ranges are spelled out only where they are printed, and first: placing the error then reuses them.
         const ranges = options.json ? e.ranges : [];
         const { best, others } = placer.placeWithOthers(e, firstLine);
+        const bound = e.bindings.map(({ variable, address }) => ({ variable, address, at: position(placer.addressSpan(address).start) }));
         report.errors.push({
-          message: e.message, args: e.args, kwargs: e.kwargs, key: e.key, ranges,
-          range: { start: position(best.start), end: position(best.end) }, with: others.map((span) => position(span.start)),
+          message: e.message, args: e.args, kwargs: e.kwargs, key: e.key, ranges, bindings: Object.fromEntries(bound.map((b) => [b.variable, b.address])),
+          range: { start: position(best.start), end: position(best.end) }, with: others.map((span) => position(span.start)), bound,
         });
       }
       violations += result.errors.length;
@@ -224,7 +237,7 @@ export async function runEval(args: string[]): Promise<number> {
   }
 
   if (options.json) {
-    const entries = reports.map(({ notices, errors, ...r }) => ({ ...r, errors: errors.map(({ with: _, ...e }) => e), notices }));
+    const entries = reports.map(({ notices, errors, ...r }) => ({ ...r, errors: errors.map(({ with: _, bound: __, ...e }) => e), notices }));
     console.log(escapeJsonForTerminal(JSON.stringify(entries, null, 2)));
   } else {
     for (const r of reports) {
@@ -247,28 +260,31 @@ export async function runEval(args: string[]): Promise<number> {
 const maxPlacesListed = 10;
 
 /**
- * One line per violation: its place, its message, and the places of the other elements it binds. With `unique`,
- * violations with the same place and message share one line, which lists the places of all of them.
+ * One line per violation: its place, its message, and the places of the other elements it binds, then a line with
+ * its bindings. With `unique`, violations with the same place and message share one line, which lists the places of
+ * all of them (their bindings differ: none is printed).
  */
 function violationLines(report: TraceReport, unique: boolean): string[] {
-  const groups = new Map<string, { start: Position; message: string; with: Map<string, Position> }>();
-  const lines: { start: Position; message: string; with: Map<string, Position> }[] = [];
+  type Line = { start: Position; message: string; with: Map<string, Position>; bound?: ReportedError['bound'] };
+  const groups = new Map<string, Line>();
+  const lines: Line[] = [];
   for (const e of report.errors) {
     const message = e.message ?? e.key;
     const key = `${e.range.start.line}:${e.range.start.column}\u0000${message}`;
     let line = unique ? groups.get(key) : undefined;
     if (!line) {
-      line = { start: e.range.start, message, with: new Map() };
+      line = { start: e.range.start, message, with: new Map(), ...(unique ? {} : { bound: e.bound }) };
       lines.push(line);
       if (unique) groups.set(key, line);
     }
     for (const p of e.with) if (p.line !== e.range.start.line || p.column !== e.range.start.column) line.with.set(`${p.line}:${p.column}`, p);
   }
-  return lines.map(({ start, message, with: others }) => {
+  return lines.flatMap(({ start, message, with: others, bound }) => {
     const places = [...others.values()].sort((a, b) => a.line - b.line || a.column - b.column).map((p) => `${p.line}:${p.column}`);
     const listed = places.length > maxPlacesListed ? `${places.slice(0, maxPlacesListed).join(', ')} and ${places.length - maxPlacesListed} more` : places.join(', ');
     const pairs = places.length > 0 ? ` (with ${listed})` : '';
-    return `${escapeForTerminal(report.file)}:${start.line}:${start.column} warning guardrails ${escapeForTerminal(message)}${pairs}`;
+    const line = `${escapeForTerminal(report.file)}:${start.line}:${start.column} warning guardrails ${escapeForTerminal(message)}${pairs}`;
+    return bound && bound.length > 0 ? [line, `  ${boundText(report.file, bound)}`] : [line];
   });
 }
 
@@ -279,6 +295,12 @@ function swappedArguments(options: EvalOptions): string | undefined {
   if (rules.length === 0) return undefined;
   const traces = [options.rules, ...options.patterns.filter((p) => !rules.includes(p))];
   return `the rule file comes first: agent-traces eval ${rules[0]} ${traces.join(' ')}${rules.length > 1 ? ' (one rule file per run)' : ''}`;
+}
+
+/** `bound: call = messages.1.tool_calls.0 at t.json:3:7, out = messages.2 at t.json:6:5`: each variable, its element, where it starts. */
+function boundText(file: string, bound: ReportedError['bound']): string {
+  const at = escapeForTerminal(file);
+  return `bound: ${bound.map((b) => `${escapeForTerminal(b.variable)} = ${escapeForTerminal(b.address)} at ${at}:${b.at.line}:${b.at.column}`).join(', ')}`;
 }
 
 const notTracesMessage = 'not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';

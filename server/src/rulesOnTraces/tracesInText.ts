@@ -87,6 +87,11 @@ export class ErrorPlacer {
     else this.spanOf = yield* traceSpansInSteps(this.text, this.trace.start, this.trace.end, stepMs);
   }
 
+  /** The characters an official address names in the document (its nearest enclosing value when it is not there). */
+  addressSpan(address: string): Span {
+    return this.readAddresses()(address);
+  }
+
   place(error: GuardrailError, fallback: Span): Span {
     return this.placeWithOthers(error, fallback).best;
   }

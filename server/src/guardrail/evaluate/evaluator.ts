@@ -8,7 +8,7 @@ import { BudgetExceeded, EvaluationFailure, NotEvaluated, TimeLimitExceeded, eng
 import { buildInputStepwise, type TraceInput } from './input';
 import { EventObject, fromParameter, toJson } from './traceObjects';
 import { Interpreter } from './interpreter';
-import { locate, locateRepresentatives, type Mark } from './ranges';
+import { bindingAddresses, locate, locateRepresentatives, type Mark, type VariableBinding } from './ranges';
 import { stringValue } from './strings';
 import { PyDict, PyError, PyObject, Unknown, isStr, pyRepr, pyStr, str, type Value } from './values';
 import { runSteps } from '../../common/steps';
@@ -36,6 +36,8 @@ export interface GuardrailError {
   readonly ranges: string[];
   /** The same ranges with each run of single-character ranges given by its first character: where to place the error. */
   placeRanges(): string[];
+  /** Which trace element each variable of the rule was bound to, in the order bound (found on first read). */
+  readonly bindings: VariableBinding[];
   /** The rule's `raise … if:` header in the rule file (UTF-16 offsets). */
   raiseStart: number;
   raiseEnd: number;
@@ -44,6 +46,7 @@ export interface GuardrailError {
 /** An error whose ranges are located in the trace only when read. */
 class RuleError implements GuardrailError {
   private located: string[] | undefined;
+  private bound: VariableBinding[] | undefined;
   constructor(
     readonly ruleIndex: number,
     readonly message: string | null,
@@ -54,7 +57,12 @@ class RuleError implements GuardrailError {
     readonly raiseEnd: number,
     private readonly marks: Mark[],
     private readonly input: TraceInput,
+    private readonly assignment: ReadonlyMap<string, Value>,
   ) {}
+
+  get bindings(): VariableBinding[] {
+    return (this.bound ??= bindingAddresses(this.assignment, this.input));
+  }
 
   get ranges(): string[] {
     return (this.located ??= locate(this.marks, this.input));
@@ -65,8 +73,8 @@ class RuleError implements GuardrailError {
   }
 
   toJSON(): unknown {
-    const { ruleIndex, message, args, kwargs, key, ranges, raiseStart, raiseEnd } = this;
-    return { ruleIndex, message, args, kwargs, key, ranges, raiseStart, raiseEnd };
+    const { ruleIndex, message, args, kwargs, key, ranges, bindings, raiseStart, raiseEnd } = this;
+    return { ruleIndex, message, args, kwargs, key, ranges, bindings, raiseStart, raiseEnd };
   }
 }
 
@@ -319,7 +327,7 @@ function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, 
     ctx.line = null;
     const { args, kwargs } = raiseArguments(raise!, m, globals, ctx);
     errors.push(new RuleError(ruleIndex, typeof args[0] === 'string' ? args[0] : null, args, kwargs, `(${ruleIndex}, ${keyOf(m.assignment)})`,
-      rule.headerSpan.start, rule.headerSpan.end, m.ranges, input));
+      rule.headerSpan.start, rule.headerSpan.end, m.ranges, input, m.assignment));
   }
   return { errors, limited };
 }

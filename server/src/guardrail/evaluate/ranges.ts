@@ -156,6 +156,17 @@ export class Locator {
     return out;
   }
 
+  /**
+   * The address of one object of the trace, found by identity (never by an equal value): its first place,
+   * depth-first. Undefined for a value the trace does not hold (a literal, a derived string, a dict the rule made).
+   */
+  addressOf(obj: object): string | undefined {
+    if (obj instanceof PyDict ? obj.derived : Array.isArray(obj) && !readLists.has(obj)) return undefined;
+    const owner = obj instanceof TStr ? obj.owner : obj instanceof EventObject ? obj.traceIdx : -1;
+    const places = owner >= 0 && owner < this.input.events.length ? this.eventIndex(owner).get(obj) : this.objects().get(obj);
+    return places && places.length > 0 ? address(places[0]) : undefined;
+  }
+
   private locateEverywhere(marks: Mark[]): Found[] {
     const found: Found[] = [];
     marks.forEach((mark, order) => {
@@ -211,6 +222,27 @@ function locatorOf(input: TraceInput): Locator {
 /** The official addresses of marks: `messages.<i>.<key>…[:start-end]`, code-point offsets. */
 export function locate(marks: Mark[], input: TraceInput): string[] {
   return expand(locatorOf(input).locate(marks), false);
+}
+
+/** A variable of a rule and the trace element it was bound to, as an official address. */
+export interface VariableBinding {
+  variable: string;
+  address: string;
+}
+
+/**
+ * Where each variable of an assignment is in the trace, in assignment order: the address of the trace element it
+ * was bound to (`messages.3`, `messages.3.tool_calls.0`, `messages.4.content`). Variables bound to values the trace
+ * does not hold are left out.
+ */
+export function bindingAddresses(assignment: ReadonlyMap<string, Value>, input: TraceInput): VariableBinding[] {
+  const out: VariableBinding[] = [];
+  for (const [variable, value] of assignment) {
+    if (value === null || typeof value !== 'object' || value === (input as object)) continue;
+    const address = locatorOf(input).addressOf(value);
+    if (address !== undefined) out.push({ variable, address });
+  }
+  return out;
 }
 
 /**
