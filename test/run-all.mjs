@@ -46,6 +46,20 @@ if (files.length > 0) {
   totals.skipped += count('skipped') + count('todo');
 }
 
+// The examples' rule tests, run as CI runs a project's own: `agent-traces test` with its JUnit report.
+if (wants('examples')) {
+  mkdirSync('test-results', { recursive: true });
+  const args = ['dist/cli.js', 'test', 'examples', '--junit', join('test-results', 'examples.junit.xml')];
+  console.log(`\n=== rule tests of the examples: node ${args.join(' ')}`);
+  const examples = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  process.stdout.write(examples.stdout ?? '');
+  const closing = (examples.stdout ?? '').match(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m);
+  totals.passed += Number(closing?.[1] ?? 0);
+  totals.failed += Number(closing?.[2] ?? 0);
+  totals.skipped += Number(closing?.[3] ?? 0);
+  if (examples.status !== 0 && (!closing || Number(closing[2]) === 0)) totals.failed += 1; // it could not run them all
+}
+
 if (wants('e2e')) {
   const e2e = spawnSync(process.execPath, ['test/e2e/run.mjs'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   console.log(`\n=== extension host (real VS Code): node test/e2e/run.mjs`);

@@ -3,6 +3,7 @@ import { escapeForTerminal, escapeJsonForTerminal } from './cli/escape';
 import { bytesPerMB } from './disk/files';
 import { evalUsage, runEval } from './cli/eval';
 import { diffUsage, runDiff } from './cli/diff';
+import { runTest, testUsage } from './cli/test';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './cli/exitCodes';
 import { version } from '../../package.json';
 import { FolderPythonModules } from './disk/pythonModules';
@@ -40,6 +41,7 @@ a file or folder that cannot be read, and a file whose fixes --fix could not wri
 ${exitCodeHelp}
 
 Also: agent-traces eval <rules.gr> <traces...> runs guardrail rules on traces (agent-traces eval --help);
+      agent-traces test [manifests or folders] runs the tests of rule files (agent-traces test --help);
       agent-traces diff <left> <right> compares two runs step by step (agent-traces diff --help).`;
 
 interface Options {
@@ -140,6 +142,13 @@ export async function main(args: string[]): Promise<number> {
       return ExitCode.clean;
     }
     return runEval(rest);
+  }
+  if (command === 'test') {
+    if (rest.includes('-h') || rest.includes('--help')) {
+      console.log(testUsage);
+      return ExitCode.clean;
+    }
+    return runTest(rest);
   }
   if (command === 'diff') {
     if (rest.includes('-h') || rest.includes('--help')) {

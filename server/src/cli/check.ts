@@ -48,12 +48,12 @@ export interface InputError {
 
 /**
  * Expands files, folders and globs into the list of files to check (absolute paths), in a stable order, without
- * repeats. Folders that cannot be read, and named paths that are neither files nor folders, are returned as errors.
- * `shown` gives a file's path as the user named it: absolute when the name, folder or glob was absolute, else
- * relative to `cwd`.
+ * repeats: a folder gives the files `inFolders` accepts (by default those `check` reads). Folders that cannot be
+ * read, and named paths that are neither files nor folders, are returned as errors. `shown` gives a file's path as
+ * the user named it: absolute when the name, folder or glob was absolute, else relative to `cwd`.
  */
 export async function expandArguments(
-  patterns: string[], cwd: string,
+  patterns: string[], cwd: string, inFolders: (path: string) => boolean = isCheckedByDefault,
 ): Promise<{ files: string[]; unmatched: string[]; errors: InputError[]; skippedLinks: InputError[]; shown: (path: string) => string }> {
   const files = new Set<string>();
   const unmatched: string[] = [];
@@ -93,7 +93,7 @@ export async function expandArguments(
       const path = resolve(cwd, pattern);
       const stat = await fs.stat(path).catch((error) => (errorCode(error) === 'ENOENT' ? undefined : error));
       if (stat instanceof Error) errors.push({ path: pattern, reason: `cannot read: ${errorCode(stat)}` });
-      else if (stat?.isDirectory()) await collect(walkFiles(path), isCheckedByDefault);
+      else if (stat?.isDirectory()) await collect(walkFiles(path), inFolders);
       else if (stat?.isFile()) add(path);
       else if (stat) errors.push({ path: pattern, reason: 'not a regular file or folder' });
     }

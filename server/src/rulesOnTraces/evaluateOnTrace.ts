@@ -1,4 +1,5 @@
 import type { Span } from '../common/types';
+import { fileNameOfUri } from '../common/uri';
 import { checkBudget, spentBy, type Budget } from '../common/budget';
 import type { RuleModel } from '../guardrail/model';
 import { evaluateLoadedRulesStepwise, loadFailure, type EvaluationResult } from '../guardrail/evaluate';
@@ -72,15 +73,7 @@ export interface RulesOnTraceOptions {
   isCancelled?: () => boolean;
 }
 
-export function ruleFileName(uri: string): string {
-  const path = uri.replace(/[?#].*$/, '');
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  try {
-    return decodeURIComponent(name);
-  } catch {
-    return name;
-  }
-}
+export const ruleFileName = fileNameOfUri;
 
 /** `dataset`: the text is JSON Lines and each line holding a trace (a list, or an object with `messages`) is one. */
 export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions): RulesOnTraceResult {

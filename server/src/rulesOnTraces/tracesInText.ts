@@ -50,6 +50,11 @@ export function* tracesInText(text: string, dataset: boolean): Generator<TraceTe
   }
 }
 
+/** The trace the JSON value in text[start, end) holds (a dataset line's: `line`), or why it holds none. */
+export function traceInSpan(text: string, start: number, end: number, line?: number): TraceText {
+  return read(text, start, end, line);
+}
+
 function read(text: string, start: number, end: number, line: number | undefined): TraceText {
   let value: unknown;
   try {
