@@ -2,6 +2,7 @@ import { checkFile, checkStandardInput, expandArguments, type FileReport } from 
 import { escapeForTerminal, escapeJsonForTerminal } from './cli/escape';
 import { bytesPerMB } from './disk/files';
 import { evalUsage, runEval } from './cli/eval';
+import { runCompare } from './cli/compare';
 import { diffUsage, runDiff } from './cli/diff';
 import { runTest, testUsage } from './cli/test';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './cli/exitCodes';
@@ -141,7 +142,7 @@ export async function main(args: string[]): Promise<number> {
       console.log(evalUsage);
       return ExitCode.clean;
     }
-    return runEval(rest);
+    return rest.includes('--compare') ? runCompare(rest, evalUsage) : runEval(rest);
   }
   if (command === 'test') {
     if (rest.includes('-h') || rest.includes('--help')) {

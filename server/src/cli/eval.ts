@@ -12,6 +12,7 @@ import { traceLayoutOfFile } from '../languages';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
        agent-traces eval <rules.gr> - [--stdin-name NAME] < trace
+       agent-traces eval --compare <old.gr> <new.gr> <files, folders or globs...> [options]
 
 Runs the guardrail rules on traces (.trace.json files, and each line of .trace.jsonl / .jsonl datasets) with the
 official analyzer's semantics and prints one line per violation at the exact characters it marks, followed by
@@ -27,6 +28,10 @@ Options:
   --unique           print each place once, with the places of every violation found there
   --json             print one entry per trace: file, line, errors (message, args, kwargs, key, ranges, bindings,
                      range), error
+  --compare          evaluate two versions of a rule file on the same traces and list only the traces (and
+                     dataset lines) whose violations differ: each violation added or removed, at its place; the
+                     old one may be git:REV:path, the file at a git revision (as git show REV:path reads it,
+                     ./ for a path relative to the current folder). A flip is a finding.
   -h, --help         show this help
 
 Violations are findings. A trace file that cannot be read, a value that holds no trace, and a trace on which a
