@@ -122,7 +122,7 @@ describe('agent-traces eval', () => {
     assert.deepEqual(clean.lines, [notice, '1 trace in 1 file evaluated: 0 violations, 0 failed, 1 with a rule not evaluated']);
     const found = run(sub, 'eval', 'os.gr', 'one.trace.json', 'two.trace.json');
     assert.equal(found.code, 4, found.stderr);
-    assert.deepEqual(found.lines, [notice, 'two.trace.json:1:2 warning guardrails parsed', '2 traces in 2 files evaluated: 1 violation, 0 failed, 2 with a rule not evaluated']);
+    assert.deepEqual(found.lines, [notice, 'two.trace.json:1:2 warning guardrails parsed', '  bound: m = messages.0 at two.trace.json:1:2', '2 traces in 2 files evaluated: 1 violation, 0 failed, 2 with a rule not evaluated']);
     assert.equal(existsSync(marker), false);
   });
 

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
 import type { RuleModel } from '../guardrail/model';
-import { loadFailure } from '../guardrail/evaluate/evaluator';
+import { loadFailure } from '../guardrail/evaluate';
 import { bytesPerMB, readTextFile } from '../disk/files';
 import { parseRevisionPath, readAtRevision } from '../disk/git';
 import { traceLayoutOfFile } from '../languages';

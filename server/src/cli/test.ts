@@ -33,7 +33,8 @@ Options:
 Each failing case prints one line per failure, at the trace's file:line:col: an expected violation that was not
 found (and where one with its message was found instead), or a violation the case does not expect. The last line
 is "N passed, N failed". Failing cases are findings; a case whose rules failed or stopped at a limit on its trace
-is not evaluated; a manifest that does not parse or names a file that cannot be read (the rule file, a trace) and a
+fails and is not evaluated, and one on whose trace a rule was not evaluated (a detector the evaluator does not
+run: said once per manifest) is judged on the other rules but not fully evaluated; a manifest that does not parse or names a file that cannot be read (the rule file, a trace) and a
 rule file that does not load are bad usage (exit 2), whatever the other manifests found.
 
 ${exitCodeHelp}`;
@@ -144,7 +145,9 @@ export async function runTest(args: string[]): Promise<number> {
   const manifestProblem = unreadable.length > 0 || results.some((r) => r.problem || r.cases.some((c) => c.error?.kind === 'manifest'));
   if (manifestProblem) return ExitCode.usage;
   const verdicts = cases.some((c) => c.status === 'failed' && !c.error);
-  const notEvaluated = cases.some((c) => c.error?.kind === 'evaluation');
+  // As eval counts them: a case on whose trace a rule was not evaluated (a detector it does not run) is judged on the
+  // other rules, but its trace was not fully evaluated.
+  const notEvaluated = cases.some((c) => c.error?.kind === 'evaluation' || c.notes.length > 0);
   return exitCodeOf({ findings: verdicts, incomplete: notEvaluated || unmatched.length > 0 });
 }
 

@@ -1,7 +1,6 @@
 import type { Span } from '../common/types';
 import type { RuleModel } from '../guardrail/model';
-import { evaluateLoadedRules, type EvaluationOptions, type EvaluationResult } from '../guardrail/evaluate/evaluator';
-import type { VariableBinding } from '../guardrail/evaluate/ranges';
+import { evaluateLoadedRules, type EvaluationOptions, type EvaluationResult, type VariableBinding } from '../guardrail/evaluate';
 import { ErrorPlacer, firstLineOf, tracesInText, type TraceText } from './tracesInText';
 
 /**

@@ -6,3 +6,4 @@ export {
   evaluateExpression, evaluateLoadedRules, evaluateLoadedRulesStepwise, evaluateRules, evaluateRulesStepwise, loadFailure,
   type EvaluationNotice, type EvaluationOptions, type EvaluationResult, type GuardrailError,
 } from './evaluator';
+export type { VariableBinding } from './ranges';
