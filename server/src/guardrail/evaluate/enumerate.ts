@@ -38,9 +38,11 @@ export function assignments(
   onModel: (model: Model) => boolean,
   topLevel = false,
   falseIgnored = false,
+  /** Variables declared before the body runs (an explanation binds one to the event it is asked about). */
+  declared: Map<string, Domain> = new Map(),
 ): void {
   const pure = falseIgnored ? leadingPureConditions(body) : null;
-  const queue: Map<string, Domain>[] = [new Map()];
+  const queue: Map<string, Domain>[] = [declared];
   while (queue.length > 0) {
     const domains = queue.shift()!;
     const names = [...domains.keys()];

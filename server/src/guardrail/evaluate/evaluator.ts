@@ -123,7 +123,7 @@ export interface EvaluationResult {
 
 export const DEFAULT_BUDGET = 1_000_000;
 
-type RuleStatement = Extract<Statement, { kind: 'rule' }>;
+export type RuleStatement = Extract<Statement, { kind: 'rule' }>;
 
 /** Problems the official loader rejects a policy for (the others are run-time matters or plain Python imports). */
 const LOAD_ERRORS = new Set([
@@ -306,13 +306,22 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, ctx: EvaluationContext, input: TraceInput, pendingStart: number | undefined, maxErrors: number): { errors: GuardrailError[]; limited: boolean } {
+/**
+ * Whether an assignment the body made True gives an error: the raise must be evaluable with what it binds
+ * (`RaiseAction.can_eval`), or the enumeration binds more variables first.
+ */
+export function raiseCanEvaluate(rule: RuleStatement, globals: Globals, ctx: EvaluationContext): (assignment: Map<string, Value>) => boolean {
   const raise = rule.message;
-  const canEvaluate = (assignment: Map<string, Value>): boolean => {
+  return (assignment) => {
     if (!raise) return false;
     if (raise.kind === 'string') return true;
     return new Interpreter(assignment, globals, ctx, null).eval(raise) !== Unknown;
   };
+}
+
+function evaluateRule(rule: RuleStatement, ruleIndex: number, globals: Globals, ctx: EvaluationContext, input: TraceInput, pendingStart: number | undefined, maxErrors: number): { errors: GuardrailError[]; limited: boolean } {
+  const raise = rule.message;
+  const canEvaluate = raiseCanEvaluate(rule, globals, ctx);
   const models: Model[] = [];
   let limited = false;
   assignments(rule.body, globals, ctx, null, canEvaluate, (m) => {
@@ -364,7 +373,7 @@ function keyOf(assignment: Map<string, Value>): string {
 
 const TYPE_NAMES = ['Event', 'Message', 'ToolCall', 'Function', 'ToolOutput', 'TextChunk', 'Image', 'Tool', 'ToolParameter', 'LLM', 'Input', 'str', 'int', 'float', 'bool', 'list', 'dict'];
 
-function buildGlobals(statements: Statement[], parameters: Record<string, unknown>): Globals {
+export function buildGlobals(statements: Statement[], parameters: Record<string, unknown>): Globals {
   const globals: Globals = new Map();
   for (const [name, value] of Object.entries(BUILTINS)) globals.set(name, { kind: 'value', value });
   for (const name of TYPE_NAMES) if (!globals.has(name)) globals.set(name, { kind: 'type', name });
