@@ -128,6 +128,184 @@ export interface EvaluateRulesParams {
  */
 export const EvaluateRulesRequest: RequestType<EvaluateRulesParams, { rules: number; traces: number }> = { method: 'agentTraces/evaluateRules' };
 
+/** A place in a document, as LSP writes it (0-based lines, UTF-16 characters). */
+export interface DocumentLocation {
+  uri: string;
+  range: LineRange;
+}
+
+export interface RuleTestsListParams {
+  /** A rule-test manifest (`X.tests.json`), open or on disk. */
+  uri: string;
+}
+
+export interface RuleTestCaseItem {
+  index: number;
+  name: string;
+  /** The case's name in the manifest. */
+  range: LineRange;
+  skipped: boolean;
+}
+
+export interface RuleTestsList {
+  uri: string;
+  /** The rule file the manifest tests, and the line of its first rule (where the gutter runs its tests). */
+  rules?: DocumentLocation;
+  cases: RuleTestCaseItem[];
+  /** Why the manifest cannot run (it does not parse). */
+  problem?: string;
+}
+
+/** The cases of a rule-test manifest, for the Test Explorer. */
+export const RuleTestsListRequest: RequestType<RuleTestsListParams, RuleTestsList> = { method: 'agentTraces/ruleTests/list' };
+
+export interface RuleTestsRunParams {
+  uri: string;
+  /** Case indexes to run; absent: every case. */
+  cases?: number[];
+}
+
+export interface RuleTestFailure {
+  kind: 'missing' | 'unexpected' | 'error';
+  text: string;
+  /** In the trace: the unexpected violation, or where the missing one was expected. */
+  location?: DocumentLocation;
+}
+
+export interface RuleTestCaseResult {
+  index: number;
+  name: string;
+  status: 'passed' | 'failed' | 'skipped';
+  durationMs: number;
+  failures: RuleTestFailure[];
+  /** The expected and found violations, one per line: their difference is the failure. */
+  expected: string;
+  found: string;
+  /** Rules not evaluated on the case's trace (a detector the evaluator does not run). */
+  notes: string[];
+  /** Where the case's trace starts (its file, or the manifest for an inline trace). */
+  trace?: DocumentLocation;
+}
+
+export interface RuleCoverageEntry {
+  /** 1-based line of the rule's raise, and its header's range in the rule file. */
+  line: number;
+  range: LineRange;
+  label: string;
+  /** Cases it fired in. */
+  cases: number;
+}
+
+export interface RuleTestsRun {
+  uri: string;
+  problem?: string;
+  cases: RuleTestCaseResult[];
+  coverage?: { rulesUri: string; cases: number; rules: RuleCoverageEntry[] };
+}
+
+/**
+ * Runs a manifest's cases (the server computes; the Test Explorer shows): each case's status, failures at their
+ * places in the trace, and what each rule of the rule file fired in. The rule file then shows the counts as code
+ * lenses, and rules the cases never exercised faded.
+ */
+export const RuleTestsRunRequest: RequestType<RuleTestsRunParams, RuleTestsRun> = { method: 'agentTraces/ruleTests/run' };
+
+export interface RuleChoice {
+  ruleUri: string;
+  ruleIndex: number;
+  /** 1-based line of its raise. */
+  line: number;
+  label: string;
+  /** The variable the element would be bound to; absent with `reason` when none fits. */
+  variable?: string;
+  reason?: string;
+}
+
+export interface ExplainChoicesParams {
+  /** A trace document and a position in it: the event or tool call there. */
+  uri: string;
+  position: { line: number; character: number };
+}
+
+export interface ExplainChoices {
+  /** The event or tool call at the position (its address and range), if there is one. */
+  element?: { address: string; label: string; range: LineRange };
+  /** Rules of the rule files that apply to the trace (or, when none does, of the open ones). */
+  rules: RuleChoice[];
+}
+
+/** "Why not here?", step one: the element at the cursor and the rules that could be explained on it. */
+export const ExplainChoicesRequest: RequestType<ExplainChoicesParams, ExplainChoices> = { method: 'agentTraces/explain/choices' };
+
+export interface ExplainRuleParams extends ExplainChoicesParams {
+  ruleUri: string;
+  ruleIndex: number;
+}
+
+export interface ExplainRuleResult {
+  /** The element's range in the trace (where the explanation is shown). */
+  range: LineRange;
+  wouldFire: boolean;
+  /** The explanation, with links to the rule's lines and the trace elements it names. */
+  markdown: string;
+}
+
+/** "Why not here?": the rule evaluated with the element bound to its first variable of that type (see guardrail/evaluate/explain.ts). */
+export const ExplainRuleRequest: RequestType<ExplainRuleParams, ExplainRuleResult> = { method: 'agentTraces/explain/rule' };
+
+export interface ExplainTargetsParams {
+  ruleUri: string;
+  ruleIndex: number;
+}
+
+export interface ExplainTargets {
+  /** Per open trace the rule applies to: the elements its first free variable could be bound to. */
+  traces: { uri: string; label: string; elements: { address: string; label: string; range: LineRange }[] }[];
+  /** Why there is nothing to choose from, if so. */
+  reason?: string;
+}
+
+/** For the code action on a rule: the trace elements it can be explained on. */
+export const ExplainTargetsRequest: RequestType<ExplainTargetsParams, ExplainTargets> = { method: 'agentTraces/explain/targets' };
+
+export interface RuleCompareParams {
+  /** The rule file (its current text: open or on disk). */
+  uri: string;
+  /** The old version's text (the committed one). */
+  oldText: string;
+}
+
+export interface RuleCompareViolation {
+  message: string;
+  /** 1-based line of the raise in its version. */
+  rule: number;
+  location: DocumentLocation;
+}
+
+export interface RuleCompareFlip {
+  uri: string;
+  /** 1-based line of a dataset line. */
+  line?: number;
+  added: RuleCompareViolation[];
+  removed: RuleCompareViolation[];
+  oldError?: string;
+  newError?: string;
+}
+
+export interface RuleCompareResult {
+  /** Traces evaluated by both versions, and the files they are in. */
+  traces: number;
+  files: number;
+  flips: RuleCompareFlip[];
+  /** Set when not every trace file of the workspace was read (a limit), naming the setting. */
+  limitNotice?: string;
+  /** Why nothing was compared (a version does not load). */
+  problem?: string;
+}
+
+/** What a rule file's change flips over the workspace's traces (see rulesOnTraces/compare.ts). */
+export const RuleCompareRequest: RequestType<RuleCompareParams, RuleCompareResult> = { method: 'agentTraces/rules/compare' };
+
 interface Cancellable {
   readonly isCancellationRequested: boolean;
 }

@@ -3,14 +3,18 @@ import { traceService } from './trace';
 import { detectJsonLinesFormat, jsonlService } from './jsonl';
 import { guardrailService } from './guardrail';
 import { detectResponses, responsesService } from './responses';
+import { ruleTestsService } from './ruleTests';
+import { isManifestPath } from './ruleTests/manifest';
 
-export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'openai-responses' | 'guardrail';
+export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'openai-responses' | 'guardrail' | 'rule-tests';
 
 const services: Record<LanguageId, LanguageService<unknown>> = {
   'agent-trace': traceService as LanguageService<unknown>,
   'agent-trace-jsonl': jsonlService as LanguageService<unknown>,
   'openai-responses': responsesService as LanguageService<unknown>,
   guardrail: guardrailService as LanguageService<unknown>,
+  // The tests of rule files (`X.tests.json`): VS Code opens them as JSON, and the server decides by their name.
+  'rule-tests': ruleTestsService as LanguageService<unknown>,
 };
 
 /**
@@ -32,6 +36,7 @@ export function serviceFor(languageId: string): LanguageService<unknown> | undef
 export function languageForFile(path: string, text?: string): LanguageId | undefined {
   const name = path.toLowerCase();
   if (name.endsWith('.gr')) return 'guardrail';
+  if (isManifestPath(name)) return 'rule-tests';
   if (name.endsWith('.trace.jsonl')) return 'agent-trace-jsonl';
   if (name.endsWith('.jsonl')) {
     if (text === undefined) return 'agent-trace-jsonl';
@@ -63,6 +68,7 @@ export function languageForDocument(uri: string, clientLanguageId: string, text:
   if (clientLanguageId === 'agent-trace') return uriPath(uri).toLowerCase().endsWith('.trace.json') ? 'agent-trace' : jsonTraceLanguage(text);
   if (Object.hasOwn(services, clientLanguageId)) return clientLanguageId as LanguageId;
   const path = uriPath(uri);
+  if (isManifestPath(path)) return 'rule-tests';
   if (isCheckedByDefault(path)) return languageForFile(path, text);
   // Any other file is ours only when its content is a conversation a format of ours recognises by its first record.
   if (detectResponses(text)) return 'openai-responses';

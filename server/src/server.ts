@@ -21,8 +21,9 @@ import { DiagnosticsPipeline } from './lsp/diagnostics';
 import { warmUpTraceReading } from './lsp/warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
-  CompareLocateRequest, CompareRequest, EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest, sendNotification,
-  ServerInfoRequest, VisibleRulesNotification, WorkspaceTrustNotification, type InitializationOptions,
+  CompareLocateRequest, CompareRequest, EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest,
+  RuleTestsListRequest, RuleTestsRunRequest, sendNotification, ServerInfoRequest, VisibleRulesNotification, WorkspaceTrustNotification,
+  type InitializationOptions,
 } from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
 import { WorkspaceToolIndex } from './lsp/workspaceTools';
@@ -33,6 +34,7 @@ import { RuleChecks } from './lsp/ruleChecks';
 import { createServerConnection } from './transport/connection';
 import { describeError } from './common/text';
 import { Comparisons } from './lsp/compareRequest';
+import { RuleTests } from './lsp/ruleTests';
 
 // ---- the server's state: its settings, what the client can do, the workspace folders ----
 
@@ -80,8 +82,18 @@ const rules = new RuleChecks({
   logFailure: (feature, uri, version, error) => logFailure(feature, uri, version, error),
   refreshCodeLenses: () => refreshCodeLenses(),
 });
+const ruleTests = new RuleTests({
+  documents,
+  settings: () => settings,
+  folders: () => workspaceFolderPaths(),
+  coverageChanged: (uri) => {
+    refreshCodeLenses();
+    const ruleFile = documents.get(uri);
+    if (ruleFile) diagnostics.schedule(ruleFile, 0); // its rules no test exercises are faded
+  },
+});
 const diagnostics = new DiagnosticsPipeline({
-  documents, models, preparation, rules, toolIndex,
+  documents, models, preparation, rules, ruleTests, toolIndex,
   settings: () => settings,
   context: () => context(),
   publish: (uri, version, list) => void connection.sendDiagnostics({ uri, version, diagnostics: list }),
@@ -91,7 +103,10 @@ const diagnostics = new DiagnosticsPipeline({
 
 function context(budget?: Budget): ServiceContext {
   pythonModules ??= new FolderPythonModules(settings.pythonPaths, workspaceFolderPaths(), settings.maxPythonFileSize);
-  return { settings, workspaceTools: toolIndex, pythonModules, budget, guardrailResults: rules.lensResults };
+  return {
+    settings, workspaceTools: toolIndex, pythonModules, budget, guardrailResults: rules.lensResults,
+    ruleTestFiles: ruleTests.files, ruleCoverage: ruleTests.coverageResults,
+  };
 }
 
 connection.onInitialize((params): InitializeResult => {
@@ -182,6 +197,8 @@ connection.onDidChangeWatchedFiles((change) => {
   }
   // Rule files read the Python modules they import: check them again.
   if (pythonChanged) diagnostics.recheckRuleFiles();
+  // Manifests name rule and trace files, which may have come or gone.
+  diagnostics.recheckManifests();
 });
 
 // ---- diagnostics: lsp/diagnostics.ts checks each document after its edits and publishes what it finds ----
@@ -430,6 +447,26 @@ onRequest(connection, CompareLocateRequest, (params) => {
   } catch (error) {
     logFailure('compareLocate', params.id, undefined, error);
     return null;
+  }
+});
+
+// ---- the tests of rule files (lsp/ruleTests.ts): the Test Explorer lists and runs them ----
+
+onRequest(connection, RuleTestsListRequest, async (params) => {
+  try {
+    return await ruleTests.list(params.uri);
+  } catch (error) {
+    logFailure('ruleTests/list', params.uri, undefined, error);
+    return { uri: params.uri, cases: [], problem: 'The manifest could not be read; the language server log has the details.' };
+  }
+});
+
+onRequest(connection, RuleTestsRunRequest, async (params, token) => {
+  try {
+    return await ruleTests.run(params, () => token.isCancellationRequested);
+  } catch (error) {
+    logFailure('ruleTests/run', params.uri, undefined, error);
+    return { uri: params.uri, cases: [], problem: 'The tests could not be run; the language server log has the details.' };
   }
 });
 

@@ -1,6 +1,6 @@
 import type {
   CodeFix, CompletionEntry, GuardrailResults, InlayLabel, Lens, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target,
-  RenameResult, TextEditSpan,
+  RenameResult, RuleCoverageResults, RuleTestFiles, TextEditSpan,
   WorkspaceTools,
 } from './types';
 import type { GraphData, LineRange } from '../../../shared/protocol';
@@ -82,6 +82,10 @@ export interface ServiceContext {
   guardrailResults?: GuardrailResults;
   /** Whether a file exists (a session's subagent file beside it), for navigation to it; absent: not known. */
   files?: FileProbe;
+  /** The files rule-test manifests name: whether they exist, and the rule file's text. */
+  ruleTestFiles?: RuleTestFiles;
+  /** What the last run of a rule file's tests found per rule (its code lenses, and the rules it never exercised). */
+  ruleCoverage?: RuleCoverageResults;
 }
 
 /** Asks whether a file exists, without reading it (the server looks at the disk, tests at a list). */

@@ -196,3 +196,29 @@ export interface RuleFileResults {
 export interface GuardrailResults {
   forRuleFile(uri: string): RuleFileResults | undefined;
 }
+
+/**
+ * What checking a rule-test manifest needs beyond its text: whether the files it names exist, and its rule file.
+ * The server answers from the open documents and the disk (read before the check), the command line from the disk,
+ * tests from memory; absent, those checks are not made.
+ */
+export interface RuleTestFiles {
+  /** Whether a file exists; undefined when that is not known (not a file URI, outside the workspace). */
+  exists(uri: string): boolean | undefined;
+  /** The text of the rule file at `uri`; undefined when it cannot be read. */
+  ruleFileText(uri: string): string | undefined;
+}
+
+/** Per rule of a rule file, the cases of its tests it fired in, as the last run of its tests found (see testRuns/). */
+export interface RuleFileCoverage {
+  /** Cases run and judged. */
+  cases: number;
+  /** The manifests run (their file names), for the lens to name. */
+  manifests: string[];
+  /** Per rule, by the text of its raise header when the tests ran: cases it fired in. */
+  rules: { header: string; cases: number }[];
+}
+
+export interface RuleCoverageResults {
+  forRuleFile(uri: string): RuleFileCoverage | undefined;
+}

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../common/languageService';
 import type { RuleModel } from './model';
 import { pythonImportProblems } from './pythonImports';
 import { standardImportProblems } from './standardImports';
+import { coverageProblems } from './coverage';
 
 /** Syntax and semantic problems of a rule file, in source order, capped at the configured maximum. */
 export function validate(model: RuleModel, context: ServiceContext): Problem[] {
@@ -12,6 +13,7 @@ export function validate(model: RuleModel, context: ServiceContext): Problem[] {
     ...model.semanticProblems,
     ...pythonImportProblems(model, context.pythonModules),
     ...standardImportProblems(model),
+    ...coverageProblems(model, context),
   ];
   return capProblems(sortByPosition(problems), context.settings.maxProblems, (_omitted, shown, found) => ({
     span: { start: 0, end: 0 },

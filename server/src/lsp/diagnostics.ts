@@ -7,6 +7,8 @@ import type { ServerSettings } from '../settings';
 import { problemsInSlices, type DocumentModels } from './documentModels';
 import type { ModelPreparation } from './modelPreparation';
 import type { RuleChecks, RuleFindings } from './ruleChecks';
+import type { RuleTests } from './ruleTests';
+import type { ManifestModel } from '../ruleTests/manifest';
 import { toDiagnostic, toGuardrailNoticeDiagnostic, toViolationDiagnostic } from './toProtocol';
 import { prepareForTyping } from './warmUp';
 import type { WorkspaceToolIndex } from './workspaceTools';
@@ -17,6 +19,8 @@ export interface DiagnosticsHost {
   models: DocumentModels;
   preparation: ModelPreparation;
   rules: RuleChecks;
+  /** Rule-test manifests: the files they name are looked at before their check. */
+  ruleTests: RuleTests;
   toolIndex: WorkspaceToolIndex;
   settings(): ServerSettings;
   context(): ServiceContext;
@@ -88,8 +92,17 @@ export class DiagnosticsPipeline {
 
   /** The open rule files again (the Python modules they import changed). */
   recheckRuleFiles(): void {
+    this.recheckLanguage('guardrail');
+  }
+
+  /** The open rule-test manifests again (a rule file or a trace they name changed, or came or went). */
+  recheckManifests(): void {
+    this.recheckLanguage('rule-tests');
+  }
+
+  private recheckLanguage(languageId: string): void {
     const { documents, models } = this.host;
-    for (const document of documents.all()) if (models.languageOf(document) === 'guardrail') this.schedule(document, 0);
+    for (const document of documents.all()) if (models.languageOf(document) === languageId) this.schedule(document, 0);
   }
 
   schedule(document: TextDocument, delay = this.host.settings().validationDelay): void {
@@ -115,11 +128,15 @@ export class DiagnosticsPipeline {
       // A big document is read and checked in slices; an edit or a close meanwhile makes this check moot.
       const parsed = await host.models.getInSlices(document);
       if (!parsed || moot()) return;
+      if (parsed.languageId === 'rule-tests') await host.ruleTests.prepare(parsed.model as ManifestModel);
+      if (moot()) return;
       const problems = await problemsInSlices(parsed, host.context(), pause);
       if (moot()) return;
       const diagnostics = problems.map((problem) => toDiagnostic(parsed.positions, uri, problem));
-      if (parsed.languageId === 'guardrail') this.recheckTraces();
-      else diagnostics.push(...this.violationDiagnostics(document, await host.rules.checkSafely(document, parsed.languageId === 'agent-trace-jsonl')));
+      if (parsed.languageId === 'guardrail') {
+        this.recheckTraces();
+        this.recheckManifests();
+      } else if (parsed.languageId !== 'rule-tests') diagnostics.push(...this.violationDiagnostics(document, await host.rules.checkSafely(document, parsed.languageId === 'agent-trace-jsonl')));
       if (moot()) return;
       host.publish(uri, version, diagnostics);
       if (parsed.inSlices && parsed.languageId === 'agent-trace') prepareForTyping(document);
