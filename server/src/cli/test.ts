@@ -100,7 +100,8 @@ export async function runTest(args: string[]): Promise<number> {
   }
   const cwd = process.cwd();
   const shown = (path: string) => relative(cwd, path) || path;
-  const { files, unmatched, errors } = await expandArguments(options.patterns, cwd, (path) => isManifestPath(path) || path.toLowerCase().endsWith('.gr'));
+  const { files, unmatched, errors, skippedLinks } = await expandArguments(options.patterns, cwd, (path) => isManifestPath(path) || path.toLowerCase().endsWith('.gr'));
+  for (const link of skippedLinks) console.error(`agent-traces test: ${escapeForTerminal(link.path)}: skipped: ${link.reason}`);
   for (const pattern of unmatched) console.error(`agent-traces test: no manifest or rule file matches ${escapeForTerminal(pattern)}`);
   const manifests = new Set(files.filter(isManifestPath));
   const ruleFiles = files.filter((path) => path.toLowerCase().endsWith('.gr'));
