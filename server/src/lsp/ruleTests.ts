@@ -12,9 +12,13 @@ import { traceLayoutOfFile } from '../languages';
 import { parseManifest, type ManifestModel } from '../ruleTests/manifest';
 import { caseFailures, expectedAndFound } from '../testRuns/report';
 import { coverageOf } from '../testRuns/coverage';
-import { runManifest, type FileRead, type Location, type RunHost } from '../testRuns/run';
+import type { FileRead, Location, RunHost } from '../testRuns/run';
 import type { ServerSettings } from '../settings';
 import type { DocumentLocation, RuleTestsList, RuleTestsRun, RuleTestsRunParams } from '../../../shared/requests';
+
+type TestRuns = typeof import('../testRuns/run');
+/** The runner brings the rule evaluator: loaded on the first run (a require is what the bundler keeps lazy), as for rules on traces. */
+const testRuns = (): TestRuns => require('../testRuns/run') as TestRuns;
 
 /** What the server lends the rule tests: its documents, settings and workspace folders, and what to refresh after a run. */
 export interface RuleTestsHost {
@@ -112,7 +116,7 @@ export class RuleTests {
     };
     let result;
     try {
-      result = await runManifest(parseManifest(params.uri, 0, read.text), runHost, {
+      result = await testRuns().runManifest(parseManifest(params.uri, 0, read.text), runHost, {
         budget: settings.guardrails.workBudget,
         cases: params.cases ? new Set(params.cases) : undefined,
       });
