@@ -79,7 +79,9 @@ describe('the command line on the mistakes people make', () => {
     assert.equal(all.code, 1);
     assert.deepEqual(all.lines, [
       'pairs.trace.json:6:42 warning guardrails payroll mentioned after reading mail (with 3:3)',
+      '  bound: inbox = messages.1 at pairs.trace.json:3:3, answer = messages.4 at pairs.trace.json:6:3',
       'pairs.trace.json:6:42 warning guardrails payroll mentioned after reading mail (with 5:3)',
+      '  bound: inbox = messages.3 at pairs.trace.json:5:3, answer = messages.4 at pairs.trace.json:6:3',
       '1 trace in 1 file evaluated: 2 violations, 0 failed',
     ]);
     const unique = run(dir, 'eval', 'pairs.gr', 'pairs.trace.json', '--unique');
