@@ -158,16 +158,18 @@ describe('the command line on the mistakes people make', () => {
     const trace = '[\n  {"role": "user", "content": "hi from a pipe"}\n]\n';
     const piped = runWithInput(dir, trace, 'eval', 'rules.gr', '-');
     assert.equal(piped.code, 1, piped.stderr);
-    assert.deepEqual(piped.lines, ['<stdin>:2:32 warning guardrails said hi', '1 trace in 1 file evaluated: 1 violation, 0 failed']);
+    assert.deepEqual(piped.lines, ['<stdin>:2:32 warning guardrails said hi', '  bound: m = messages.0 at <stdin>:2:3', '1 trace in 1 file evaluated: 1 violation, 0 failed']);
     const beside = runWithInput(dir, trace, 'eval', 'rules.gr', 'traces', '-');
     assert.deepEqual(beside.lines, [
       '<stdin>:2:32 warning guardrails said hi',
+      '  bound: m = messages.0 at <stdin>:2:3',
       `${join('traces', 'hi.trace.json')}:2:32 warning guardrails said hi`,
+      `  bound: m = messages.0 at ${join('traces', 'hi.trace.json')}:2:3`,
       '2 traces in 2 files evaluated: 2 violations, 0 failed',
     ]);
     // a dataset, by its name: each line a trace
     const dataset = runWithInput(dir, '[{"role": "user", "content": "no"}]\n[{"role": "user", "content": "hi"}]\n', 'eval', 'rules.gr', '-', '--stdin-name', 'runs.jsonl');
-    assert.deepEqual(dataset.lines, ['runs.jsonl:2:31 warning guardrails said hi', '2 traces in 1 file evaluated: 1 violation, 0 failed']);
+    assert.deepEqual(dataset.lines, ['runs.jsonl:2:31 warning guardrails said hi', '  bound: m = messages.0 at runs.jsonl:2:2', '2 traces in 1 file evaluated: 1 violation, 0 failed']);
     const rulesFromStdin = run(dir, 'eval', '-', 'traces');
     assert.equal(rulesFromStdin.code, 2);
     assert.match(rulesFromStdin.stderr, /^agent-traces eval: the rule file is read from a file: name it first/);
