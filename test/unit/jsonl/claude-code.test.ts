@@ -89,11 +89,37 @@ test('a parentUuid leads to its record; its uuid lists the records that follow i
   assert.ok(mentions.every((target) => clean.slice(target.span.start, target.span.end) === '"a2"'));
 });
 
+test('time and tokens: a call\'s duration as an inlay hint when enabled, a split message\'s usage counted once, the totals in the preview\'s header', () => {
+  const withUsage = (line: string, input: number, output: number): string => {
+    const record = JSON.parse(line) as { message: Record<string, unknown> };
+    record.message.usage = { input_tokens: input, output_tokens: output };
+    return JSON.stringify(record);
+  };
+  // Claude Code repeats a message's usage on every line it writes the message over.
+  const text = session(
+    prompt('u1', 'Run the tests'),
+    withUsage(reply('a1', 'msg_1', textBlock('I will run them.'), { parent: 'u1' }), 100, 20),
+    withUsage(reply('a2', 'msg_1', toolUse('toolu_1', 'Bash', { command: 'npm test' }), { parent: 'a1' }), 100, 20),
+    result('r1', 'toolu_1', 'ok', { parent: 'a2' }),
+    withUsage(reply('a3', 'msg_2', textBlock('Done'), { parent: 'r1' }), 150, 5),
+  );
+  const model = parse(text);
+  const toRange = () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+  const graph = jsonlService.graph!(model, { toRange }, context);
+  assert.deepEqual(graph.totals, { calls: 1, failedCalls: 0, durationMs: 4000, tokens: 275, inputTokens: 250, outputTokens: 25 });
+  assert.deepEqual(graph.nodes.filter((node) => node.tokens !== undefined).map((node) => [node.title, node.tokens]), [['L2 assistant', 120], ['L5 assistant', 155]]);
+  const whole = { start: 0, end: text.length };
+  const durations = (on: boolean) => jsonlService.inlayHints!(model, whole, { settings: { ...defaultSettings, inlayHints: { ...defaultSettings.inlayHints, durations: on } } })
+    .filter((hint) => hint.label.startsWith('⏱')).map((hint) => hint.label);
+  assert.deepEqual(durations(true), ['⏱ 1.00 s']);
+  assert.deepEqual(durations(false), []);
+});
+
 test('hover: the call as name(args) and its result on a tool_use_id; docs on tool names, record types and fields', () => {
   const model = parse(clean);
   const onResult = jsonlService.hover(model, spanOf(clean, '"toolu_1"', 1).start + 2, context)!;
   assert.equal(onResult.markdown, [
-    '**Answers** `Bash(command="npm test")` — line 4, id `toolu_1`',
+    '**Answers** `Bash(command="npm test")` — line 4, id `toolu_1`, 2.00 s before',
     'Output in line 6:\n```text\nok\n```',
   ].join('\n\n'));
   const onError = jsonlService.hover(model, spanOf(clean, '"toolu_2"', 1).start + 2, context)!;

@@ -10,6 +10,7 @@ import type { Span } from '../../common/types';
 import type { TextSource } from '../../common/textSource';
 import type { GraphData } from '../../../../shared/protocol';
 import { buildGraph, type GraphCall, type GraphItem, type GraphText } from '../../calls/graph';
+import { graphTotals } from '../../calls/stepGraph';
 import { compactObject } from '../../calls/labels';
 import { decodeJsonString } from '../../json/strings';
 import type { LinesModel } from '../lines';
@@ -28,7 +29,7 @@ export function sessionGraph(model: LinesModel, options: GraphOptions, context: 
   const draw = new ItemWriter(session, context.settings.preview.maxTextLength);
   for (const step of session.steps) draw.step(step);
   const error = session.steps.length === 0 ? 'This session holds no records yet.' : undefined;
-  return buildGraph({ uri: model.uri, version: model.version, format: 'claude-code', error }, draw.items, options, context, problems ?? []);
+  return buildGraph({ uri: model.uri, version: model.version, format: 'claude-code', error, totals: graphTotals(session) }, draw.items, options, context, problems ?? []);
 }
 
 class ItemWriter {
@@ -131,6 +132,7 @@ class ItemWriter {
       return;
     }
     const item = this.push(step, { kind: 'assistant', role: 'assistant', title: `${this.at(step)} assistant`, summary: '', text: { text: '', length: 0 }, calls, parts: [{ ...step.span }] });
+    if (step.usage) item.tokens = (step.usage.input ?? 0) + (step.usage.output ?? 0);
     this.messages.set(head, item);
     this.appendText(item, step, message);
   }

@@ -9,6 +9,7 @@
  */
 import type { Span } from '../../common/types';
 import { CallLinker } from '../../calls/links';
+import type { TokenUsage } from '../../calls/model';
 import { oncePerObject } from '../../common/lru';
 import type { Line, LinesModel } from '../lines';
 import { sessionFormat } from './format';
@@ -47,6 +48,7 @@ function readSession(lines: LinesModel): SessionModel {
     const facts = recordOf(line);
     if (!facts) continue;
     const step: RecordStep = { index: line.number, span: { start: line.start, end: line.end }, line, facts, calls: [], heldOutputs: [] };
+    if (facts.time !== undefined) step.time = facts.time;
     model.steps.push(step);
     if (facts.uuid !== undefined && !model.byUuid.has(facts.uuid)) model.byUuid.set(facts.uuid, step);
     if (facts.hasParent) chained = true;
@@ -61,7 +63,12 @@ function readSession(lines: LinesModel): SessionModel {
     if (facts.type === 'assistant' && message.id !== undefined) {
       const head = messageHeads.get(message.id);
       if (head) step.messageHead = head;
-      else messageHeads.set(message.id, step);
+      else {
+        messageHeads.set(message.id, step);
+        // Every line of a split message repeats its usage: it is counted once, on the first.
+        const usage = usageOf(message.inputTokens, message.outputTokens);
+        if (usage) step.usage = usage;
+      }
     }
     readBlocks(step, message.blocks, linker, model.outputs.length, (output) => step.heldOutputs.push(output), (call) => step.calls.push(call));
   }
@@ -70,6 +77,14 @@ function readSession(lines: LinesModel): SessionModel {
   findSubagents(model);
   if (chained) markAbandoned(model);
   return model;
+}
+
+function usageOf(input: number | undefined, output: number | undefined): TokenUsage | undefined {
+  if (input === undefined && output === undefined) return undefined;
+  const usage: TokenUsage = {};
+  if (input !== undefined) usage.input = input;
+  if (output !== undefined) usage.output = output;
+  return usage;
 }
 
 /** The calls and results of a record's blocks, in order, handed to the linker and to the record. */

@@ -1,6 +1,6 @@
 /** The model of a Claude Code session (built by session.ts): its records as steps, its calls, outputs and subagent runs. */
 import type { Span } from '../../common/types';
-import type { CallStep, LinkedCall, LinkedCalls, LinkedOutput } from '../../calls/model';
+import type { CallStep, LinkedCall, LinkedCalls, LinkedOutput, TokenUsage } from '../../calls/model';
 import type { Line, LinesModel } from '../lines';
 import type { BlockFacts, RecordFacts, ToolResultFacts, ToolUseFacts } from './records';
 
@@ -13,6 +13,8 @@ export interface RecordStep extends CallStep {
   calls: SessionCall[];
   heldOutputs: SessionOutput[];
   abandoned?: boolean;
+  time?: number;
+  usage?: TokenUsage;
   /** For an assistant line: the first line of the message it belongs to (several lines share one message.id). */
   messageHead?: RecordStep;
 }
