@@ -5,13 +5,15 @@ import { guardrailService } from './guardrail';
 import { detectResponses, responsesService } from './responses';
 import { ruleTestsService } from './ruleTests';
 import { isManifestPath } from './ruleTests/manifest';
+import { anthropicService, namedAsJsonLines, recognizeConversation } from './anthropic';
 
-export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'openai-responses' | 'guardrail' | 'rule-tests';
+export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'openai-responses' | 'agent-trace-anthropic' | 'guardrail' | 'rule-tests';
 
 const services: Record<LanguageId, LanguageService<unknown>> = {
   'agent-trace': traceService as LanguageService<unknown>,
   'agent-trace-jsonl': jsonlService as LanguageService<unknown>,
   'openai-responses': responsesService as LanguageService<unknown>,
+  'agent-trace-anthropic': anthropicService as LanguageService<unknown>,
   guardrail: guardrailService as LanguageService<unknown>,
   // The tests of rule files (`X.tests.json`): VS Code opens them as JSON, and the server decides by their name.
   'rule-tests': ruleTestsService as LanguageService<unknown>,
@@ -19,10 +21,12 @@ const services: Record<LanguageId, LanguageService<unknown>> = {
 
 /**
  * A JSON document that holds a trace, by its content: an OpenAI Responses conversation (a request, a response, a
- * list of items), else an Invariant trace. Looks at the first characters only.
+ * list of items; by its first characters), an Anthropic Messages conversation (by what only Anthropic's API writes),
+ * else an Invariant trace.
  */
 function jsonTraceLanguage(text: string): LanguageId {
-  return detectResponses(text) ? 'openai-responses' : 'agent-trace';
+  if (detectResponses(text)) return 'openai-responses';
+  return recognizeConversation(text, false) ? 'agent-trace-anthropic' : 'agent-trace';
 }
 
 export function serviceFor(languageId: string): LanguageService<unknown> | undefined {
@@ -31,7 +35,8 @@ export function serviceFor(languageId: string): LanguageService<unknown> | undef
 
 /**
  * The language of a file that is not open in an editor (command-line checks, previews of files too large for the
- * editor to sync), by its name and, for `.jsonl`, its first line.
+ * editor to sync), by its name and, for `.jsonl` and `.json` other than `*.trace.*`, its content (an Anthropic
+ * Messages conversation, else for `.jsonl` the first line).
  */
 export function languageForFile(path: string, text?: string): LanguageId | undefined {
   const name = path.toLowerCase();
@@ -40,6 +45,7 @@ export function languageForFile(path: string, text?: string): LanguageId | undef
   if (name.endsWith('.trace.jsonl')) return 'agent-trace-jsonl';
   if (name.endsWith('.jsonl')) {
     if (text === undefined) return 'agent-trace-jsonl';
+    if (recognizeConversation(text, true)) return 'agent-trace-anthropic';
     return detectJsonLinesFormat(text) ? 'agent-trace-jsonl' : undefined;
   }
   // A `.trace.json` is an Invariant trace by its name, whatever its messages look like.
@@ -65,14 +71,17 @@ export function traceLayoutOfFile(path: string, text: string): 'trace' | 'datase
  */
 export function languageForDocument(uri: string, clientLanguageId: string, text: string): LanguageId | undefined {
   // Our editor's JSON trace language holds whichever JSON trace the content is (a `.trace.json` is a trace by name).
-  if (clientLanguageId === 'agent-trace') return uriPath(uri).toLowerCase().endsWith('.trace.json') ? 'agent-trace' : jsonTraceLanguage(text);
-  if (Object.hasOwn(services, clientLanguageId)) return clientLanguageId as LanguageId;
   const path = uriPath(uri);
+  if (clientLanguageId === 'agent-trace') return path.toLowerCase().endsWith('.trace.json') ? 'agent-trace' : jsonTraceLanguage(text);
+  // An editor may call a JSON Lines conversation a trace log by its first line alone (`{"messages":`).
+  if (clientLanguageId === 'agent-trace-jsonl' && !/\.trace\.jsonl$/i.test(path) && recognizeConversation(text, namedAsJsonLines(path))) return 'agent-trace-anthropic';
+  if (Object.hasOwn(services, clientLanguageId)) return clientLanguageId as LanguageId;
   if (isManifestPath(path)) return 'rule-tests';
   if (isCheckedByDefault(path)) return languageForFile(path, text);
-  // Any other file is ours only when its content is a conversation a format of ours recognises by its first record.
+  // Any other file is ours only when its content is a conversation a format of ours recognises.
   if (detectResponses(text)) return 'openai-responses';
-  return looksLikeSession(text) || looksLikeRollout(text) ? 'agent-trace-jsonl' : undefined;
+  if (looksLikeSession(text) || looksLikeRollout(text)) return 'agent-trace-jsonl';
+  return recognizeConversation(text, namedAsJsonLines(path)) ? 'agent-trace-anthropic' : undefined;
 }
 
 /**

@@ -38,6 +38,8 @@ export type SourceLayout = 'trace' | 'dataset' | 'agentguard';
 export function layoutOf(path: string, text: string): SourceLayout | undefined {
   const language = languageForFile(path, text);
   if (language === 'agent-trace') return 'trace';
+  // An Anthropic conversation, like a session, is compared once it is converted to a trace.
+  if (language === 'agent-trace-anthropic') return undefined;
   const format = detectJsonLinesFormat(text);
   // A Claude Code session or a Codex rollout is compared once it is converted to a trace.
   if (format === 'claude-code' || format === 'codex') return undefined;

@@ -109,15 +109,3 @@ export const toolDocs: Record<string, string> = lookup({
   Skill: 'Runs a skill.',
   SlashCommand: 'Runs a slash command.',
 });
-
-/** What the content blocks of a message are. */
-export const blockDocs: Record<string, string> = lookup({
-  text: 'Text of the message.',
-  thinking: 'The model\'s reasoning before it answers (not shown to the user by default).',
-  redacted_thinking: 'Reasoning the API returned encrypted.',
-  tool_use: 'A call of a tool: `id` (answered by a `tool_result` with that `tool_use_id`), `name`, `input`.',
-  tool_result: 'The result of a tool call, sent back to the model: `tool_use_id` names the call, `content` is what the tool returned, `is_error` says it failed.',
-  image: 'An image (`source`: base64 data or a URL).',
-  document: 'A document such as a PDF.',
-  server_tool_use: 'A tool the API ran itself (web search, code execution).',
-});

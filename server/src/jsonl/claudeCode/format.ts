@@ -1,10 +1,6 @@
 /** How a Claude Code session names its calls, outputs and records in messages and hovers. */
 import type { CallFormat } from '../../calls/model';
-import { compactObject } from '../../calls/labels';
-import { decodeJsonString } from '../../json/strings';
-import { parseJsonValue } from '../../json/readJson';
-import { property } from '../../json/queries';
-import type { Span } from '../../common/types';
+import { resultText, toolCallLabel } from '../../anthropic/content';
 import type { TextSource } from '../../common/textSource';
 import { shorten } from '../../common/text';
 import { messageHeadOf, type RecordStep, type SessionCall, type SessionModel, type SessionOutput } from './types';
@@ -29,11 +25,7 @@ export const sessionFormat: CallFormat = {
 
 /** `Bash(command="npm test")`: the tool and its input, at most max characters. */
 export function callLabel(text: TextSource, call: SessionCall, max: number): string {
-  const name = call.name ?? '?';
-  const input = call.inputSpan;
-  const room = Math.max(8, max - name.length - 2);
-  const args = input ? compactObject(text.slice(input.start, Math.min(input.end, input.start + room * 8)), room) : '';
-  return `${name}(${args})`;
+  return toolCallLabel(text, call.name, call.inputSpan, max);
 }
 
 /** `Bash: npm test`: the tool and what it works on, as the outline and the preview title a call. */
@@ -41,29 +33,6 @@ export function callTitle(call: SessionCall, max: number): string {
   const name = call.name ?? '?';
   const key = call.tool.keyArgument;
   return shorten(key ? `${name}: ${key}` : name, max);
-}
-
-/** The text of a tool_result's content: a string decoded, or its text blocks joined (`[image]` for images). */
-export function resultText(text: TextSource, content: Span | undefined, max: number): { text: string; length: number } {
-  if (!content) return { text: '', length: 0 };
-  if (text.charCodeAt(content.start) === 0x22) {
-    const decoded = decodeJsonString(text, content.start + 1, content.end - 1, max);
-    return { text: decoded, length: decoded.length < max ? decoded.length : content.end - content.start - 2 };
-  }
-  const { root } = parseJsonValue(text.toString(), content.start, content.end);
-  if (root?.type !== 'array') return { text: text.slice(content.start, Math.min(content.end, content.start + max)), length: content.end - content.start };
-  const parts: string[] = [];
-  let length = 0;
-  for (const item of root.items) {
-    const type = property(item, 'type')?.value;
-    const kind = type?.type === 'string' ? type.value : '';
-    const value = property(item, 'text')?.value;
-    const part = kind === 'text' && value?.type === 'string' ? value.value : kind === 'image' ? '[image]' : kind ? `[${kind}]` : '';
-    parts.push(part);
-    length += part.length + 1;
-  }
-  const joined = parts.join('\n');
-  return { text: joined.length > max ? joined.slice(0, max) : joined, length: Math.max(0, length - 1) };
 }
 
 /**
