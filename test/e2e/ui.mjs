@@ -228,7 +228,7 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
     // The next pick lists every walkthrough: ours by its title.
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with Agent Traces' }).first().click();
     const walkthrough = page.locator('.gettingStartedContainer');
-    const steps = ['Open an example trace', 'See the run as a graph', 'Check it with a rule', 'Check traces from the command line'];
+    const steps = ['Open an example trace', 'See the run as a graph', 'Check it with a rule', 'Test your rules', 'Check traces from the command line'];
     for (const step of steps) await walkthrough.locator('.getting-started-step', { hasText: step }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
     const shot = await screenshot('walkthrough');
     await walkthrough.getByRole('button', { name: 'Open Example Trace' }).first().click();

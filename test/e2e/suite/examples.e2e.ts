@@ -48,9 +48,10 @@ describe('the bundled examples and the getting-started walkthrough', () => {
     );
   });
 
-  it('contributes the walkthrough with its four steps, each with a button that runs', async () => {
+  it('contributes the walkthrough with its five steps, each button running a registered command', async () => {
     const walkthroughs = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON.contributes.walkthroughs;
     assert.equal(walkthroughs.length, 1);
+    assert.deepEqual(walkthroughs[0].steps.map((step: { id: string }) => step.id), ['openTrace', 'preview', 'runRule', 'ruleTests', 'commandLine']);
     const commands = await vscode.commands.getCommands(true);
     for (const step of walkthroughs[0].steps) {
       for (const [, command] of String(step.description).matchAll(/\(command:([\w.]+)/g)) assert.ok(commands.includes(command), `${step.id}: ${command} is registered`);
