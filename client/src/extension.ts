@@ -8,11 +8,13 @@ import { registerExamples } from './examples';
 import { registerGuardrailCommands, reportVisibleRules, reportWorkspaceTrust } from './guardrailCommands';
 import { adoptTraceLogs } from './jsonLinesDetection';
 import { registerPreview, type PreviewApi } from './preview';
+import { registerRuleTests, type RuleTestsApi } from './ruleTests';
 
 /** What the extension hands to other extensions and to its own extension-host tests. */
 export interface AgentTracesApi {
   preview: PreviewApi;
   compare: CompareApi;
+  ruleTests: RuleTestsApi;
   serverInfo(): Promise<ServerInfo>;
 }
 
@@ -32,11 +34,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: [...execArgv, '--nolazy', '--inspect=6011'] } },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: languages.flatMap((language) => [
-      { language, scheme: 'file' },
-      { language, scheme: 'untitled' },
-      { language, scheme: 'vscode-remote' },
-    ]),
+    documentSelector: [
+      ...languages.flatMap((language) => [
+        { language, scheme: 'file' },
+        { language, scheme: 'untitled' },
+        { language, scheme: 'vscode-remote' },
+      ]),
+      // The tests of rule files: JSON to VS Code (its schema is contributed), checked by the server by their name.
+      { scheme: 'file', pattern: '**/*.tests.json' },
+      { scheme: 'vscode-remote', pattern: '**/*.tests.json' },
+    ],
     synchronize: {
       configurationSection: 'agentTraces',
       // Trace files on disk feed the tool names that rule files complete and hover after `tool:`; Python files
@@ -64,10 +71,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   await languageClient.start();
   reportVisibleRules(context, languageClient);
   reportWorkspaceTrust(context, languageClient);
+  const ruleTests = registerRuleTests(context, languageClient);
 
   return {
     preview,
     compare,
+    ruleTests,
     serverInfo: () => sendRequest(languageClient, ServerInfoRequest, undefined),
   };
 }

@@ -65,6 +65,10 @@ describe('guardrail rules on open traces over stdio', () => {
       relatedInformation: [{
         location: { uri: ruleUri, range: { start: { line: 1, character: 0 }, end: { line: 1, character: 'raise "password in a message" if:'.length } } },
         message: 'the rule that raised it',
+      }, {
+        // The element each variable of the rule was bound to: the hover lists it as a link.
+        location: { uri: traceUri, range: { start: { line: 1, character: 2 }, end: { line: 1, character: traceText.split('\n')[1].length - 1 } } },
+        message: 'm = messages.0',
       }],
     }]);
   });

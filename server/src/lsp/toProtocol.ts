@@ -140,14 +140,18 @@ export function toTextEdit(doc: PositionMapper, edit: TextEditSpan): TextEdit {
 }
 
 /** A guardrail violation on a trace, with the rule's `raise` line as related information. */
-export function toViolationDiagnostic(doc: PositionMapper, violation: TraceViolation, severity: Severity, rule: PositionMapper): Diagnostic {
+export function toViolationDiagnostic(doc: PositionMapper & { uri: string }, violation: TraceViolation, severity: Severity, rule: PositionMapper): Diagnostic {
   return {
     range: toRange(doc, violation.span),
     severity: severities[severity],
     code: violation.code,
     source: 'guardrails',
     message: violation.message,
-    relatedInformation: [{ location: { uri: violation.ruleUri, range: toRange(rule, violation.raise) }, message: 'the rule that raised it' }],
+    relatedInformation: [
+      { location: { uri: violation.ruleUri, range: toRange(rule, violation.raise) }, message: 'the rule that raised it' },
+      // Which trace element each of the rule's variables was bound to: the hover lists them as links.
+      ...violation.bindings.map((b) => ({ location: { uri: doc.uri, range: toRange(doc, b.span) }, message: `${b.variable} = ${b.address}` })),
+    ],
   };
 }
 

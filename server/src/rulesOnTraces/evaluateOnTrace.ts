@@ -29,6 +29,8 @@ export interface TraceViolation {
   code: string;
   /** The rule's `raise … if:` header in the rule file. */
   raise: Span;
+  /** Which trace element each variable of the rule was bound to: its official address and its characters here. */
+  bindings: { variable: string; address: string; span: Span }[];
 }
 
 /** Something the user must know once per trace document and rule: a rule not evaluated, a failure, a budget hit. */
@@ -196,6 +198,7 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
           message: error.message ?? String(error.args[0] ?? error.key),
           code: `guardrails/${name}:${line}`,
           raise: { start: error.raiseStart, end: error.raiseEnd },
+          bindings: error.bindings.map(({ variable, address }) => ({ variable, address, span: placer.addressSpan(address) })),
         });
         outcome(result, rule.uri, error.ruleIndex).violations++;
       }

@@ -34,7 +34,24 @@ export interface AgentTracesApi {
     onDidRender: vscode.Event<CompareRenderEvent>;
     onDidReveal: vscode.Event<{ side: 'left' | 'right'; uri: string; selection: vscode.Range }>;
   };
+  ruleTests: {
+    controller: vscode.TestController;
+    discovered(): Promise<void>;
+    onDidFinishRun: vscode.Event<RuleTestsRunReport>;
+  };
   serverInfo(): Promise<{ pid: number; version: string }>;
+}
+
+/** What a run of rule tests reported per case, as the Test Explorer shows it. */
+export interface RuleTestsRunReport {
+  manifests: string[];
+  cases: {
+    id: string;
+    label: string;
+    state: 'passed' | 'failed' | 'errored' | 'skipped';
+    messages: { text: string; expected?: string; actual?: string; uri?: string; range?: vscode.Range }[];
+  }[];
+  coverage: { uri: string; covered: number; total: number }[];
 }
 
 /** A compare view drew its rows: the two files, the row count and the diff's counts. */
