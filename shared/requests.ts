@@ -79,6 +79,24 @@ export interface ServerInfo {
 /** Facts about the running server, for diagnostics and for the extension-host tests (which restart it). */
 export const ServerInfoRequest: RequestType<void, ServerInfo> = { method: 'agentTraces/serverInfo' };
 
+/**
+ * Whether a document the editor gave a generic language (`json`, `jsonl`) is one the server reads by its content
+ * (an Anthropic Messages conversation), and as which of our languages; null when it is not ours.
+ */
+export interface RecognizeDocumentParams {
+  uri: string;
+  languageId: string;
+  text: string;
+}
+
+export const RecognizeDocumentRequest: RequestType<RecognizeDocumentParams, string | null> = { method: 'agentTraces/recognizeDocument' };
+
+/**
+ * Words every Anthropic conversation holds (what the server's recognition takes as Anthropic's): the client asks the
+ * server about a generic JSON document only when they are in it, so other files cost it one search.
+ */
+export const conversationWords = /"type"\s*:\s*"(?:message|tool_use|tool_result|thinking|redacted_thinking|server_tool_use|mcp_tool_use|search_result|container_upload|image|document|\w+_tool_result)"|"(?:system|input_schema)"\s*:|"model"\s*:\s*"claude|"type"\s*:\s*"[a-z_]+_\d{8}"/;
+
 export interface RulesForTraceParams {
   /** The trace document. */
   uri: string;

@@ -6,6 +6,7 @@ import {
 import { registerCompare, type CompareApi } from './compare';
 import { registerExamples } from './examples';
 import { registerGuardrailCommands, reportVisibleRules, reportWorkspaceTrust } from './guardrailCommands';
+import { adoptConversations } from './conversationDetection';
 import { adoptTraceLogs } from './jsonLinesDetection';
 import { registerPreview, type PreviewApi } from './preview';
 import { registerRuleTests, type RuleTestsApi } from './ruleTests';
@@ -18,7 +19,7 @@ export interface AgentTracesApi {
   serverInfo(): Promise<ServerInfo>;
 }
 
-const languages = ['agent-trace', 'agent-trace-jsonl', 'guardrail'];
+const languages = ['agent-trace', 'agent-trace-jsonl', 'agent-trace-anthropic', 'guardrail'];
 
 let client: LanguageClient | undefined;
 
@@ -69,6 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   registerExamples(context);
   adoptTraceLogs(context);
   await languageClient.start();
+  adoptConversations(context, languageClient);
   reportVisibleRules(context, languageClient);
   reportWorkspaceTrust(context, languageClient);
   const ruleTests = registerRuleTests(context, languageClient);

@@ -22,7 +22,7 @@ import { warmUpTraceReading } from './lsp/warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
   CompareLocateRequest, CompareRequest, EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest,
-  RuleTestsListRequest, RuleTestsRunRequest, sendNotification, ServerInfoRequest, VisibleRulesNotification, WorkspaceTrustNotification,
+  RecognizeDocumentRequest, RuleTestsListRequest, RuleTestsRunRequest, sendNotification, ServerInfoRequest, VisibleRulesNotification, WorkspaceTrustNotification,
   type InitializationOptions,
 } from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
@@ -35,6 +35,7 @@ import { createServerConnection } from './transport/connection';
 import { describeError } from './common/text';
 import { Comparisons } from './lsp/compareRequest';
 import { RuleTests } from './lsp/ruleTests';
+import { languageForDocument } from './languages';
 
 // ---- the server's state: its settings, what the client can do, the workspace folders ----
 
@@ -471,6 +472,12 @@ onRequest(connection, RuleTestsRunRequest, async (params, token) => {
 });
 
 onRequest(connection, ServerInfoRequest, () => ({ pid: process.pid, version: serverVersion }));
+
+// A generic JSON document that is a conversation by its content: the client gives it our language.
+onRequest(connection, RecognizeDocumentRequest, (params) => {
+  const language = languageForDocument(params.uri, params.languageId, params.text);
+  return language === 'agent-trace-anthropic' ? language : null;
+});
 
 documents.listen(connection);
 connection.listen();

@@ -59,6 +59,12 @@ describe('an Anthropic conversation opened as "json": diagnostics, navigation, h
     assert.deepEqual(graph.nodes.map((node: any) => node.kind), ['user', 'assistant', 'call', 'output']);
   });
 
+  it('tells a client which JSON documents are conversations, so it can give them our language', async () => {
+    assert.equal(await server.connection.sendRequest('agentTraces/recognizeDocument', { uri: 'file:///workspace/other.json', languageId: 'json', text }), 'agent-trace-anthropic');
+    assert.equal(await server.connection.sendRequest('agentTraces/recognizeDocument', { uri: 'file:///workspace/a.json', languageId: 'json', text: '{"system": "linux"}' }), null);
+    assert.equal(await server.connection.sendRequest('agentTraces/recognizeDocument', { uri: 'file:///workspace/a.trace.json', languageId: 'json', text }), null);
+  });
+
   it('leaves other JSON files alone', async () => {
     const other = 'file:///workspace/tsconfig.json';
     server.open(other, 'json', '{"compilerOptions": {"strict": true}}');

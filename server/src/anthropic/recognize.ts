@@ -9,6 +9,7 @@ import { parseJsonValue } from '../json/readJson';
 import { propertyValue, stringValue } from '../json/queries';
 import { callBlockTypes, isOutputBlockType } from './blocks';
 import type { ValueShape } from './types';
+import { conversationWords } from '../../../shared/requests';
 
 /** Block types no other chat format has. */
 const anthropicBlockTypes = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'server_tool_use', 'mcp_tool_use', 'search_result', 'container_upload']);
@@ -63,11 +64,6 @@ function hasAnthropicBlocks(message: JsonNode): boolean {
   });
 }
 
-/**
- * What recognizeValue takes as Anthropic's, as words: texts with none of them (an OpenAI-style chat, any other JSON)
- * are passed over unread.
- */
-const sniff = /"type"\s*:\s*"(?:message|tool_use|tool_result|thinking|redacted_thinking|server_tool_use|mcp_tool_use|search_result|container_upload|image|document|\w+_tool_result)"|"(?:system|input_schema)"\s*:|"model"\s*:\s*"claude|"type"\s*:\s*"[a-z_]+_\d{8}"/;
 const linesToRead = 50;
 
 /**
@@ -77,7 +73,7 @@ const linesToRead = 50;
 export function recognizeConversation(text: string, jsonLines: boolean | undefined): { lines: boolean } | undefined {
   const lines = jsonLines ?? looksLikeLines(text);
   // A JSON Lines file is recognised by its first lines: the words are looked for there only (a big log costs no more).
-  if (!sniff.test(lines ? text.slice(0, endOfLines(text, linesToRead)) : text)) return undefined;
+  if (!conversationWords.test(lines ? text.slice(0, endOfLines(text, linesToRead)) : text)) return undefined;
   if (!lines) {
     const { root } = parseJsonValue(text, 0, text.length);
     return recognizeValue(root) ? { lines: false } : undefined;
