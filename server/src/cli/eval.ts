@@ -14,9 +14,11 @@ export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or
        agent-traces eval <rules.gr> - [--stdin-name NAME] < trace
        agent-traces eval --compare <old.gr> <new.gr> <files, folders or globs...> [options]
 
-Runs the guardrail rules on traces (.trace.json files, and each line of .trace.jsonl / .jsonl datasets) with the
-official analyzer's semantics and prints one line per violation at the exact characters it marks, followed by
-the places of the other elements the violation binds ("with 18:3, 30:3"), as the analyzer's ranges give them.
+Runs the guardrail rules on traces (.trace.json files, each line of .trace.jsonl / .jsonl datasets, and Claude Code
+sessions, converted to events as Invariant's gateway converts them) with the official analyzer's semantics and
+prints one line per violation at the exact characters it marks (in a session, in the session's own lines),
+followed by the places of the other elements the violation binds ("with 18:3, 30:3"), as the analyzer's ranges
+give them.
 
 Options:
   --param key=value  a policy parameter for input.key (read as JSON when it parses, else as a string); repeatable
@@ -217,6 +219,14 @@ export async function runEval(args: string[]): Promise<number> {
         failed++;
         continue;
       }
+      if (found.converted) {
+        const { skippedLines, omittedLines } = found.converted;
+        if (skippedLines.length > 0) report.notices.push(`${shown}: ${skippedLinesText(skippedLines)} left out of the evaluation: not valid JSON (fix the syntax errors first)`);
+        if (omittedLines > 0) {
+          report.notices.push(`${shown}: the last ${omittedLines} lines left out of the evaluation: past the limit of lines read`);
+          partial++;
+        }
+      }
       const result: EvaluationResult = evaluateLoadedRules(rules, found.trace, { parameters: options.parameters, budget: options.budget });
       const placer = new ErrorPlacer(text, found);
       const firstLine = firstLineOf(text, found);
@@ -306,6 +316,11 @@ function swappedArguments(options: EvalOptions): string | undefined {
 function boundText(file: string, bound: ReportedError['bound']): string {
   const at = escapeForTerminal(file);
   return `bound: ${bound.map((b) => `${escapeForTerminal(b.variable)} = ${escapeForTerminal(b.address)} at ${at}:${b.at.line}:${b.at.column}`).join(', ')}`;
+}
+
+function skippedLinesText(lines: number[]): string {
+  const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? `, … (${lines.length} in all)` : '');
+  return `line${lines.length === 1 ? '' : 's'} ${shown}`;
 }
 
 const notTracesMessage = 'not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';

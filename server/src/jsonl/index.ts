@@ -33,6 +33,7 @@ import { readSessionLine } from './claudeCode/lines';
 import { sessionDefinition, sessionHighlights, sessionReferences } from './claudeCode/navigation';
 import { recognizeSession } from './claudeCode/recognize';
 import { sessionOf } from './claudeCode/session';
+import { sessionEvents, type SessionEvents } from './claudeCode/events';
 import { sessionSymbols, startsListedTurn } from './claudeCode/symbols';
 import { validateSession } from './claudeCode/validate';
 import { rolloutCompletion } from './codex/completion';
@@ -81,7 +82,22 @@ const readers = new WeakMap<LinesModel, LineReader>();
 
 function readBy(reader: LineReader, model: LinesModel): LinesModel {
   readers.set(model, reader);
+  if (model.format === 'claude-code') rememberSession(model);
   return model;
+}
+
+/**
+ * The sessions read last, by their text: the rules that evaluate an open session convert the model the editor
+ * already read rather than read the text again (a 3 MB session takes a few hundred milliseconds to read).
+ */
+const recentSessions: LinesModel[] = [];
+const maxRecentSessions = 2;
+
+function rememberSession(model: LinesModel): void {
+  const known = recentSessions.indexOf(model);
+  if (known >= 0) recentSessions.splice(known, 1);
+  recentSessions.unshift(model);
+  recentSessions.length = Math.min(recentSessions.length, maxRecentSessions);
 }
 
 /**
@@ -230,4 +246,15 @@ function calledTools(model: LinesModel): Map<string, number> {
     else datasetCalledTools(model, line, add);
   }
   return counts;
+}
+
+/**
+ * The Invariant events of a JSON Lines text that converts to one trace (a Claude Code session), with the lines
+ * left out (broken, or past the line limit); undefined for any other file (a dataset's lines are traces already).
+ */
+export function convertedEventsOfText(text: string, maxLines?: number): (SessionEvents & { omittedLines: number }) | undefined {
+  if (detectJsonLinesFormat(text) !== 'claude-code') return undefined;
+  const recent = recentSessions.find((model) => model.text === text && (maxLines === undefined || model.maxLines === maxLines));
+  const model = recent ?? parseLines({ uri: '', version: 0, text, maxLines }, readSessionLine);
+  return { ...sessionEvents(model), omittedLines: model.omittedLines };
 }

@@ -1,6 +1,7 @@
 import type { Span } from '../common/types';
 import type { GuardrailError } from '../guardrail/evaluate';
-import { traceSpans, traceSpansInSteps } from '../guardrail/evaluate/traceSpans';
+import { convertedTraceSpans, traceSpans, traceSpansInSteps } from '../guardrail/evaluate/traceSpans';
+import { convertedEventsOfText } from '../jsonl';
 import { sliceFromLength, type Steps } from '../common/steps';
 
 /** Milliseconds of reading a big trace's addresses between two points where its evaluation may pause. */
@@ -23,6 +24,11 @@ export interface TraceText {
   trace?: unknown;
   /** Why it is not evaluated, otherwise. */
   problem?: { kind: 'not-json'; detail: string } | { kind: 'no-trace' };
+  /**
+   * For a trace converted from another format (a Claude Code session): where each address lands in the original
+   * text, and the lines left out of the conversion (1-based: broken ones; then a count past the line limit).
+   */
+  converted?: { spanOf: (address: string) => Span; skippedLines: number[]; omittedLines: number };
 }
 
 /** The trace in a parsed value: a list of events, or the `messages` of an object; undefined when it holds none. */
@@ -32,9 +38,20 @@ function traceOf(value: unknown): unknown {
   return undefined;
 }
 
+/**
+ * A Claude Code session (a JSON Lines file by its first record) is one trace: its conversation converted to events
+ * (jsonl/claudeCode/events.ts), each address of a violation landing on the session's own characters.
+ */
 export function* tracesInText(text: string, dataset: boolean): Generator<TraceText> {
   if (!dataset) {
     yield read(text, 0, text.length, undefined);
+    return;
+  }
+  const converted = convertedEventsOfText(text);
+  if (converted) {
+    const whole = { start: 0, end: text.length };
+    const spanOf = convertedTraceSpans(text, converted.events, whole);
+    yield { ...whole, trace: converted.events.map((event) => event.value), converted: { spanOf, skippedLines: converted.skippedLines, omittedLines: converted.omittedLines } };
     return;
   }
   let lineStart = 0;
@@ -81,14 +98,14 @@ export class ErrorPlacer {
   }
 
   private readAddresses(): (address: string) => Span {
-    this.spanOf ??= traceSpans(this.text, this.trace.start, this.trace.end);
+    this.spanOf ??= this.trace.converted?.spanOf ?? traceSpans(this.text, this.trace.start, this.trace.end);
     return this.spanOf;
   }
 
   /** readAddresses as steps of a few milliseconds for a big trace (read at once, it held the server up to 250 ms). */
   *readAddressesInSteps(stepMs = addressStepMs): Steps<void> {
     if (this.spanOf) return;
-    if (this.trace.end - this.trace.start < sliceFromLength) this.readAddresses();
+    if (this.trace.converted || this.trace.end - this.trace.start < sliceFromLength) this.readAddresses();
     else this.spanOf = yield* traceSpansInSteps(this.text, this.trace.start, this.trace.end, stepMs);
   }
 

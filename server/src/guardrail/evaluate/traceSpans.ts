@@ -3,6 +3,7 @@ import { parseAddress, resolveAddress } from '../../jsonl/dataset/address';
 import { parseJsonValue, parseValidJsonInSteps } from '../../json/readJson';
 import type { Steps } from '../../common/steps';
 import type { JsonNode, ParsedValue } from '../../json/nodes';
+import { isMadeNode, type SourcedEvent } from '../../calls/anthropicEvents';
 
 /**
  * Maps an evaluation's official addresses (`messages.<i>.<key>…[:start-end]`, code points) to source spans in the
@@ -25,14 +26,28 @@ export function* traceSpansInSteps(text: string, start: number, end: number, ste
   return spansIn(text, start, yield* parseValidJsonInSteps(text, start, end, stepMs));
 }
 
-function spansIn(text: string, start: number, parsed: ParsedValue, rootOf = addressRoot): (address: string) => Span {
+/**
+ * The same for events converted from another format (calls/anthropicEvents.ts): addresses land in the file they were
+ * converted from, `whole` when they name nothing in it. A character range in a value the conversion made (a role, a
+ * data URL) marks that value's source as a whole.
+ */
+export function convertedTraceSpans(text: string, events: readonly SourcedEvent[], whole: Span): (address: string) => Span {
+  const messages: JsonNode = { type: 'array', start: whole.start, end: whole.end, items: events.map((event) => event.node) };
+  const root: JsonNode = { type: 'object', start: whole.start, end: whole.end, properties: [{ key: 'messages', keyStart: whole.start, keyEnd: whole.start, value: messages, start: whole.start, end: whole.end }] };
+  return spansIn(text, whole.start, { root, errors: [] }, (node) => node, (resolved, hasRange) => !(hasRange && isMadeNode(resolved)));
+}
+
+function spansIn(
+  text: string, start: number, parsed: ParsedValue, rootOf = addressRoot, accept: (node: JsonNode, hasRange: boolean) => boolean = () => true,
+): (address: string) => Span {
   const root = parsed.root ? rootOf(parsed.root) : null;
   return (address) => {
     if (!root) return { start, end: start };
     let current = address;
     for (;;) {
-      const resolved = resolveAddress(text, root, current, parseAddress(current));
-      if (resolved.ok) return resolved.target;
+      const parsedAddress = parseAddress(current);
+      const resolved = resolveAddress(text, root, current, parsedAddress);
+      if (resolved.ok && accept(resolved.node, parsedAddress.range !== undefined)) return resolved.target;
       const colon = current.indexOf(':');
       if (colon >= 0) current = current.slice(0, colon);
       else if (current.includes('.')) current = current.slice(0, current.lastIndexOf('.'));

@@ -1,0 +1,187 @@
+/**
+ * Anthropic Messages content → Invariant trace events, by the rules of Invariant's own gateway
+ * (`anthropic_to_invariant.py`), so that guardrail rules see a conversation as Invariant would, with two exceptions
+ * an editor needs: a `tool_result` with empty content is kept (it answers its call) and its `is_error` is kept.
+ *
+ * Every format that holds Anthropic messages (a Claude Code session's records, a Messages API request or response)
+ * hands its `system` value and each message's role and content node here, and gets events back. Each event comes
+ * twice: as the plain value the evaluator reads, and as a tree of nodes that carry the source span of what they came
+ * from (the original nodes where the event holds a value of the file as it is, made nodes spanning their source
+ * elsewhere), so that a violation's address lands on the exact characters of the original file.
+ */
+import type { JsonArray, JsonNode, JsonObject, JsonProperty, JsonString } from '../json/nodes';
+import { property } from '../json/queries';
+import type { Span } from '../common/types';
+
+/** One converted event. */
+export interface SourcedEvent {
+  /** The event as the analyzer reads it (what `agent-traces convert` writes). */
+  readonly value: Record<string, unknown>;
+  /** The same event with source spans: resolve addresses (`messages.<i>.content:3-9`) against it. */
+  readonly node: JsonObject;
+}
+
+/**
+ * Nodes made by the conversion (a role, a `"function"`, an image's data URL): they span the source element they
+ * stand for, but their characters are not that element's, so a character range in them cannot be placed closer.
+ */
+const madeNodes = new WeakSet<JsonNode>();
+
+export function isMadeNode(node: JsonNode): boolean {
+  return madeNodes.has(node);
+}
+
+interface Sourced {
+  value: unknown;
+  node: JsonNode;
+}
+
+/** A value of the file as it is: its node, and its value read from its text. */
+function original(text: string, node: JsonNode): Sourced {
+  return { value: JSON.parse(text.slice(node.start, node.end)) as unknown, node };
+}
+
+function madeString(value: string, at: Span): Sourced {
+  const node: JsonString = { type: 'string', start: at.start, end: at.end, value };
+  madeNodes.add(node);
+  return { value, node };
+}
+
+function madeNull(at: Span): Sourced {
+  const node: JsonNode = { type: 'null', start: at.start, end: at.end, value: null };
+  madeNodes.add(node);
+  return { value: null, node };
+}
+
+function madeObject(at: Span, fields: [string, Sourced][]): Sourced & { value: Record<string, unknown>; node: JsonObject } {
+  const value: Record<string, unknown> = {};
+  const properties: JsonProperty[] = [];
+  for (const [key, field] of fields) {
+    value[key] = field.value;
+    properties.push({ key, keyStart: field.node.start, keyEnd: field.node.start, value: field.node, start: field.node.start, end: field.node.end });
+  }
+  const node: JsonObject = { type: 'object', start: at.start, end: at.end, properties };
+  madeNodes.add(node);
+  return { value, node };
+}
+
+function madeArray(at: Span, items: Sourced[]): Sourced {
+  const node: JsonArray = { type: 'array', start: at.start, end: at.end, items: items.map((item) => item.node) };
+  madeNodes.add(node);
+  return { value: items.map((item) => item.value), node };
+}
+
+function span(node: JsonNode): Span {
+  return { start: node.start, end: node.end };
+}
+
+function stringOf(node: JsonNode | undefined): string | undefined {
+  return node?.type === 'string' ? node.value : undefined;
+}
+
+function event(at: Span, fields: [string, Sourced][]): SourcedEvent {
+  const { value, node } = madeObject(at, fields);
+  return { value, node };
+}
+
+/** The request's `system` (a string, or a list of blocks kept as it is) → `{role: "system", content}`. */
+export function systemEvent(text: string, system: JsonNode): SourcedEvent {
+  return event(span(system), [['role', madeString('system', span(system))], ['content', original(text, system)]]);
+}
+
+/**
+ * The events of one message, from its role and its `content` node (a string or a list of blocks), in the gateway's
+ * order. `text` is the document the nodes' offsets point into; the nodes must be valid JSON (a line that does not
+ * parse is not converted).
+ */
+export function messageEvents(text: string, role: string, content: JsonNode): SourcedEvent[] {
+  if (content.type === 'string') return [event(span(content), [['role', madeString(role, span(content))], ['content', original(text, content)]])];
+  if (content.type !== 'array') return [];
+  return role === 'assistant' ? assistantEvents(text, content.items) : userEvents(text, role, content.items);
+}
+
+/** Each `tool_result` → a tool event, in block order; `text` and `image` blocks → one user event after them. */
+function userEvents(text: string, role: string, blocks: readonly JsonNode[]): SourcedEvent[] {
+  const events: SourcedEvent[] = [];
+  const gathered: Sourced[] = [];
+  let first: JsonNode | undefined;
+  let last: JsonNode | undefined;
+  for (const block of blocks) {
+    const type = stringOf(property(block, 'type')?.value);
+    if (type === 'tool_result') events.push(toolEvent(text, block));
+    else if (type === 'text' || type === 'image') {
+      const chunk = type === 'text' ? textChunk(text, block) : imageChunk(block);
+      if (!chunk) continue;
+      gathered.push(chunk);
+      first ??= block;
+      last = block;
+    }
+  }
+  if (first && last) {
+    const at = { start: first.start, end: last.end };
+    events.push(event(at, [['role', madeString(role, at)], ['content', madeArray(at, gathered)]]));
+  }
+  return events;
+}
+
+/**
+ * `{role: "tool", content, tool_call_id}`. The gateway drops a result whose content is empty, and `is_error`: both
+ * are kept here (an empty result still answers its call; a failed one is shown as failed).
+ */
+function toolEvent(text: string, block: JsonNode): SourcedEvent {
+  const at = span(block);
+  const content = property(block, 'content')?.value;
+  const id = property(block, 'tool_use_id')?.value;
+  const isError = property(block, 'is_error')?.value;
+  const fields: [string, Sourced][] = [
+    ['role', madeString('tool', at)],
+    ['content', content && content.type !== 'null' ? original(text, content) : madeString('', at)],
+  ];
+  if (id) fields.push(['tool_call_id', original(text, id)]);
+  if (isError?.type === 'boolean' && isError.value === true) fields.push(['is_error', original(text, isError)]);
+  return event(at, fields);
+}
+
+function textChunk(text: string, block: JsonNode): Sourced | undefined {
+  const value = property(block, 'text')?.value;
+  if (!value) return undefined;
+  const at = span(block);
+  return madeObject(at, [['type', madeString('text', at)], ['text', original(text, value)]]);
+}
+
+/** `{type: "image_url", image_url: {url: "data:<media_type>;base64,<data>"}}` (a URL source keeps its URL). */
+function imageChunk(block: JsonNode): Sourced | undefined {
+  const source = property(block, 'source')?.value;
+  const at = span(block);
+  const url = stringOf(property(source, 'url')?.value)
+    ?? `data:${stringOf(property(source, 'media_type')?.value) ?? ''};base64,${stringOf(property(source, 'data')?.value) ?? ''}`;
+  const sourceAt = source ? span(source) : at;
+  return madeObject(at, [['type', madeString('image_url', at)], ['image_url', madeObject(sourceAt, [['url', madeString(url, sourceAt)]])]]);
+}
+
+/**
+ * Each `text` block → its own assistant event; each `tool_use` → its own event with one call (`arguments` stays
+ * the `input` object). Other blocks (thinking, server tools) are dropped, as the gateway drops them.
+ */
+function assistantEvents(text: string, blocks: readonly JsonNode[]): SourcedEvent[] {
+  const events: SourcedEvent[] = [];
+  for (const block of blocks) {
+    const type = stringOf(property(block, 'type')?.value);
+    const at = span(block);
+    if (type === 'text') {
+      const value = property(block, 'text')?.value;
+      if (value) events.push(event(at, [['role', madeString('assistant', at)], ['content', original(text, value)]]));
+    } else if (type === 'tool_use') {
+      const id = property(block, 'id')?.value;
+      const name = property(block, 'name')?.value;
+      const input = property(block, 'input')?.value;
+      const fn = madeObject(at, [
+        ['name', name ? original(text, name) : madeString('', at)],
+        ['arguments', input ? original(text, input) : madeObject(at, [])],
+      ]);
+      const call = madeObject(at, [['id', id ? original(text, id) : madeNull(at)], ['type', madeString('function', at)], ['function', fn]]);
+      events.push(event(at, [['role', madeString('assistant', at)], ['content', madeNull(at)], ['tool_calls', madeArray(at, [call])]]));
+    }
+  }
+  return events;
+}
