@@ -364,3 +364,25 @@ export const RevealInPreviewCommand = 'agentTraces.revealInPreview';
 export const RevealLocationsCommand = 'agentTraces.revealLocations';
 /** Evaluate rule files on the open traces (a rule file's URI, or none: every rule file that applies): EvaluateRulesRequest. */
 export const EvaluateRulesCommand = 'agentTraces.evaluateRules';
+
+export interface ConvertToTraceParams {
+  /** An open document (a Claude Code session). */
+  uri: string;
+  /** Replace what looks like a secret and home folders with placeholders. */
+  redact?: boolean;
+}
+
+export interface ConvertToTraceResult {
+  /** The trace file's text; absent when the document does not convert (then `error` says why). */
+  text?: string;
+  /** The file name to write it under, beside the document (`<name>.trace.json`). */
+  fileName?: string;
+  error?: string;
+  /** What the user should know: lines left out of the conversion. */
+  warnings: string[];
+  /** Each replacement made by redact, as one line (`anthropic-key at messages.0.content: sk-a… → <redacted:anthropic-key>`). */
+  replaced: string[];
+}
+
+/** The Invariant trace of an open document in another format, to write beside it as a fixture. */
+export const ConvertToTraceRequest: RequestType<ConvertToTraceParams, ConvertToTraceResult> = { method: 'agentTraces/convertToTrace' };

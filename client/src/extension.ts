@@ -7,6 +7,7 @@ import { registerCompare, type CompareApi } from './compare';
 import { registerExamples } from './examples';
 import { registerGuardrailCommands, reportVisibleRules, reportWorkspaceTrust } from './guardrailCommands';
 import { adoptConversations } from './conversationDetection';
+import { registerConvertCommands } from './convertCommand';
 import { adoptTraceLogs } from './jsonLinesDetection';
 import { registerPreview, type PreviewApi } from './preview';
 import { registerRuleTests, type RuleTestsApi } from './ruleTests';
@@ -68,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const compare = registerCompare(context, languageClient, modelChanged.event);
   registerGuardrailCommands(context, languageClient);
   registerExamples(context);
+  registerConvertCommands(context, languageClient);
   adoptTraceLogs(context);
   await languageClient.start();
   adoptConversations(context, languageClient);

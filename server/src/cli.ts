@@ -5,6 +5,7 @@ import { evalUsage, runEval } from './cli/eval';
 import { runCompare } from './cli/compare';
 import { diffUsage, runDiff } from './cli/diff';
 import { runTest, testUsage } from './cli/test';
+import { convertUsage, runConvert } from './cli/convert';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './cli/exitCodes';
 import { version } from '../../package.json';
 import { FolderPythonModules } from './disk/pythonModules';
@@ -14,7 +15,7 @@ import { closestNames } from './common/editDistance';
 const usage = `Usage: agent-traces check [options] <files, folders or globs...>
        agent-traces check [options] - [--stdin-name NAME] < file
 
-Checks agent trace files (.trace.json, .trace.jsonl, agentguard and dataset .jsonl) and guardrail rule
+Checks agent trace files (.trace.json, .trace.jsonl, agentguard, dataset and Claude Code session .jsonl) and guardrail rule
 files (.gr) with the same checks as the editor. Folders are searched for those kinds of files; symbolic
 links found there are not followed, and are listed.
 
@@ -43,7 +44,8 @@ ${exitCodeHelp}
 
 Also: agent-traces eval <rules.gr> <traces...> runs guardrail rules on traces (agent-traces eval --help);
       agent-traces test [manifests or folders] runs the tests of rule files (agent-traces test --help);
-      agent-traces diff <left> <right> compares two runs step by step (agent-traces diff --help).`;
+      agent-traces diff <left> <right> compares two runs step by step (agent-traces diff --help);
+      agent-traces convert <session> writes a Claude Code session as an Invariant trace (agent-traces convert --help).`;
 
 interface Options {
   patterns: string[];
@@ -150,6 +152,13 @@ export async function main(args: string[]): Promise<number> {
       return ExitCode.clean;
     }
     return runTest(rest);
+  }
+  if (command === 'convert') {
+    if (rest.includes('-h') || rest.includes('--help')) {
+      console.log(convertUsage);
+      return ExitCode.clean;
+    }
+    return runConvert(rest);
   }
   if (command === 'diff') {
     if (rest.includes('-h') || rest.includes('--help')) {

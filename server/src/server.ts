@@ -21,7 +21,7 @@ import { DiagnosticsPipeline } from './lsp/diagnostics';
 import { warmUpTraceReading } from './lsp/warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
-  CompareLocateRequest, CompareRequest, EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest,
+  CompareLocateRequest, CompareRequest, ConvertToTraceRequest, EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest,
   RecognizeDocumentRequest, RuleTestsListRequest, RuleTestsRunRequest, sendNotification, ServerInfoRequest, VisibleRulesNotification, WorkspaceTrustNotification,
   type InitializationOptions,
 } from '../../shared/requests';
@@ -36,6 +36,7 @@ import { describeError } from './common/text';
 import { Comparisons } from './lsp/compareRequest';
 import { RuleTests } from './lsp/ruleTests';
 import { languageForDocument } from './languages';
+import { convertDocument } from './lsp/convertRequest';
 
 // ---- the server's state: its settings, what the client can do, the workspace folders ----
 
@@ -468,6 +469,15 @@ onRequest(connection, RuleTestsRunRequest, async (params, token) => {
   } catch (error) {
     logFailure('ruleTests/run', params.uri, undefined, error);
     return { uri: params.uri, cases: [], problem: 'The tests could not be run; the language server log has the details.' };
+  }
+});
+
+onRequest(connection, ConvertToTraceRequest, (params) => {
+  try {
+    return convertDocument(documents.get(params.uri), params);
+  } catch (error) {
+    logFailure('convert', params.uri, documents.get(params.uri)?.version, error);
+    return { error: 'the conversion failed; the language server log has the details', warnings: [], replaced: [] };
   }
 });
 

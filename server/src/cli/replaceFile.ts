@@ -78,3 +78,30 @@ async function syncFolder(folder: string): Promise<void> {
   await handle?.sync().catch(() => undefined);
   await handle?.close().catch(() => undefined);
 }
+
+/**
+ * Writes a new file (or a new version of one, such as a conversion run again) in one step: the bytes go to a
+ * temporary file beside it, which is renamed into place once written; a failed write leaves what was there.
+ */
+export async function writeFileAtomically(path: string, contents: Uint8Array): Promise<Replaced> {
+  const existing = await fs.lstat(path).catch(() => undefined);
+  if (existing && !existing.isFile()) return { ok: false, reason: existing.isSymbolicLink() ? 'it is a symbolic link (name the file it points to)' : 'it is not a regular file' };
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  let handle: fs.FileHandle | undefined;
+  try {
+    // The mode a new file gets (0666 less the umask), or the mode of the file it replaces.
+    handle = await fs.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    await handle.writeFile(contents);
+    if (existing) await handle.chmod(existing.mode & 0o7777);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fs.rename(temporary, path);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await fs.rm(temporary, { force: true }).catch(() => undefined);
+    return { ok: false, reason: `cannot write it (${errorCode(error)})` };
+  }
+  await syncFolder(dirname(path));
+  return { ok: true };
+}

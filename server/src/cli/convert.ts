@@ -1,0 +1,96 @@
+import { homedir } from 'node:os';
+import { relative, resolve } from 'node:path';
+import { bytesPerMB, readTextFile } from '../disk/files';
+import { convertText, defaultOutputPath, describeReplacement, formOfOutput, writeTraces } from '../conversion';
+import { escapeForTerminal } from './escape';
+import { ExitCode, exitCodeHelp } from './exitCodes';
+import { writeFileAtomically } from './replaceFile';
+
+export const convertUsage = `Usage: agent-traces convert <file> [--out FILE] [--redact]
+
+Writes the Invariant trace of a Claude Code session: its live conversation converted to events as Invariant's
+gateway converts an Anthropic conversation (empty and failed tool results kept), ready to use as a test fixture
+for guardrail rules.
+
+Options:
+  --out FILE   where to write; its name decides the form: .trace.json (or any .json) one pretty-printed trace
+               (the first, with a warning, when the input holds several), .jsonl one compact trace per line.
+               Without it: <input without its extension>.trace.json beside the input (.trace.jsonl when the input
+               holds several traces). The file is written whole or not at all.
+  --redact     replace what looks like a secret (API keys and tokens, passwords in URLs, private keys, credentials
+               assigned in text) and home folders with placeholders, and list each replacement
+  -h, --help   show this help
+
+An input that cannot be read or does not convert is an input not read (exit 3); the trace written is no finding.
+
+${exitCodeHelp}`;
+
+interface ConvertOptions {
+  input: string;
+  out?: string;
+  redact: boolean;
+}
+
+function parseConvertArguments(args: string[]): ConvertOptions | string {
+  const positional: string[] = [];
+  let out: string | undefined;
+  let redact = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--out') {
+      out = args[++i];
+      if (!out) return '--out takes a file name';
+      if (!formOfOutput(out)) return `--out must name a .json (one trace) or .jsonl (one trace per line) file, not ${out}`;
+    } else if (arg === '--redact') redact = true;
+    else if (arg.startsWith('-')) return `unknown option ${arg}`;
+    else positional.push(arg);
+  }
+  if (positional.length !== 1) return 'name one file to convert';
+  return { input: positional[0], out, redact };
+}
+
+/** Sessions are read up to this size, as `agent-traces check` reads by default. */
+const maxFileBytes = 100 * bytesPerMB;
+
+export async function runConvert(args: string[]): Promise<number> {
+  const options = parseConvertArguments(args);
+  if (typeof options === 'string') {
+    console.error(`agent-traces convert: ${options}\n\n${convertUsage}`);
+    return ExitCode.usage;
+  }
+  const cwd = process.cwd();
+  const shown = (path: string) => escapeForTerminal(relative(cwd, path) || path);
+  const input = resolve(cwd, options.input);
+  const read = await readTextFile(input, { maxBytes: maxFileBytes });
+  if (!read.ok) {
+    console.error(`agent-traces convert: ${shown(input)}: ${read.reason}`);
+    return ExitCode.incomplete;
+  }
+  const conversion = convertText(input, read.text);
+  if ('reason' in conversion) {
+    console.error(`agent-traces convert: ${shown(input)}: not converted: ${conversion.reason}`);
+    return ExitCode.incomplete;
+  }
+  const out = options.out ? resolve(cwd, options.out) : defaultOutputPath(input, conversion.traces.length);
+  if (out === read.path || out === input) {
+    console.error(`agent-traces convert: ${shown(out)}: the output would replace the input; name another with --out`);
+    return ExitCode.usage;
+  }
+  const form = formOfOutput(out)!;
+  const written = writeTraces(conversion, form, options.redact ? { home: homedir() } : undefined);
+  if (conversion.traces.length > written.written) {
+    console.error(`agent-traces convert: warning: ${shown(input)} holds ${conversion.traces.length} traces; ${shown(out)} holds the first only (name a .jsonl file to write them all)`);
+  }
+  for (const line of conversion.skippedLines) console.error(`agent-traces convert: warning: ${shown(input)}:${line}: left out: not valid JSON`);
+  if (conversion.omittedLines > 0) console.error(`agent-traces convert: warning: ${shown(input)}: the last ${conversion.omittedLines} lines left out: past the limit of lines read`);
+  const result = await writeFileAtomically(out, Buffer.from(written.text, 'utf8'));
+  if (!result.ok) {
+    console.error(`agent-traces convert: ${shown(out)}: ${result.reason}`);
+    return ExitCode.incomplete;
+  }
+  for (const r of written.replaced) console.log(`redacted ${escapeForTerminal(describeReplacement(r, written.written > 1))}`);
+  const events = conversion.traces.slice(0, written.written).reduce((sum, trace) => sum + trace.length, 0);
+  const redacted = options.redact ? `, ${written.replaced.length} replacement${written.replaced.length === 1 ? '' : 's'}` : '';
+  console.log(`${shown(out)}: ${written.written} trace${written.written === 1 ? '' : 's'}, ${events} event${events === 1 ? '' : 's'}${redacted}`);
+  return conversion.skippedLines.length > 0 || conversion.omittedLines > 0 ? ExitCode.incomplete : ExitCode.clean;
+}
