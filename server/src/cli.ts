@@ -117,12 +117,13 @@ Commands:
   check <files, folders or globs...>  checks trace and rule files with the same checks as the editor
   eval <rules.gr> <traces...>         runs guardrail rules on traces with the official analyzer's semantics
   diff <left> <right>                 compares two runs step by step
+  convert <session> [--out FILE]      writes a Claude Code session as an Invariant trace (a test fixture)
 
 agent-traces <command> --help shows a command's options; agent-traces --version (or -v) its version.
 
 ${exitCodeHelp}`;
 
-const commands = ['check', 'eval', 'diff'];
+const commands = ['check', 'eval', 'diff', 'convert'];
 
 export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;

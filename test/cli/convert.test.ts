@@ -8,7 +8,7 @@ import { filesUnder } from '../unit/testing';
 import { prompt, reply, result, session, text, toolUse } from '../unit/jsonl/claudeCodeSessions';
 
 const cli = resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
-const corpus = resolve(__dirname, '../../../..', '../shared/corpus/formats/claude-code');
+const corpus = resolve(__dirname, '../../..', '../shared/corpus/formats/claude-code');
 
 function run(cwd: string, ...args: string[]) {
   const ran = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
