@@ -55,8 +55,10 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
   });
 
   await check(`clicking ${fileName} opens it in an editor`, async () => {
-    // The workbench restores what the suite before left open (previews among them): start from no editors.
+    // The workbench restores what the suite before left open (previews among them; a panel the test runs opened,
+    // which would hide the lines with the seeded faults): start from no editors and no panel.
     await runCommand(page, 'View: Close All Editor Groups');
+    if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Toggle Panel Visibility');
     await page.getByRole('treeitem', { name: new RegExp(`^${fileName.replace(/\./g, '\\.')}`) }).click();
     await page.locator('.tabs-container .tab', { hasText: fileName }).waitFor({ timeout: STEP_TIMEOUT_MS });
     await page.locator('.editor-instance .monaco-editor .view-lines').waitFor({ timeout: STEP_TIMEOUT_MS });
