@@ -238,6 +238,21 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
     return `${steps.length} steps, ${shot}`;
   });
 
+  await check('a Claude Code session opens as a conversation and draws in the preview beside it', async () => {
+    await runCommand(page, 'View: Close All Editor Groups');
+    const sessions = page.getByRole('treeitem', { name: /^sessions$/ });
+    if ((await sessions.getAttribute('aria-expanded')) === 'false') await sessions.click();
+    await page.getByRole('treeitem', { name: /^fix-checkout\.jsonl/ }).click();
+    await page.locator('.tabs-container .tab', { hasText: 'fix-checkout.jsonl' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await runCommand(page, 'Agent Traces: Open Preview to the Side');
+    await webviewContentFrame(page, ['The checkout tests fail since yesterday', 'Bash: npm test -- checkout', 'Commit it.']);
+    // The README's screenshot: the session's text beside its graph.
+    const path = join(resultsDir, 'ui-session-preview.png');
+    await page.screenshot({ path });
+    return path;
+  });
+
   await page.close().catch(() => {});
   console.log(`[ui] ${counts.passed} passing, ${counts.failed} failing`);
   return counts;
