@@ -11,6 +11,7 @@ import { compareOnText, type ComparedViolation, type TraceFlip } from '../rulesO
 import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeOf } from './exitCodes';
+import { readBudget, readParameter } from './ruleOptions';
 
 /** `agent-traces eval --compare OLD.gr NEW.gr <traces...>`: what a change of a rule file flips (see rulesOnTraces/compare.ts). */
 
@@ -35,18 +36,11 @@ export function parseCompareArguments(args: string[]): CompareOptions | string {
     const arg = args[i];
     if (arg === '--compare') continue;
     if (arg === '--param') {
-      const pair = args[++i];
-      const eq = pair?.indexOf('=') ?? -1;
-      if (!pair || eq <= 0) return '--param takes key=value';
-      const raw = pair.slice(eq + 1);
-      try {
-        parameters[pair.slice(0, eq)] = JSON.parse(raw);
-      } catch {
-        parameters[pair.slice(0, eq)] = raw;
-      }
+      const error = readParameter(args[++i], parameters);
+      if (error) return error;
     } else if (arg === '--budget') {
-      const value = Number(args[++i]);
-      if (!Number.isInteger(value) || value < 1) return '--budget takes a whole number of at least 1';
+      const value = readBudget(args[++i]);
+      if (typeof value === 'string') return value;
       budget = value;
     } else if (arg === '--json') json = true;
     else if (arg.startsWith('-')) return `unknown option ${arg}`;

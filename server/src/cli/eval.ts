@@ -9,6 +9,7 @@ import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
 import { bytesPerMB, readTextFile } from '../disk/files';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText } from '../rulesOnTraces/tracesInText';
 import { traceLayoutOfFile } from '../languages';
+import { readBudget, readParameter } from './ruleOptions';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
        agent-traces eval <rules.gr> - [--stdin-name NAME] < trace
@@ -63,18 +64,11 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--param') {
-      const pair = args[++i];
-      const eq = pair?.indexOf('=') ?? -1;
-      if (!pair || eq <= 0) return '--param takes key=value';
-      const raw = pair.slice(eq + 1);
-      try {
-        parameters[pair.slice(0, eq)] = JSON.parse(raw);
-      } catch {
-        parameters[pair.slice(0, eq)] = raw;
-      }
+      const error = readParameter(args[++i], parameters);
+      if (error) return error;
     } else if (arg === '--budget') {
-      const value = Number(args[++i]);
-      if (!Number.isInteger(value) || value < 1) return '--budget takes a whole number of at least 1';
+      const value = readBudget(args[++i]);
+      if (typeof value === 'string') return value;
       budget = value;
     } else if (arg === '--json') json = true;
     else if (arg === '--unique') unique = true;
