@@ -77,6 +77,17 @@ describe('agent-traces eval', () => {
     assert.deepEqual(reports[1].errors, []);
   });
 
+  it('says a Codex rollout is not evaluated (exit 3) instead of passing it with no trace', () => {
+    writeFileSync(join(dir, 'rollout.jsonl'), [
+      '{"timestamp":"2026-11-02T10:00:00.000Z","type":"session_meta","payload":{"id":"r1","cwd":"/work","originator":"codex_cli_rs","cli_version":"0.77.0"}}',
+      '{"timestamp":"2026-11-02T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"a secret"}]}}',
+      '',
+    ].join('\n'));
+    const result = run(dir, 'eval', 'secret.gr', 'rollout.jsonl');
+    assert.equal(result.code, 3, result.stdout + result.stderr);
+    assert.match(result.stdout + result.stderr, /rollout\.jsonl.*not evaluated: a Codex rollout, on which rules do not run yet/);
+  });
+
   it('reads --param values as JSON, else as strings', () => {
     const violated = run(dir, 'eval', 'param.gr', 'calls.trace.json', '--param', 'limit=5');
     assert.equal(violated.code, 1, violated.stderr);

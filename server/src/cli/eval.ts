@@ -9,6 +9,7 @@ import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
 import { bytesPerMB, readTextFile } from '../disk/files';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText } from '../rulesOnTraces/tracesInText';
 import { traceLayoutOfFile } from '../languages';
+import { detectJsonLinesFormat } from '../jsonl';
 import { readBudget, readParameter } from './ruleOptions';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
@@ -200,6 +201,13 @@ export async function runEval(args: string[]): Promise<number> {
       failed++;
       continue;
     }
+    // A Codex rollout is read in the editor, but no conversion to the analyzer's events exists for it yet: it would
+    // hold no trace, and a clean pass would be a false one.
+    if (layout === 'dataset' && detectJsonLinesFormat(text) === 'codex') {
+      reports.push({ file: shown, errors: [], error: notEvaluatedRolloutMessage, notices: [] });
+      failed++;
+      continue;
+    }
     const lines = new LineIndex(text); // its line starts are found on the first position asked for
     const position = (offset: number): Position => {
       const p = lines.positionAt(offset);
@@ -317,6 +325,7 @@ function skippedLinesText(lines: number[]): string {
   return `line${lines.length === 1 ? '' : 's'} ${shown}`;
 }
 
+const notEvaluatedRolloutMessage = 'not evaluated: a Codex rollout, on which rules do not run yet (the editor reads it)';
 const notTracesMessage = 'not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';
 
 function noticeText(n: EvaluationNotice, at: (offset: number) => string): string {
