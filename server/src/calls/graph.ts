@@ -78,28 +78,51 @@ export interface GraphDocument {
 }
 
 /**
+ * The items of a conversation built one at a time, so that a preview capped at `maxNodes` builds (labels, summaries,
+ * decoded text) only the items it draws, not the other 450,000 of a huge trace.
+ */
+export interface GraphItemSource {
+  readonly count: number;
+  /** How many calls item `index` draws inside it, known without building it. */
+  callCount(index: number): number;
+  build(index: number): GraphItem;
+}
+
+function sourceOf(items: readonly GraphItem[] | GraphItemSource): GraphItemSource {
+  if (!Array.isArray(items)) return items as GraphItemSource;
+  const built = items as readonly GraphItem[];
+  return { count: built.length, callCount: (index) => built[index].calls?.length ?? 0, build: (index) => built[index] };
+}
+
+/**
  * Nodes, edges and a linear-time vertical layout of the items, in order. `problems`: the document's, placed on the
  * innermost node holding each one's start; `isNotice`: problems that are about the whole file, not placed.
  */
 export function buildGraph(
-  document: GraphDocument, items: readonly GraphItem[], options: GraphOptions, context: ServiceContext, problems: readonly Problem[],
+  document: GraphDocument, allItems: readonly GraphItem[] | GraphItemSource, options: GraphOptions, context: ServiceContext,
+  problems: readonly Problem[],
 ): GraphData {
   const { maxNodes, maxTextLength } = context.settings.preview;
+  const source = sourceOf(allItems);
+  const items: GraphItem[] = [];
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const callNode = new Map<LinkedCall, number>();
   const itemNode: number[] = [];
   const nestedNodes: number[][] = [];
   let totalNodes = 0;
-  for (const item of items) totalNodes += 1 + (item.calls?.length ?? 0);
+  for (let index = 0; index < source.count; index++) totalNodes += 1 + source.callCount(index);
   const column = new Column();
   const cut = (text: GraphText) => (text.text.length > maxTextLength ? text.text.slice(0, maxTextLength) : text.text);
 
-  for (const item of items) {
-    const allNested = item.calls ?? [];
+  for (let index = 0; index < source.count; index++) {
+    const callCount = source.callCount(index);
     // Whole items are kept, except one with more calls than the cap itself: it draws the calls that fit.
-    const neverFits = 1 + allNested.length > maxNodes;
-    if (nodes.length + 1 + (neverFits ? 0 : allNested.length) > maxNodes) break;
+    const neverFits = 1 + callCount > maxNodes;
+    if (nodes.length + 1 + (neverFits ? 0 : callCount) > maxNodes) break;
+    const item = source.build(index);
+    items.push(item);
+    const allNested = item.calls ?? [];
     const nested = neverFits ? allNested.slice(0, maxNodes - nodes.length - 1) : allNested;
     const height = eventHeight(nested.length);
     const y = column.place(height);

@@ -3,7 +3,7 @@ import type { Span } from '../common/types';
 import type { GraphData, GraphNodeKind } from '../../../shared/protocol';
 import { decodeString, field, valueSpan, type ToolCall, type TraceEvent, type TraceModel } from './model';
 import { validate as validateTrace } from './validate';
-import { buildGraph, type GraphItem } from '../calls/graph';
+import { buildGraph, type GraphItem, type GraphItemSource } from '../calls/graph';
 import { argumentsPreview, callLabel, contentText, valueText } from './text';
 import { firstLine } from '../common/text';
 import { callTarget } from '../calls/definition';
@@ -57,7 +57,8 @@ function callText(model: TraceModel, call: ToolCall, max: number): { text: strin
 /** The trace's events as the preview's nodes (calls inside their message), on the graph every format shares. */
 export function graph(model: TraceModel, options: GraphOptions, context: ServiceContext): GraphData {
   const { maxTextLength } = context.settings.preview;
-  const items: GraphItem[] = model.events.map((event) => {
+  const buildItem = (index: number): GraphItem => {
+    const event = model.events[index];
     const kind = eventKind(event);
     const call = event.kind === 'call' ? event.calls[0] : undefined;
     const content = call ? callText(model, call, maxTextLength) : contentText(model, event, maxTextLength);
@@ -91,7 +92,12 @@ export function graph(model: TraceModel, options: GraphOptions, context: Service
       }));
     }
     return item;
-  });
+  };
+  const items: GraphItemSource = {
+    count: model.events.length,
+    callCount: (index) => (model.events[index].kind === 'call' ? 0 : model.events[index].calls.length),
+    build: buildItem,
+  };
   const error = !model.root
     ? 'The document is empty or holds no JSON value.'
     : !model.eventsValue ? 'This document is not a trace: expected a JSON array of events or an object with a "messages" array.' : undefined;
