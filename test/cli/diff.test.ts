@@ -173,10 +173,27 @@ describe('agent-traces diff', () => {
     assert.match(broken.stderr, /broken\.trace\.json: not valid JSON/);
     assert.match(run(dir, 'before.trace.json', 'not-a-trace.json').stderr, /not-a-trace\.json: it holds no trace/);
     assert.equal(run(dir, 'left.jsonl', '--line', '1', 'right.jsonl', '--line', '1').code, 3, 'a metadata row holds no trace');
-    const session = run(dir, 'session.jsonl', 'before.trace.json');
-    assert.equal(session.code, 3);
-    assert.match(session.stderr, /session\.jsonl: a Claude Code session, which is not compared \(trace files, datasets and agentguard logs are\)/);
+    const sessionLine = run(dir, 'session.jsonl', '--line', '1', 'before.trace.json');
+    assert.equal(sessionLine.code, 2);
+    assert.match(sessionLine.stderr, /--line applies to datasets, and session\.jsonl is a Claude Code session/);
+    const absent = join(dir, 'missing.trace.json');
+    assert.match(run(dir, 'before.trace.json', absent).stderr, new RegExp(`^agent-traces diff: ${absent.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read`), 'a path is printed as it was given');
     assert.equal(run(dir, '--help').code, 0);
+  });
+
+  it('compares a Claude Code session with a trace file, as the trace the session converts to', () => {
+    const result = run(dir, 'session.jsonl', 'before.trace.json');
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(result.stderr, '');
+    assert.deepEqual(result.lines, [
+      '~ step 0 → 0 user: content "Book a flight" → "Book a flight from ZRH"',
+      '- step 1 assistant: "Done."',
+      '+ step 1 assistant: search_flights(from="ZRH")',
+      '+ step 2 tool ← search_flights: "3 flights found"',
+      '+ step 3 assistant: book_flight(flight="LX 318", seat="12A")',
+      '+ step 4 tool ← book_flight: "booked"',
+      '2 steps → 5 steps: 4 added, 1 removed, 1 changed',
+    ]);
   });
 
   it('escapes control characters of trace content before they reach the terminal', () => {

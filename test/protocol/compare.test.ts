@@ -1,8 +1,9 @@
 /** The compare request over stdio: the bundled server reads each side from the editor, the request or the disk. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { CompareData, LineRange } from '../../shared/protocol';
@@ -12,6 +13,8 @@ import { ServerProcess } from './lspClient';
 const user = (content: string) => ({ role: 'user', content });
 const call = (id: string, name: string, args: object) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] });
 const output = (id: string, content: string) => ({ role: 'tool', tool_call_id: id, content });
+
+const examples = resolve(__dirname, '../../..', 'examples');
 
 const saved = [user('Book ZRH → LIS'), call('a', 'search_flights', { from: 'ZRH' }), output('a', '3 flights'), call('b', 'book_flight', { seat: '12A' }), output('b', 'booked')];
 const edited = [user('Book ZRH → LIS'), call('x', 'search_flights', { from: 'ZRH' }), output('x', '3 flights'), call('y', 'book_flight', { seat: '14C' }), output('y', 'booked')];
@@ -94,5 +97,27 @@ describe('the compare request', () => {
     assert.deepEqual(data.left.traces.map((trace) => trace.label), ['Trace 1 (line 1)', 'Trace 2 (line 2)']);
     assert.deepEqual([data.left.traceIndex, data.right.traceIndex, data.right.label], [0, 1, 'd.jsonl, line 2']);
     assert.equal(data.counts.changed, 1);
+  });
+
+  it('compares a Claude Code session on disk with its conversion, a click landing on the session\'s own characters', async () => {
+    const sessionText = readFileSync(join(examples, 'sessions', 'fix-checkout.jsonl'), 'utf8');
+    writeFileSync(join(dir, 'session.jsonl'), sessionText);
+    const sessionUri = pathToFileURL(join(dir, 'session.jsonl')).toString();
+    const convertedPath = join(dir, 'session.trace.json');
+    const convert = spawnSync(process.execPath, [join(examples, '..', 'dist', 'cli.js'), 'convert', join(dir, 'session.jsonl'), '--out', convertedPath], { encoding: 'utf8' });
+    assert.equal(convert.status, 0, convert.stderr);
+    const converted = JSON.parse(readFileSync(convertedPath, 'utf8')) as Record<string, any>[];
+    const same = await compare({ left: { uri: sessionUri }, right: { uri: 'untitled:conversion', text: JSON.stringify(converted), label: 'fix-checkout.trace.json' } });
+    assert.equal(same.left.error, undefined);
+    assert.deepEqual(same.counts, { same: 16, added: 0, removed: 0, changed: 0, reordered: 0, nowFail: 0, nowSucceed: 0 });
+    converted[9].tool_calls[0].function.arguments.command = 'npm test';
+    const data = await compare({ left: { uri: sessionUri }, right: { uri: 'untitled:conversion', text: JSON.stringify(converted, null, 2), label: 'fix-checkout.trace.json' } });
+    const changed = data.rows.find((row) => row.kind === 'changed')!;
+    assert.deepEqual(changed.fields!.map((field) => [field.path, field.left, field.right]), [['tool_calls.0.function.arguments.command', 'npm test -- checkout', 'npm test']]);
+    const found: any = await server.connection.sendRequest('agentTraces/compareLocate', { id: data.id, side: 'left', step: changed.left!.index, path: changed.fields![0].path });
+    const lines = sessionText.split('\n');
+    const line = lines.findIndex((text) => text.includes('"id":"toolu_01Checkout4"'));
+    const character = lines[line].indexOf('"npm test -- checkout"');
+    assert.deepEqual(found.selection, { start: { line, character }, end: { line, character: character + '"npm test -- checkout"'.length } });
   });
 });

@@ -72,6 +72,7 @@ export function* compareInSteps(left: CompareSideInput, right: CompareSideInput,
     compareIds: settings.compareIds,
     limits: { maxTextLength: settings.maxTextLength },
   };
+  for (const { info, source } of sides) for (const notice of source?.notices ?? []) data.notices.push(`${info.label}: ${notice}.`);
   const [a, b] = sides.map((side) => side.source);
   if (!a || !b) return { data, locate };
   const inputs = [a, b].map((source, k): TraceInput => {

@@ -12,6 +12,7 @@ import { property } from '../json/queries';
 import { parseJsonValue } from '../json/readJson';
 import { detectJsonLinesFormat } from '../jsonl';
 import { languageForFile } from '../languages';
+import { tracesInText, type TraceText } from '../rulesOnTraces/tracesInText';
 import type { TraceInput } from './diff';
 
 export interface TraceSource {
@@ -24,12 +25,19 @@ export interface TraceSource {
   locate(index: number, path?: string): Span;
   /** The whole step, and what a click on it selects: its role, its tool's name, the id of the call it answers. */
   stepSpans(index: number): { range: Span; selection: Span };
+  /** What was left out in reading it (lines that are not JSON, lines past the limit), in words for a notice. */
+  notices: string[];
+  /** Some of it was not read (lines past the limit): the comparison covers part of the file. */
+  incomplete: boolean;
 }
 
 export type SourceRead = { ok: true; source: TraceSource } | { ok: false; reason: string };
 
-/** How a document holds traces: one (a trace file), one per line (a dataset), or a log of calls (agentguard). */
-export type SourceLayout = 'trace' | 'dataset' | 'agentguard';
+/**
+ * How a document holds traces: one (a trace file), one per line (a dataset), a log of calls (agentguard), or one
+ * trace in another format that converts to Invariant events (a Claude Code session).
+ */
+export type SourceLayout = 'trace' | 'dataset' | 'agentguard' | 'converted';
 
 /**
  * The layout of a document by its name and content, as the editor decides its language; a name the editor would
@@ -38,15 +46,35 @@ export type SourceLayout = 'trace' | 'dataset' | 'agentguard';
 export function layoutOf(path: string, text: string): SourceLayout | undefined {
   const language = languageForFile(path, text);
   if (language === 'agent-trace') return 'trace';
-  // An Anthropic conversation, like a session, is compared once it is converted to a trace.
+  // An Anthropic conversation is compared once it converts to a trace, as a session does.
   if (language === 'agent-trace-anthropic') return undefined;
   const format = detectJsonLinesFormat(text);
-  // A Claude Code session or a Codex rollout is compared once it is converted to a trace.
-  if (format === 'claude-code' || format === 'codex') return undefined;
+  // An agent's own log is compared through its conversion to events, the trace rules are evaluated on.
+  if (format === 'claude-code' || format === 'codex') return convertedTrace(text) ? 'converted' : undefined;
   if (language === 'agent-trace-jsonl') return format === 'agentguard' ? 'agentguard' : 'dataset';
   if (language === 'guardrail') return undefined;
+  // A pretty-printed trace under a name that says nothing (an untitled document) opens with a line that is no
+  // value of its own: a dataset's first line is one.
+  if (format === 'dataset' && !firstLineIsValue(text)) return 'trace';
   if (format) return format;
   return /^\uFEFF?\s*[[{]/.test(text) ? 'trace' : undefined;
+}
+
+function firstLineIsValue(text: string): boolean {
+  const first = contentLines(text).next();
+  return !first.done && parse(text, first.value.start, first.value.end).ok;
+}
+
+/** The last conversion made: deciding a file's layout converts it, and reading it then takes the same. */
+let lastConverted: { text: string; trace: TraceText | undefined } | undefined;
+
+/** The trace a file in another format converts to (the one `agent-traces convert` writes), if it converts. */
+function convertedTrace(text: string): TraceText | undefined {
+  if (lastConverted?.text !== text) {
+    const first = tracesInText(text, true).next();
+    lastConverted = { text, trace: !first.done && first.value.converted && Array.isArray(first.value.trace) ? first.value : undefined };
+  }
+  return lastConverted.trace;
 }
 
 /** The events in a parsed value: a list of events, or the `messages` list of an object. */
@@ -83,6 +111,8 @@ function eventSource(text: string, start: number, end: number, events: unknown[]
     input: { format: 'events', values: events },
     text,
     part,
+    notices: [],
+    incomplete: false,
     locate(index, path) {
       spanOf ??= traceSpans(text, start, end);
       return spanOf(path ? `messages.${index}.${path}` : `messages.${index}`);
@@ -95,17 +125,61 @@ function eventSource(text: string, start: number, end: number, events: unknown[]
       }
       const node = eventNodes[index];
       if (!node) return { range: { start, end: start }, selection: { start, end: start } };
-      const within = (...keys: string[]) => {
-        let current: JsonNode | undefined = node;
-        for (const key of keys) current = /^\d+$/.test(key) && current?.type === 'array' ? current.items[Number(key)] : property(current, key)?.value;
-        return current;
-      };
-      const selected = within('role') && within('role')!.type === 'string' && !within('tool_call_id')
-        ? (within('tool_calls', '0', 'function', 'name') ?? within('role'))
-        : (within('tool_call_id') ?? within('function', 'name') ?? within('role'));
-      return { range: spanOfNode(node), selection: selected ? spanOfNode(selected) : { start: node.start, end: node.start } };
+      let selected: JsonNode | undefined = node;
+      for (const key of selectionPath(events[index]).split('.').filter(Boolean)) {
+        selected = /^\d+$/.test(key) && selected?.type === 'array' ? selected.items[Number(key)] : property(selected, key)?.value;
+      }
+      return { range: spanOfNode(node), selection: selected && selected !== node ? spanOfNode(selected) : { start: node.start, end: node.start } };
     },
   };
+}
+
+/**
+ * A converted trace: its events as the conversion gives them, each step and field located in the original file
+ * (the session's own characters), and the lines the conversion left out said.
+ */
+function convertedSource(text: string, trace: TraceText): TraceSource {
+  const events = trace.trace as unknown[];
+  const spanOf = trace.converted!.spanOf;
+  const { skippedLines, omittedLines } = trace.converted!;
+  const notices: string[] = [];
+  if (skippedLines.length > 0) notices.push(`${linesText(skippedLines)} left out: not valid JSON`);
+  if (omittedLines > 0) notices.push(`the last ${omittedLines} lines left out: past the limit of lines read`);
+  return {
+    input: { format: 'events', values: events },
+    text,
+    notices,
+    incomplete: omittedLines > 0,
+    locate: (index, path) => spanOf(path ? `messages.${index}.${path}` : `messages.${index}`),
+    stepSpans(index) {
+      const range = spanOf(`messages.${index}`);
+      const path = selectionPath(events[index]);
+      const selection = path ? spanOf(`messages.${index}.${path}`) : { start: range.start, end: range.start };
+      return { range, selection };
+    },
+  };
+}
+
+/**
+ * What a click on a step selects, as a path in its event: a message's first call's tool name (else its role), an
+ * output's `tool_call_id`, a call's tool name; '' for none of these.
+ */
+function selectionPath(event: unknown): string {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return '';
+  const value = event as Record<string, unknown>;
+  const has = (key: string) => Object.prototype.hasOwnProperty.call(value, key);
+  const calls = value.tool_calls;
+  const firstCall = Array.isArray(calls) ? (calls[0] as { function?: { name?: unknown } } | undefined) : undefined;
+  if (typeof value.role === 'string' && !has('tool_call_id')) return firstCall?.function?.name !== undefined ? 'tool_calls.0.function.name' : 'role';
+  if (has('tool_call_id')) return 'tool_call_id';
+  const call = value.function;
+  if (typeof call === 'object' && call !== null && Object.prototype.hasOwnProperty.call(call, 'name')) return 'function.name';
+  return has('role') ? 'role' : '';
+}
+
+function linesText(lines: number[]): string {
+  const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? `, … (${lines.length} in all)` : '');
+  return `line${lines.length === 1 ? '' : 's'} ${shown}`;
 }
 
 function spanOfNode(node: JsonNode): Span {
@@ -170,7 +244,7 @@ export function lineNumbered(text: string, number: number): TextLine | undefined
 }
 
 /** An agentguard log: each line a logged call (a line that is not JSON is left out, and said). */
-export function agentguardSource(text: string): SourceRead & { skipped?: number[] } {
+export function agentguardSource(text: string): SourceRead {
   const entries: unknown[] = [];
   const lines: TextLine[] = [];
   const skipped: number[] = [];
@@ -197,6 +271,8 @@ export function agentguardSource(text: string): SourceRead & { skipped?: number[
   const source: TraceSource = {
     input: { format: 'agentguard', values: entries },
     text,
+    notices: skipped.length > 0 ? [`${linesText(skipped)} left out: not valid JSON`] : [],
+    incomplete: false,
     locate(index, path) {
       const line = lines[index];
       if (!line) return { start: text.length, end: text.length };
@@ -209,29 +285,38 @@ export function agentguardSource(text: string): SourceRead & { skipped?: number[
       return { range: { start: line.start, end: line.end }, selection };
     },
   };
-  return { ok: true, source, ...(skipped.length > 0 ? { skipped } : {}) };
+  return { ok: true, source };
 }
 
 /** Why a document that is not one of the layouts the diff reads cannot be compared. */
 export function notComparable(text: string): string {
   const format = detectJsonLinesFormat(text);
   return format === 'claude-code'
-    ? 'a Claude Code session, which is not compared (trace files, datasets and agentguard logs are)'
+    ? 'a Claude Code session that holds no conversation to compare'
     : format === 'codex'
-      ? 'a Codex rollout, which is not compared (trace files, datasets and agentguard logs are)'
-      : 'not a trace file, dataset or agentguard log';
+      ? 'a Codex rollout, which is not compared yet: it does not convert to a trace (trace files, datasets, agentguard logs and Claude Code sessions are compared)'
+      : 'not a trace file, dataset, agentguard log or Claude Code session';
+}
+
+/** What a layout is, in messages. */
+export function layoutName(layout: SourceLayout): string {
+  return layout === 'trace' ? 'a trace file' : layout === 'dataset' ? 'a dataset' : layout === 'agentguard' ? 'an agentguard log' : 'a Claude Code session';
 }
 
 /**
- * The trace of a document to compare: a trace file, an agentguard log, or one line of a dataset (`line`, 1-based;
- * the first trace line when absent).
+ * The trace of a document to compare: a trace file, an agentguard log, a Claude Code session (its conversion), or
+ * one line of a dataset (`line`, 1-based; the first trace line when absent).
  */
 export function traceSource(path: string, text: string, line?: number): SourceRead {
   const layout = layoutOf(path, text);
   if (!layout) return { ok: false, reason: notComparable(text) };
-  if (line !== undefined && layout !== 'dataset') return { ok: false, reason: `it is ${layout === 'trace' ? 'a trace file' : 'an agentguard log'}, not a dataset: a line number applies to datasets` };
+  if (line !== undefined && layout !== 'dataset') return { ok: false, reason: `it is ${layoutName(layout)}, not a dataset: a line number applies to datasets` };
   if (layout === 'trace') return traceFileSource(text);
   if (layout === 'agentguard') return agentguardSource(text);
+  if (layout === 'converted') {
+    const converted = convertedTrace(text);
+    return converted ? { ok: true, source: convertedSource(text, converted) } : { ok: false, reason: notComparable(text) };
+  }
   const chosen = line === undefined ? datasetLines(text)[0] : lineNumbered(text, line);
   if (!chosen) return { ok: false, reason: line === undefined ? 'the dataset holds no trace' : `it has no line ${line} holding a trace` };
   return datasetLineSource(text, chosen);

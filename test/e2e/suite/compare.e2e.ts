@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activeApi, closeAllEditors, EXTENSION_ID, withTimeout, workspaceFile, type CompareRenderEvent } from './helpers';
+import { activeApi, closeAllEditors, EXTENSION_ID, openFile, waitFor, withTimeout, workspaceFile, type CompareRenderEvent } from './helpers';
 
 /** Runs `act` and resolves with the next compare view drawn, within 30 s. */
 async function renderAfter(act: () => Thenable<unknown>, description: string): Promise<CompareRenderEvent> {
@@ -57,6 +57,40 @@ describe('compare views', () => {
     }, 'the edited comparison');
     assert.equal(redrawn.counts.added, 2);
     await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('compares a Claude Code session with its conversion (the editor\'s Convert to Invariant Trace) step for step, as the same run', async () => {
+    const session = workspaceFile('sessions', 'fix-checkout.jsonl');
+    // The conversion is the server's, of the session it holds: open it, and wait for the server to read it as one.
+    await openFile('sessions', 'fix-checkout.jsonl');
+    await waitFor(async () => ((await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', session)) ?? []).length > 0 || undefined, 30_000, 'the session read by the server');
+    const converted = await vscode.commands.executeCommand<vscode.Uri | undefined>('agentTraces.convertToTrace', session);
+    assert.ok(converted, 'the session was converted');
+    try {
+      assert.ok(converted.path.endsWith('/sessions/fix-checkout.trace.json'), converted.path);
+      const drawn = await renderAfter(() => vscode.commands.executeCommand('agentTraces.compareTraces', session, [session, converted]), 'the session compared with its conversion');
+      assert.deepEqual([drawn.left, drawn.right], [session.toString(), converted.toString()]);
+      assert.deepEqual(drawn.notices, []);
+      assert.deepEqual(drawn.counts, { same: 16, added: 0, removed: 0, changed: 0, reordered: 0, nowFail: 0, nowSucceed: 0 });
+      // The conversion edited as another run would differ: one argument, in the open document.
+      const document = await vscode.workspace.openTextDocument(converted);
+      const at = document.getText().indexOf('"git commit -am \'Apply the SAVE10 discount\'"');
+      assert.ok(at > 0);
+      const redrawn = await renderAfter(async () => {
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(converted, new vscode.Range(document.positionAt(at), document.positionAt(at + '"git commit -am \'Apply the SAVE10 discount\'"'.length)), '"git status"');
+        assert.ok(await vscode.workspace.applyEdit(edit));
+      }, 'the comparison with the edited conversion');
+      assert.deepEqual([redrawn.counts.same, redrawn.counts.changed], [15, 1]);
+    } finally {
+      const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === converted.toString());
+      if (document?.isDirty) {
+        await vscode.window.showTextDocument(document);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      }
+      await closeAllEditors();
+      await vscode.workspace.fs.delete(converted);
+    }
   });
 
   it('"Compare with Committed Version" compares the working copy with HEAD', async function () {
