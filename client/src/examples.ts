@@ -1,15 +1,18 @@
 import * as vscode from 'vscode';
+import type { RuleTestsApi, RuleTestsRunReport } from './ruleTests';
 
 /** The example files the walkthrough and "Open Examples" show, inside the examples folder. */
 export const exampleTrace = 'inbox-assistant.trace.json';
 export const exampleRule = 'rules/private-mail.gr';
+/** The example rule file that has tests: its manifest, beside it. */
+export const exampleTests = 'rules/refunds.tests.json';
 
 /**
  * "Agent Traces: Open Examples" and the walkthrough's steps. The examples shipped inside the extension are copied
  * once per extension version into its global storage, so that the user can edit and fix them without touching the
  * installed extension, and an edit survives the next time the command runs.
  */
-export function registerExamples(context: vscode.ExtensionContext): void {
+export function registerExamples(context: vscode.ExtensionContext, ruleTests: () => RuleTestsApi | undefined): void {
   const examples = new ExampleFolder(context);
   context.subscriptions.push(
     vscode.commands.registerCommand('agentTraces.openExamples', async () => {
@@ -31,6 +34,19 @@ export function registerExamples(context: vscode.ExtensionContext): void {
       await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, exampleTrace), { preview: false, viewColumn: vscode.ViewColumn.One });
       // A rule file shown beside a trace applies to it: the violation is underlined in the trace.
       await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, exampleRule), { preview: false, viewColumn: vscode.ViewColumn.Beside });
+    }),
+    // The walkthrough's test step: the example rule file's tests opened and run in the Test Explorer. The copy is
+    // outside the workspace: the server reads a manifest the user opened, and the files in its folder and below.
+    vscode.commands.registerCommand('agentTraces.runExampleTests', async (): Promise<RuleTestsRunReport | undefined> => {
+      const tests = ruleTests();
+      if (!tests) {
+        void vscode.window.showWarningMessage('Agent Traces: the rule tests are not ready: the language server has not started.');
+        return undefined;
+      }
+      const manifest = vscode.Uri.joinPath(await examples.ready(), exampleTests);
+      await vscode.window.showTextDocument(manifest, { preview: false });
+      void vscode.commands.executeCommand('workbench.view.testing.focus');
+      return tests.runManifest(manifest);
     }),
   );
 }

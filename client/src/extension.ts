@@ -68,14 +68,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const preview = registerPreview(context, languageClient, modelChanged.event);
   const compare = registerCompare(context, languageClient, modelChanged.event);
   registerGuardrailCommands(context, languageClient);
-  registerExamples(context);
+  let ruleTests: RuleTestsApi | undefined;
+  registerExamples(context, () => ruleTests);
   registerConvertCommands(context, languageClient);
   adoptTraceLogs(context);
   await languageClient.start();
   adoptConversations(context, languageClient);
   reportVisibleRules(context, languageClient);
   reportWorkspaceTrust(context, languageClient);
-  const ruleTests = registerRuleTests(context, languageClient);
+  ruleTests = registerRuleTests(context, languageClient);
 
   return {
     preview,

@@ -23,6 +23,8 @@ export interface RuleTestsApi {
   discovered(): Promise<void>;
   /** A run ended: what each case it ran reported, as the Test Explorer shows it (the extension-host tests read it). */
   onDidFinishRun: vscode.Event<RuleTestsRunReport>;
+  /** Lists a manifest (one outside the workspace too, once opened) and runs its cases in the Test Explorer. */
+  runManifest(uri: vscode.Uri): Promise<RuleTestsRunReport>;
 }
 
 export interface RuleTestsRunReport {
@@ -261,8 +263,25 @@ export function registerRuleTests(context: vscode.ExtensionContext, client: Lang
       if (client.isRunning()) void controller.refreshHandler?.(new vscode.CancellationTokenSource().token);
     }),
   );
+  const runManifest = async (uri: vscode.Uri): Promise<RuleTestsRunReport> => {
+    const key = uri.toString();
+    if (!manifests.has(key)) await refresh(uri);
+    const entry = manifests.get(key);
+    if (!entry) throw new Error(`${uri.path.slice(uri.path.lastIndexOf('/') + 1)} could not be listed: the language server is not running`);
+    let subscription: vscode.Disposable | undefined;
+    const report = new Promise<RuleTestsRunReport>((resolve) => {
+      subscription = finished.event((ended) => ended.manifests.includes(key) && resolve(ended));
+    });
+    try {
+      await runTests(new vscode.TestRunRequest([entry.item], undefined, runProfile), new vscode.CancellationTokenSource().token, false);
+      return await report;
+    } finally {
+      subscription?.dispose();
+    }
+  };
+
   void discover();
-  return { controller, discovered: discover, onDidFinishRun: finished.event };
+  return { controller, discovered: discover, onDidFinishRun: finished.event, runManifest };
 }
 
 /** A test run that also keeps what it reported per item, for the run's report. */

@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import { dirname } from 'node:path';
 import type { TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { RuleCoverageResults, RuleFileCoverage, RuleTestFiles } from '../common/types';
@@ -66,15 +67,15 @@ export class RuleTests {
       const path = pathOfUri(uri);
       if (!path) return;
       const stat = await fs.stat(path).catch(() => undefined);
-      // Outside the workspace folders nothing is said about a file (the editor does not look there).
-      if (stat && !(await isInsideFolders(await fs.realpath(path), this.host.folders()))) {
+      // Outside the folders a manifest reads nothing is said about a file (the editor does not look there).
+      if (stat && !(await isInsideFolders(await fs.realpath(path), this.foldersOf(manifest.uri)))) {
         this.exists.delete(uri);
         return;
       }
       this.exists.set(uri, stat?.isFile() === true);
     }));
     if (rules && !this.host.documents.get(rules) && this.exists.get(rules)) {
-      const read = await this.read(rules);
+      const read = await this.read(rules, manifest.uri);
       if (read.ok) this.ruleTexts.set(rules, read.text);
       else this.ruleTexts.delete(rules);
     }
@@ -93,7 +94,7 @@ export class RuleTests {
     if (error) result.problem = `${error.message} (line ${position(error.span.start).line + 1})`;
     const rulesUri = resolveUri(uri, manifest.rules.path);
     if (rulesUri) {
-      const rules = await this.read(rulesUri);
+      const rules = await this.read(rulesUri, uri);
       const model = rules.ok ? guardrailService.parse({ uri: rulesUri, version: 0, text: rules.text }) : undefined;
       const first = model ? rulesOf(model)[0] : undefined;
       const start = first && model ? model.lines.positionAt(first.span.start) : { line: 0, character: 0 };
@@ -107,7 +108,7 @@ export class RuleTests {
     if (!read.ok) return { uri: params.uri, cases: [], problem: `the manifest cannot be read: ${read.reason}` };
     const settings = this.host.settings();
     const runHost: RunHost = {
-      read: (uri) => this.read(uri),
+      read: (uri) => this.read(uri, params.uri),
       traceLayout: (uri, text) => traceLayoutOfFile(pathOfUri(uri) ?? uri, text),
       pause: async () => {
         await nextTurn();
@@ -137,7 +138,7 @@ export class RuleTests {
     };
     const [file] = coverageOf([result]);
     if (file && result.rulesUri) {
-      const rulesText = await this.read(result.rulesUri);
+      const rulesText = await this.read(result.rulesUri, params.uri);
       answer.coverage = {
         rulesUri: result.rulesUri,
         cases: file.cases,
@@ -156,14 +157,29 @@ export class RuleTests {
     return answer;
   }
 
-  /** An open document's text, or the file's on disk (inside the workspace folders, up to agentTraces.files.maxSizeMB). */
-  private async read(uri: string): Promise<FileRead> {
+  /**
+   * The folders a manifest's files are read from: the workspace folders, and for a manifest the user opened in the
+   * editor, its own folder and those below it, wherever it is (a rule file's tests opened from outside the
+   * workspace, such as the user's copy of the examples, read the traces beside them; nothing above or beside that
+   * folder, and no link out of it).
+   */
+  private foldersOf(manifestUri: string): string[] {
+    const folders = this.host.folders();
+    const path = this.host.documents.get(manifestUri) ? pathOfUri(manifestUri) : undefined;
+    return path ? [...folders, dirname(path)] : folders;
+  }
+
+  /**
+   * An open document's text, or the file's on disk (inside the folders the manifest reads from, up to
+   * agentTraces.files.maxSizeMB).
+   */
+  private async read(uri: string, manifestUri = uri): Promise<FileRead> {
     const open = this.host.documents.get(uri);
     if (open) return { ok: true, text: open.getText() };
     const path = pathOfUri(uri);
     if (!path) return { ok: false, reason: 'not a file on disk' };
     const settings = this.host.settings();
-    const read = await readTextFile(path, { maxBytes: settings.maxFileSizeMB * bytesPerMB, folders: this.host.folders(), setting: 'agentTraces.files.maxSizeMB' });
+    const read = await readTextFile(path, { maxBytes: settings.maxFileSizeMB * bytesPerMB, folders: this.foldersOf(manifestUri), setting: 'agentTraces.files.maxSizeMB' });
     return read.ok ? { ok: true, text: read.text } : read;
   }
 }

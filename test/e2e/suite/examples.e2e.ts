@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { closeAllEditors, diagnosticCode, EXTENSION_ID, waitFor } from './helpers';
+import { closeAllEditors, diagnosticCode, EXTENSION_ID, waitFor, withTimeout, type RuleTestsRunReport } from './helpers';
 
 describe('the bundled examples and the getting-started walkthrough', () => {
   after(closeAllEditors);
@@ -46,6 +46,28 @@ describe('the bundled examples and the getting-started walkthrough', () => {
       () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((tab) => tab.input instanceof vscode.TabInputWebview && tab.label === 'Preview inbox-assistant.trace.json'),
       30_000, 'the preview tab of the example trace',
     );
+  });
+
+  it('the walkthrough\'s test step runs the example rule\'s tests in the user\'s copy, outside the workspace: all four pass', async () => {
+    await closeAllEditors();
+    const report = await withTimeout(
+      Promise.resolve(vscode.commands.executeCommand<RuleTestsRunReport | undefined>('agentTraces.runExampleTests')),
+      60_000, 'the example rule\'s tests to run',
+    );
+    assert.ok(report, 'the run reported');
+    const version = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON.version;
+    assert.equal(report.manifests.length, 1);
+    const manifest = vscode.Uri.parse(report.manifests[0]);
+    assert.match(manifest.path, new RegExp(`/examples-${version.replace(/\./g, '\\.')}/rules/refunds\\.tests\\.json$`));
+    assert.equal(vscode.workspace.getWorkspaceFolder(manifest), undefined, 'the manifest is the user\'s copy, outside the workspace');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), manifest.toString(), 'the manifest is shown');
+    // Its fixtures (fixtures/*.trace.json beside it) were read: a refused read would fail the cases that name them.
+    assert.deepEqual(report.cases.map((c) => [c.label, c.state, c.messages.map((m) => m.text)]), [
+      ['a refund over the limit without approval is caught', 'passed', []],
+      ['an approved refund passes', 'passed', []],
+      ['a refund above the order total is caught, below the limit', 'passed', []],
+      ['a lower limit catches a small refund', 'passed', []],
+    ]);
   });
 
   it('contributes the walkthrough with its five steps, each button running a registered command', async () => {
