@@ -54,15 +54,6 @@ export function languageForFile(path: string, text?: string): LanguageId | undef
 }
 
 /**
- * How a file on disk holds traces, decided by its language as the editor decides it: one trace (`*.json`), one per
- * line (a dataset or log by languageForFile), or none (a rule file, another JSON Lines file, any other file).
- */
-export function traceLayoutOfFile(path: string, text: string): 'trace' | 'dataset' | undefined {
-  const language = languageForFile(path, text);
-  return language === 'agent-trace' ? 'trace' : language === 'agent-trace-jsonl' ? 'dataset' : undefined;
-}
-
-/**
  * The language of a document an editor opened. An id of ours is taken as given, except that our JSON trace language
  * holds whichever JSON trace the content is (an Invariant trace, a Responses conversation); any other id (the
  * generic `json`, `jsonc`, `jsonl`, `plaintext` other editors send, or one we do not know) is decided as the checker

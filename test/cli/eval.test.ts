@@ -77,15 +77,23 @@ describe('agent-traces eval', () => {
     assert.deepEqual(reports[1].errors, []);
   });
 
-  it('says a Codex rollout is not evaluated (exit 3) instead of passing it with no trace', () => {
+  it('evaluates a Codex rollout as its items convert, with the violation on the rollout\'s own characters', () => {
+    const prompt = '{"timestamp":"2026-11-02T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"a secret"}]}}';
     writeFileSync(join(dir, 'rollout.jsonl'), [
       '{"timestamp":"2026-11-02T10:00:00.000Z","type":"session_meta","payload":{"id":"r1","cwd":"/work","originator":"codex_cli_rs","cli_version":"0.77.0"}}',
-      '{"timestamp":"2026-11-02T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"a secret"}]}}',
+      prompt,
+      // The UI event repeating the prompt is not converted: the violation is found once.
+      '{"timestamp":"2026-11-02T10:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":"a secret"}}',
       '',
     ].join('\n'));
     const result = run(dir, 'eval', 'secret.gr', 'rollout.jsonl');
-    assert.equal(result.code, 3, result.stdout + result.stderr);
-    assert.match(result.stdout + result.stderr, /rollout\.jsonl.*not evaluated: a Codex rollout, on which rules do not run yet/);
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    // The word the rule found, and the message item it is in.
+    assert.deepEqual(result.lines, [
+      `rollout.jsonl:2:${prompt.indexOf('secret"') + 1} warning guardrails secret word`,
+      `  bound: msg = messages.0 at rollout.jsonl:2:${prompt.indexOf('{"type":"message"') + 1}`,
+      '1 trace in 1 file evaluated: 1 violation, 0 failed',
+    ]);
   });
 
   it('reads --param values as JSON, else as strings', () => {
@@ -174,7 +182,7 @@ describe('agent-traces eval', () => {
     writeFileSync(join(sub, 'plain.json'), `${secretLine}\n`);
     const result = run(sub, 'eval', join('..', 'secret.gr'), 'notes.jsonl', 'copy.txt', 'plain.json');
     assert.equal(result.code, 4, result.stderr);
-    const notTraces = 'error guardrails evaluation failed: not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';
+    const notTraces = 'error guardrails evaluation failed: not evaluated: not a trace file, a dataset or a conversation of a format read here (by its name, and for .jsonl and .json by its content, as the editor decides)';
     assert.deepEqual(result.lines, [
       `notes.jsonl: ${notTraces}`,
       `copy.txt: ${notTraces}`,

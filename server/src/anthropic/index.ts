@@ -7,7 +7,9 @@ import type { DocumentInput, LanguageService } from '../common/languageService';
 import { codeLenses } from '../calls/codeLenses';
 import { inlayHints } from '../calls/inlayHints';
 import { prepareRename, rename, renameRefusal } from '../calls/rename';
+import type { ConvertedTrace } from '../calls/sourcedEvents';
 import { completion } from './completion';
+import { conversationTraces } from './events';
 import { folding } from './folding';
 import { graph } from './graph';
 import { hover } from './hover';
@@ -30,8 +32,24 @@ function isJsonLines(doc: DocumentInput): boolean {
   return namedAsJsonLines(doc.uri) ?? recognizeConversation(doc.text, undefined)?.lines ?? false;
 }
 
+/** The documents read last: the rules that evaluate an open conversation convert the model the editor already read. */
+const recentModels: ConversationModel[] = [];
+
+function remembered(model: ConversationModel): ConversationModel {
+  recentModels.unshift(model);
+  recentModels.length = Math.min(recentModels.length, 2);
+  return model;
+}
+
+/** The Invariant traces of a conversation's text (one per conversation it holds), `path` naming it JSON Lines or not. */
+export function conversationTracesOfText(text: string, path: string): ConvertedTrace[] {
+  const doc = { uri: path, version: 0, text };
+  const lines = isJsonLines(doc);
+  return conversationTraces(recentModels.find((model) => model.text === text && model.lines === lines) ?? parseConversation(doc, lines));
+}
+
 export const anthropicService: LanguageService<ConversationModel> = {
-  parse: (doc: DocumentInput) => parseConversation(doc, isJsonLines(doc)),
+  parse: (doc: DocumentInput) => remembered(parseConversation(doc, isJsonLines(doc))),
   validate,
   hover: (model, offset) => hover(model, offset),
   definition: (model, offset) => definition(model, offset),

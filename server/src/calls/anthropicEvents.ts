@@ -4,85 +4,14 @@
  * an editor needs: a `tool_result` with empty content is kept (it answers its call) and its `is_error` is kept.
  *
  * Every format that holds Anthropic messages (a Claude Code session's records, a Messages API request or response)
- * hands its `system` value and each message's role and content node here, and gets events back. Each event comes
- * twice: as the plain value the evaluator reads, and as a tree of nodes that carry the source span of what they came
- * from (the original nodes where the event holds a value of the file as it is, made nodes spanning their source
- * elsewhere), so that a violation's address lands on the exact characters of the original file.
+ * hands its `system` value and each message's role and content node here, and gets events back, each with its
+ * source spans (calls/sourcedEvents.ts).
  */
-import type { JsonArray, JsonNode, JsonObject, JsonProperty, JsonString } from '../json/nodes';
+import type { JsonNode } from '../json/nodes';
 import { property } from '../json/queries';
-import type { Span } from '../common/types';
+import { event, madeArray, madeNull, madeObject, madeString, original, span, stringOf, type Sourced, type SourcedEvent } from './sourcedEvents';
 
-/** One converted event. */
-export interface SourcedEvent {
-  /** The event as the analyzer reads it (what `agent-traces convert` writes). */
-  readonly value: Record<string, unknown>;
-  /** The same event with source spans: resolve addresses (`messages.<i>.content:3-9`) against it. */
-  readonly node: JsonObject;
-}
-
-/**
- * Nodes made by the conversion (a role, a `"function"`, an image's data URL): they span the source element they
- * stand for, but their characters are not that element's, so a character range in them cannot be placed closer.
- */
-const madeNodes = new WeakSet<JsonNode>();
-
-export function isMadeNode(node: JsonNode): boolean {
-  return madeNodes.has(node);
-}
-
-interface Sourced {
-  value: unknown;
-  node: JsonNode;
-}
-
-/** A value of the file as it is: its node, and its value read from its text. */
-function original(text: string, node: JsonNode): Sourced {
-  return { value: JSON.parse(text.slice(node.start, node.end)) as unknown, node };
-}
-
-function madeString(value: string, at: Span): Sourced {
-  const node: JsonString = { type: 'string', start: at.start, end: at.end, value };
-  madeNodes.add(node);
-  return { value, node };
-}
-
-function madeNull(at: Span): Sourced {
-  const node: JsonNode = { type: 'null', start: at.start, end: at.end, value: null };
-  madeNodes.add(node);
-  return { value: null, node };
-}
-
-function madeObject(at: Span, fields: [string, Sourced][]): Sourced & { value: Record<string, unknown>; node: JsonObject } {
-  const value: Record<string, unknown> = {};
-  const properties: JsonProperty[] = [];
-  for (const [key, field] of fields) {
-    value[key] = field.value;
-    properties.push({ key, keyStart: field.node.start, keyEnd: field.node.start, value: field.node, start: field.node.start, end: field.node.end });
-  }
-  const node: JsonObject = { type: 'object', start: at.start, end: at.end, properties };
-  madeNodes.add(node);
-  return { value, node };
-}
-
-function madeArray(at: Span, items: Sourced[]): Sourced {
-  const node: JsonArray = { type: 'array', start: at.start, end: at.end, items: items.map((item) => item.node) };
-  madeNodes.add(node);
-  return { value: items.map((item) => item.value), node };
-}
-
-function span(node: JsonNode): Span {
-  return { start: node.start, end: node.end };
-}
-
-function stringOf(node: JsonNode | undefined): string | undefined {
-  return node?.type === 'string' ? node.value : undefined;
-}
-
-function event(at: Span, fields: [string, Sourced][]): SourcedEvent {
-  const { value, node } = madeObject(at, fields);
-  return { value, node };
-}
+export type { SourcedEvent } from './sourcedEvents';
 
 /** The request's `system` (a string, or a list of blocks kept as it is) → `{role: "system", content}`. */
 export function systemEvent(text: string, system: JsonNode): SourcedEvent {

@@ -6,7 +6,7 @@ import type { RuleModel } from '../guardrail/model';
 import { loadFailure } from '../guardrail/evaluate';
 import { bytesPerMB, readTextFile } from '../disk/files';
 import { parseRevisionPath, readAtRevision } from '../disk/git';
-import { traceLayoutOfFile } from '../languages';
+import { notTracesReason, traceLayoutOfFile } from '../traceFormats';
 import { compareOnText, type ComparedViolation, type TraceFlip } from '../rulesOnTraces/compare';
 import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
@@ -105,7 +105,7 @@ export async function runCompare(args: string[], usage: string): Promise<number>
     }
     const layout = traceLayoutOfFile(file, read.text);
     if (!layout) {
-      failures.push({ file: shown, reason: 'not a trace file or dataset (by its name, or for .jsonl by its first line)' });
+      failures.push({ file: shown, reason: notTracesReason });
       continue;
     }
     const lines = new LineIndex(read.text);
@@ -113,7 +113,7 @@ export async function runCompare(args: string[], usage: string): Promise<number>
       const p = lines.positionAt(offset);
       return { line: p.line + 1, column: p.character + 1 };
     };
-    const comparison = compareOnText(before.model, after.model, read.text, layout === 'dataset', { parameters: options.parameters, budget: options.budget });
+    const comparison = compareOnText(before.model, after.model, read.text, layout, { parameters: options.parameters, budget: options.budget }, file);
     traces += comparison.traces;
     for (const u of comparison.unreadable) failures.push({ file: shown, ...(u.line !== undefined ? { line: u.line } : {}), reason: u.reason });
     for (const flip of comparison.flips) flips.push({ file: shown, flip, position });

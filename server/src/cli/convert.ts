@@ -8,9 +8,11 @@ import { writeFileAtomically } from './replaceFile';
 
 export const convertUsage = `Usage: agent-traces convert <file> [--out FILE] [--redact]
 
-Writes the Invariant trace of a Claude Code session: its live conversation converted to events as Invariant's
-gateway converts an Anthropic conversation (empty and failed tool results kept), ready to use as a test fixture
-for guardrail rules.
+Writes the Invariant trace of a file in another format, the events guardrail rules see on it, ready to use as a
+test fixture for rules: a Claude Code session (its live conversation) or an Anthropic Messages conversation,
+converted as Invariant's gateway converts Anthropic messages (empty and failed tool results kept); a Codex rollout or
+an OpenAI Responses conversation, whose items convert to the Chat Completions messages they stand for
+(docs/formats.md states the mapping). A file that holds several conversations gives a trace each.
 
 Options:
   --out FILE   where to write; its name decides the form: .trace.json (or any .json) one pretty-printed trace

@@ -8,8 +8,7 @@ import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
 import { bytesPerMB, readTextFile } from '../disk/files';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText } from '../rulesOnTraces/tracesInText';
-import { traceLayoutOfFile } from '../languages';
-import { detectJsonLinesFormat } from '../jsonl';
+import { notTracesReason, traceLayoutOfFile } from '../traceFormats';
 import { readBudget, readParameter } from './ruleOptions';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
@@ -201,19 +200,12 @@ export async function runEval(args: string[]): Promise<number> {
       failed++;
       continue;
     }
-    // A Codex rollout is read in the editor, but no conversion to the analyzer's events exists for it yet: it would
-    // hold no trace, and a clean pass would be a false one.
-    if (layout === 'dataset' && detectJsonLinesFormat(text) === 'codex') {
-      reports.push({ file: shown, errors: [], error: notEvaluatedRolloutMessage, notices: [] });
-      failed++;
-      continue;
-    }
     const lines = new LineIndex(text); // its line starts are found on the first position asked for
     const position = (offset: number): Position => {
       const p = lines.positionAt(offset);
       return { line: p.line + 1, column: p.character + 1 };
     };
-    for (const found of tracesInText(text, layout === 'dataset')) {
+    for (const found of tracesInText(text, layout, file)) {
       const report: TraceReport = { file: shown, errors: [], error: null, notices: [], ...(found.line !== undefined ? { line: found.line } : {}) };
       reports.push(report);
       if (found.problem) {
@@ -325,8 +317,7 @@ function skippedLinesText(lines: number[]): string {
   return `line${lines.length === 1 ? '' : 's'} ${shown}`;
 }
 
-const notEvaluatedRolloutMessage = 'not evaluated: a Codex rollout, on which rules do not run yet (the editor reads it)';
-const notTracesMessage = 'not evaluated: not a trace file or dataset (by its name, or for .jsonl by its first line, as the editor decides)';
+const notTracesMessage = `not evaluated: ${notTracesReason}`;
 
 function noticeText(n: EvaluationNotice, at: (offset: number) => string): string {
   return `${at(n.start)} information guardrails ${n.message}`;

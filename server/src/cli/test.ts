@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { guardrailService } from '../guardrail';
 import { rulesOf } from '../guardrail/raises';
 import { bytesPerMB, readTextFile } from '../disk/files';
-import { traceLayoutOfFile } from '../languages';
+import { traceLayoutOfFile } from '../traceFormats';
 import { isManifestPath, manifestPathOf } from '../ruleTests/manifest';
 import { runManifestText, type CaseResult, type Location, type ManifestResult, type RunHost } from '../testRuns/run';
 import { caseFailures } from '../testRuns/report';

@@ -1,10 +1,10 @@
 /**
- * A file in another format (a Claude Code session) as Invariant trace files: the traces its conversion gives (the
- * same the rules evaluate, rulesOnTraces/tracesInText.ts), written as one pretty-printed trace (`.trace.json`) or one
- * compact trace per line (`.jsonl`), optionally redacted. `agent-traces convert` and the editor's command both
+ * A file in another format (traceFormats.ts: a Claude Code session, a Codex rollout, a conversation) as Invariant
+ * trace files: the traces its conversion gives (the same the rules evaluate, rulesOnTraces/tracesInText.ts), written
+ * as one pretty-printed trace (`.trace.json`) or one compact trace per line (`.jsonl`), optionally redacted. `agent-traces convert` and the editor's command both
  * convert through here.
  */
-import { traceLayoutOfFile } from '../languages';
+import { convertedFormatNames, isConverted, traceLayoutOfFile } from '../traceFormats';
 import { tracesInText } from '../rulesOnTraces/tracesInText';
 import { Redactor, type Replacement } from './redact';
 
@@ -25,16 +25,18 @@ export type OutputForm = 'trace' | 'lines';
 export function convertText(path: string, text: string): Conversion | { reason: string } {
   const layout = traceLayoutOfFile(path, text);
   const conversion: Conversion = { traces: [], skippedLines: [], omittedLines: 0 };
-  if (layout === 'dataset') {
-    for (const found of tracesInText(text, true)) {
-      if (!found.converted) break;
+  if (isConverted(layout)) {
+    for (const found of tracesInText(text, layout, path)) {
+      if (found.problem) return { reason: `it is ${layout.name} that does not convert: ${found.problem.kind === 'not-json' ? found.problem.detail : 'it holds no trace'}` };
+      if (!found.converted) continue;
       conversion.traces.push(found.trace as unknown[]);
       conversion.skippedLines.push(...found.converted.skippedLines);
       conversion.omittedLines += found.converted.omittedLines;
     }
   }
   if (conversion.traces.length > 0) return conversion;
-  return { reason: layout ? 'it is already in the Invariant trace format (nothing to convert)' : 'it is not a format that converts to a trace (a Claude Code session, recognised by its first record)' };
+  if (isConverted(layout)) return { reason: `it is ${layout.name} that holds no conversation to convert` };
+  return { reason: layout ? 'it is already in the Invariant trace format (nothing to convert)' : `it is not a format that converts to a trace (${convertedFormatNames()}, recognised by their content)` };
 }
 
 /** The form `--out`'s name asks for: `.jsonl` one trace per line, `.json` one trace; undefined for another name. */

@@ -33,7 +33,9 @@ import { readSessionLine } from './claudeCode/lines';
 import { sessionDefinition, sessionHighlights, sessionReferences } from './claudeCode/navigation';
 import { recognizeSession } from './claudeCode/recognize';
 import { sessionOf } from './claudeCode/session';
-import { sessionEvents, type SessionEvents } from './claudeCode/events';
+import { sessionEvents } from './claudeCode/events';
+import { rolloutEvents } from './codex/events';
+import type { ConvertedTrace } from '../calls/sourcedEvents';
 import { sessionSymbols, startsListedTurn } from './claudeCode/symbols';
 import { validateSession } from './claudeCode/validate';
 import { rolloutCompletion } from './codex/completion';
@@ -82,13 +84,13 @@ const readers = new WeakMap<LinesModel, LineReader>();
 
 function readBy(reader: LineReader, model: LinesModel): LinesModel {
   readers.set(model, reader);
-  if (model.format === 'claude-code') rememberSession(model);
+  if (model.format === 'claude-code' || model.format === 'codex') rememberSession(model);
   return model;
 }
 
 /**
- * The sessions read last, by their text: the rules that evaluate an open session convert the model the editor
- * already read rather than read the text again (a 3 MB session takes a few hundred milliseconds to read).
+ * The sessions and rollouts read last, by their text: the rules that evaluate an open session convert the model the
+ * editor already read rather than read the text again (a 3 MB session takes a few hundred milliseconds to read).
  */
 const recentSessions: LinesModel[] = [];
 const maxRecentSessions = 2;
@@ -249,12 +251,14 @@ function calledTools(model: LinesModel): Map<string, number> {
 }
 
 /**
- * The Invariant events of a JSON Lines text that converts to one trace (a Claude Code session), with the lines
- * left out (broken, or past the line limit); undefined for any other file (a dataset's lines are traces already).
+ * The Invariant trace of a JSON Lines text that converts to one (a Claude Code session, a Codex rollout), with the
+ * lines left out (broken, or past the line limit); undefined for any other file (a dataset's lines are traces already).
  */
-export function convertedEventsOfText(text: string, maxLines?: number): (SessionEvents & { omittedLines: number }) | undefined {
-  if (detectJsonLinesFormat(text) !== 'claude-code') return undefined;
+export function convertedEventsOfText(text: string, maxLines?: number): ConvertedTrace | undefined {
+  const format = detectJsonLinesFormat(text);
+  if (format !== 'claude-code' && format !== 'codex') return undefined;
   const recent = recentSessions.find((model) => model.text === text && (maxLines === undefined || model.maxLines === maxLines));
-  const model = recent ?? parseLines({ uri: '', version: 0, text, maxLines }, readSessionLine);
-  return { ...sessionEvents(model), omittedLines: model.omittedLines };
+  const model = recent ?? parseLines({ uri: '', version: 0, text, maxLines }, format === 'codex' ? readRolloutLine : readSessionLine);
+  const { events, skippedLines } = format === 'codex' ? rolloutEvents(model) : sessionEvents(model);
+  return { start: 0, end: text.length, events, skippedLines, omittedLines: model.omittedLines };
 }

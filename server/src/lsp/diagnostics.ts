@@ -3,6 +3,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { BudgetExceeded } from '../common/budget';
 import type { ServiceContext } from '../common/languageService';
 import { nextTurn } from '../common/steps';
+import { traceLayout } from '../traceFormats';
 import type { ServerSettings } from '../settings';
 import { problemsInSlices, type DocumentModels } from './documentModels';
 import type { ModelPreparation } from './modelPreparation';
@@ -136,7 +137,10 @@ export class DiagnosticsPipeline {
       if (parsed.languageId === 'guardrail') {
         this.recheckTraces();
         this.recheckManifests();
-      } else if (parsed.languageId !== 'rule-tests') diagnostics.push(...this.violationDiagnostics(document, await host.rules.checkSafely(document, parsed.languageId === 'agent-trace-jsonl')));
+      } else {
+        const layout = traceLayout(parsed.languageId, document.getText());
+        if (layout) diagnostics.push(...this.violationDiagnostics(document, await host.rules.checkSafely(document, layout)));
+      }
       if (moot()) return;
       host.publish(uri, version, diagnostics);
       if (parsed.inSlices && parsed.languageId === 'agent-trace') prepareForTyping(document);

@@ -11,6 +11,7 @@ import { EvaluationConsent, withheldNotice } from '../rulesOnTraces/consent';
 import type { RuleFile, RulesOnTraceResult } from '../rulesOnTraces/evaluateOnTrace';
 import { TraceResults } from '../rulesOnTraces/results';
 import type { ServerSettings } from '../settings';
+import type { TraceLayout } from '../traceFormats';
 
 /** What the server lends the rule checks: its documents and models, settings, log and the lens refresh. */
 export interface RuleCheckHost {
@@ -83,9 +84,9 @@ export class RuleChecks {
    * its results are kept for the rule files' code lenses. The trace's own diagnostics are published even when this
    * fails; a stopped evaluation throws BudgetExceeded.
    */
-  async checkSafely(document: TextDocument, dataset: boolean): Promise<RuleFindings | undefined> {
+  async checkSafely(document: TextDocument, layout: TraceLayout): Promise<RuleFindings | undefined> {
     try {
-      return await this.check(document, dataset);
+      return await this.check(document, layout);
     } catch (error) {
       if (error instanceof BudgetExceeded) throw error;
       this.host.logFailure('guardrails', document.uri, document.version, error);
@@ -93,7 +94,7 @@ export class RuleChecks {
     }
   }
 
-  private async check(document: TextDocument, dataset: boolean): Promise<RuleFindings | undefined> {
+  private async check(document: TextDocument, layout: TraceLayout): Promise<RuleFindings | undefined> {
     const { host, evaluations } = this;
     const { allowed: rules, withheld } = this.consent.split(this.bindings.rulesFor(document.uri, this.openRuleFiles()));
     const notices = withheld.length > 0 ? [withheldNotice(withheld)] : [];
@@ -119,8 +120,8 @@ export class RuleChecks {
     };
     let result: RulesOnTraceResult;
     try {
-      const options = { workBudget: settings.guardrails.workBudget, maxViolations: settings.maxProblems, budget };
-      result = await this.rulesOnTraces().onTrace.evaluateRulesOnTraceInSlices(rules, document.getText(), dataset, options, pause, sliceMs);
+      const options = { workBudget: settings.guardrails.workBudget, maxViolations: settings.maxProblems, budget, path: uri };
+      result = await this.rulesOnTraces().onTrace.evaluateRulesOnTraceInSlices(rules, document.getText(), layout, options, pause, sliceMs);
     } catch (error) {
       if (error instanceof BudgetExceeded) host.info(`[guardrails] ${uri}@${version}: evaluation stopped (a newer version, a closed file or changed rules superseded it)`);
       throw error;

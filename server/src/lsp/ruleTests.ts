@@ -9,7 +9,7 @@ import { guardrailService } from '../guardrail';
 import { rulesOf } from '../guardrail/raises';
 import { fileNameOfUri, resolveUri } from '../common/uri';
 import { bytesPerMB, isInsideFolders, pathOfUri, readTextFile } from '../disk/files';
-import { traceLayoutOfFile } from '../languages';
+import { traceLayoutOfFile } from '../traceFormats';
 import { parseManifest, type ManifestModel } from '../ruleTests/manifest';
 import { caseFailures, expectedAndFound } from '../testRuns/report';
 import { coverageOf } from '../testRuns/coverage';

@@ -10,7 +10,9 @@ import { highlights, references } from '../calls/references';
 import { prepareRename, rename, renameRefusal } from '../calls/rename';
 import { inlayHints } from '../calls/inlayHints';
 import { codeLenses } from '../calls/codeLenses';
+import type { ConvertedTrace } from '../calls/sourcedEvents';
 import { codeFixes } from './codeActions';
+import { responsesTraces } from './events';
 import { completion } from './completion';
 import { folding } from './folding';
 import { graph } from './graph';
@@ -22,8 +24,22 @@ import { validate } from './validate';
 export type { ResponsesModel } from './model';
 export { detectResponses } from './recognize';
 
+/** The documents read last: the rules that evaluate an open conversation convert the model the editor already read. */
+const recentModels: ResponsesModel[] = [];
+
+function remembered(model: ResponsesModel): ResponsesModel {
+  recentModels.unshift(model);
+  recentModels.length = Math.min(recentModels.length, 2);
+  return model;
+}
+
+/** The Invariant trace of a Responses document's text. */
+export function responsesTracesOfText(text: string): ConvertedTrace[] {
+  return responsesTraces(recentModels.find((model) => model.text === text) ?? parseResponses({ uri: '', version: 0, text }));
+}
+
 export const responsesService: LanguageService<ResponsesModel> = {
-  parse: (doc: DocumentInput): ResponsesModel => parseResponses(doc),
+  parse: (doc: DocumentInput): ResponsesModel => remembered(parseResponses(doc)),
   validate,
   hover: (model, offset) => hover(model, offset),
   definition: (model, offset) => definition(model, offset),

@@ -2,6 +2,7 @@ import type { Span } from '../common/types';
 import type { RuleModel } from '../guardrail/model';
 import { evaluateLoadedRules, type EvaluationOptions, type EvaluationResult, type VariableBinding } from '../guardrail/evaluate';
 import { ErrorPlacer, firstLineOf, tracesInText, type TraceText } from './tracesInText';
+import type { TraceLayout } from '../traceFormats';
 
 /**
  * What a change of a rule file flips: both versions evaluated on the same traces (a trace file, or each trace line
@@ -41,9 +42,9 @@ export interface Comparison {
   unreadable: { line?: number; reason: string }[];
 }
 
-export function compareOnText(oldRules: RuleModel, newRules: RuleModel, text: string, dataset: boolean, options: EvaluationOptions = {}): Comparison {
+export function compareOnText(oldRules: RuleModel, newRules: RuleModel, text: string, layout: TraceLayout, options: EvaluationOptions = {}, path = ''): Comparison {
   const comparison: Comparison = { traces: 0, flips: [], unreadable: [] };
-  for (const found of tracesInText(text, dataset)) {
+  for (const found of tracesInText(text, layout, path)) {
     if (found.problem) {
       comparison.unreadable.push({ ...(found.line !== undefined ? { line: found.line } : {}), reason: found.problem.kind === 'not-json' ? `not valid JSON: ${found.problem.detail}` : 'it holds no trace' });
       continue;

@@ -5,9 +5,11 @@ import type { RuleModel } from '../guardrail/model';
 import { evaluateLoadedRulesStepwise, loadFailure, type EvaluationResult } from '../guardrail/evaluate';
 import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText, type TraceText } from './tracesInText';
 import { runSteps, runStepsInSlices } from '../common/steps';
+import type { TraceLayout } from '../traceFormats';
 
 /**
- * Runs rule files on one trace document (a `.trace.json`, or each trace line of a dataset) and places every
+ * Runs rule files on one trace document (a `.trace.json`, each trace line of a dataset, or the traces another
+ * format converts to) and places every
  * violation on the exact characters of its most precise range. Free of LSP types: the server converts the result,
  * the tests read it as it is.
  */
@@ -73,13 +75,15 @@ export interface RulesOnTraceOptions {
   budget?: Budget;
   /** Also stops it (a newer count of the workspace): the result then holds what was found so far. */
   isCancelled?: () => boolean;
+  /** The document's path or URI, which may decide how a converted format reads it (a conversation as JSON Lines). */
+  path?: string;
 }
 
 export const ruleFileName = fileNameOfUri;
 
-/** `dataset`: the text is JSON Lines and each line holding a trace (a list, or an object with `messages`) is one. */
-export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions): RulesOnTraceResult {
-  return runSteps(evaluationSteps(rules, text, dataset, options));
+/** `layout`: how the text holds traces (traceFormats.ts): one trace, one per line, or those of another format's conversion. */
+export function evaluateRulesOnTrace(rules: RuleFile[], text: string, layout: TraceLayout, options: RulesOnTraceOptions): RulesOnTraceResult {
+  return runSteps(evaluationSteps(rules, text, layout, options));
 }
 
 /**
@@ -88,16 +92,16 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, dataset: b
  * evaluationSteps): one rule's evaluation on one trace runs whole (bounded by the work budget).
  */
 export async function evaluateRulesOnTraceInSlices(
-  rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions, pause: () => Promise<void>, sliceMs: number,
+  rules: RuleFile[], text: string, layout: TraceLayout, options: RulesOnTraceOptions, pause: () => Promise<void>, sliceMs: number,
 ): Promise<RulesOnTraceResult> {
-  return runStepsInSlices(evaluationSteps(rules, text, dataset, options), pause, sliceMs, () => checkBudget(options.budget));
+  return runStepsInSlices(evaluationSteps(rules, text, layout, options), pause, sliceMs, () => checkBudget(options.budget));
 }
 
 /**
  * Evaluates, pausing (yield) after parsing a trace, between the evaluator's own steps (see evaluateRulesStepwise),
  * around locating ranges in the text and between traces; throws BudgetExceeded when the budget is spent.
  */
-function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, options: RulesOnTraceOptions): Generator<void, RulesOnTraceResult, void> {
+function* evaluationSteps(rules: RuleFile[], text: string, layout: TraceLayout, options: RulesOnTraceOptions): Generator<void, RulesOnTraceResult, void> {
   const { budget } = options;
   const isCancelled = () => spentBy(budget) !== undefined || (options.isCancelled?.() ?? false);
   const result: RulesOnTraceResult = { violations: [], notices: [], outcomes: new Map(), traces: 0 };
@@ -117,7 +121,7 @@ function* evaluationSteps(rules: RuleFile[], text: string, dataset: boolean, opt
     const failure = loadFailure(rule.model);
     if (failure) unloadable.set(rule, failure.message);
   }
-  for (const found of tracesInText(text, dataset)) {
+  for (const found of tracesInText(text, layout, options.path)) {
     checkBudget(budget);
     if ((yield* evaluateTrace(found)) === 'cancelled' || options.isCancelled?.()) break;
     yield;

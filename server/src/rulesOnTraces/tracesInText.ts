@@ -1,7 +1,7 @@
 import type { Span } from '../common/types';
 import type { GuardrailError } from '../guardrail/evaluate';
 import { convertedTraceSpans, traceSpans, traceSpansInSteps } from '../guardrail/evaluate/traceSpans';
-import { convertedEventsOfText } from '../jsonl';
+import type { ConvertedTrace, TraceLayout } from '../traceFormats';
 import { sliceFromLength, type Steps } from '../common/steps';
 
 /** Milliseconds of reading a big trace's addresses between two points where its evaluation may pause. */
@@ -25,7 +25,7 @@ export interface TraceText {
   /** Why it is not evaluated, otherwise. */
   problem?: { kind: 'not-json'; detail: string } | { kind: 'no-trace' };
   /**
-   * For a trace converted from another format (a Claude Code session): where each address lands in the original
+   * For a trace converted from another format (a Claude Code session, a Codex rollout, a conversation): where each address lands in the original
    * text, and the lines left out of the conversion (1-based: broken ones; then a count past the line limit).
    */
   converted?: { spanOf: (address: string) => Span; skippedLines: number[]; omittedLines: number };
@@ -39,19 +39,18 @@ function traceOf(value: unknown): unknown {
 }
 
 /**
- * A Claude Code session (a JSON Lines file by its first record) is one trace: its conversation converted to events
- * (jsonl/claudeCode/events.ts), each address of a violation landing on the session's own characters.
+ * The traces of a document laid out as `layout` says (traceFormats.ts): a trace file is one, a dataset one per line
+ * that holds a trace, and a file of another format (a Claude Code session, a Codex rollout, a conversation) those its
+ * conversion gives, each address of a violation landing on the file's own characters. `path` (a path or URI) may
+ * decide how a converted format reads the text.
  */
-export function* tracesInText(text: string, dataset: boolean): Generator<TraceText> {
-  if (!dataset) {
+export function* tracesInText(text: string, layout: TraceLayout, path = ''): Generator<TraceText> {
+  if (layout === 'trace') {
     yield read(text, 0, text.length, undefined);
     return;
   }
-  const converted = convertedEventsOfText(text);
-  if (converted) {
-    const whole = { start: 0, end: text.length };
-    const spanOf = convertedTraceSpans(text, converted.events, whole);
-    yield { ...whole, trace: converted.events.map((event) => event.value), converted: { spanOf, skippedLines: converted.skippedLines, omittedLines: converted.omittedLines } };
+  if (layout !== 'dataset') {
+    yield* convertedTraces(text, layout.traces(text, path));
     return;
   }
   let lineStart = 0;
@@ -64,6 +63,19 @@ export function* tracesInText(text: string, dataset: boolean): Generator<TraceTe
       if (found.problem?.kind !== 'no-trace') yield found;
     }
     lineStart = lineEnd + 1;
+  }
+}
+
+function* convertedTraces(text: string, traces: ConvertedTrace[]): Generator<TraceText> {
+  for (const trace of traces) {
+    const { start, end, line } = trace;
+    const at = { start, end, ...(line !== undefined ? { line } : {}) };
+    if (trace.unreadable !== undefined) {
+      yield { ...at, problem: { kind: 'not-json', detail: trace.unreadable } };
+      continue;
+    }
+    const spanOf = convertedTraceSpans(text, trace.events, { start, end });
+    yield { ...at, trace: trace.events.map((event) => event.value), converted: { spanOf, skippedLines: trace.skippedLines, omittedLines: trace.omittedLines } };
   }
 }
 

@@ -1,7 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import { LineStarts } from '../common/lineIndex';
 import { isReportedLink, linkNotFollowed, readTextFile, walkFiles } from '../disk/files';
-import { isCheckedByDefault, traceLayoutOfFile } from '../languages';
+import { isCheckedByDefault } from '../languages';
+import { traceLayoutOfFile } from '../traceFormats';
 import { nextTurn, sliceMs } from '../common/steps';
 import { evaluateRulesOnTraceInSlices, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
 
@@ -73,7 +74,7 @@ export async function evaluateWorkspaceTraces(
       if (!layout) continue;
       // In slices, as open traces are: a big file must not hold up the requests of the open ones.
       const result = await evaluateRulesOnTraceInSlices(
-        rules, read.text, layout === 'dataset', { workBudget: limits.workBudget, maxViolations: limits.maxViolations, isCancelled: isStale }, nextTurn, sliceMs,
+        rules, read.text, layout, { workBudget: limits.workBudget, maxViolations: limits.maxViolations, isCancelled: isStale, path: read.path }, nextTurn, sliceMs,
       );
       if (isStale()) return undefined;
       // Only what the lenses read is kept: the counts, and the places of violations with the file's line starts (a

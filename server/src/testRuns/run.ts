@@ -7,6 +7,7 @@ import { rulesOf, type RuleInfo } from '../guardrail/raises';
 import { parseManifest, type Expectation, type ManifestModel, type TestCase } from '../ruleTests/manifest';
 import { ErrorPlacer, firstLineOf, noTraceMessage, traceInSpan, tracesInText, type TraceText } from '../rulesOnTraces/tracesInText';
 import { matchExpectations, satisfies } from './match';
+import { notTracesReason, type TraceLayout } from '../traceFormats';
 
 /**
  * Runs the cases of a rule file's tests: each case's trace, read as `agent-traces eval` reads it (a trace file, a
@@ -33,7 +34,7 @@ export interface RunHost {
   /** A file a manifest names (the rule file, a trace): its text, or why it cannot be read. */
   read(uri: string): Promise<FileRead>;
   /** How a file holds traces, decided by its name and text as `agent-traces eval` decides: one, one per line, none. */
-  traceLayout(uri: string, text: string): 'trace' | 'dataset' | undefined;
+  traceLayout(uri: string, text: string): TraceLayout | undefined;
   /** Called between cases: a turn of the event loop in the editor; throw to stop the run. */
   pause?(): Promise<void>;
 }
@@ -158,7 +159,7 @@ class TraceFiles {
     return found;
   }
 
-  layout(uri: string, text: string): 'trace' | 'dataset' | undefined {
+  layout(uri: string, text: string): TraceLayout | undefined {
     return this.host.traceLayout(uri, text);
   }
 }
@@ -181,17 +182,22 @@ async function caseTrace(manifest: ManifestModel, testCase: TestCase, traces: Tr
   const read = await traces.get(uri);
   if (!read.ok) return `the trace ${trace.path} cannot be read: ${read.reason}`;
   const layout = traces.layout(uri, read.text);
-  if (!layout) return `${trace.path} is not a trace file or dataset (by its name, or for .jsonl by its first line)`;
+  if (!layout) return `${trace.path}: ${notTracesReason}`;
   const lines = new LineIndex(read.text);
   if (layout === 'trace') {
     if (testCase.line !== undefined) return `"line" picks a line of a dataset, and ${trace.path} is a trace file`;
-    const [found] = tracesInText(read.text, false);
+    const [found] = tracesInText(read.text, 'trace');
     return { uri, text: read.text, lines, found };
   }
   if (testCase.line === undefined) {
-    const all = [...tracesInText(read.text, true)];
-    if (all.length !== 1) return `${trace.path} is a dataset of ${all.length} traces: say which with "line"`;
+    const all = [...tracesInText(read.text, layout, uri)];
+    if (all.length !== 1) return `${trace.path} holds ${all.length} traces: say which with "line"`;
     return { uri, text: read.text, lines, found: all[0] };
+  }
+  if (layout !== 'dataset') {
+    // A converted format's traces (an Anthropic JSON Lines file's conversations) are picked by the line they start on.
+    const found = [...tracesInText(read.text, layout, uri)].find((candidate) => candidate.line === testCase.line);
+    return found ? { uri, text: read.text, lines, found } : `no trace of ${trace.path} starts at line ${testCase.line}`;
   }
   if (testCase.line > lines.lineCount) return `${trace.path} has ${lines.lineCount} lines, not ${testCase.line}`;
   const start = lines.lineStart(testCase.line - 1);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { guardrailService, type RuleModel } from '../../../server/src/guardrail';
 import { evaluateRulesOnTrace, type RuleFile } from '../../../server/src/rulesOnTraces/evaluateOnTrace';
 import { tracesInText } from '../../../server/src/rulesOnTraces/tracesInText';
+import { traceLayoutOfFile, type TraceLayout } from '../../../server/src/traceFormats';
 import { prompt, reply, result, session, snapshot, text, toolUse } from '../jsonl/claudeCodeSessions';
 
 function rules(source: string, uri = 'file:///w/rules/session.gr'): RuleFile {
@@ -11,14 +12,21 @@ function rules(source: string, uri = 'file:///w/rules/session.gr'): RuleFile {
 
 const options = { workBudget: 1_000_000 };
 
+/** How the checker and the editor read a session file: by its content. */
+function layoutOf(file: string): TraceLayout {
+  const layout = traceLayoutOfFile('session.jsonl', file);
+  assert.ok(layout && layout !== 'trace' && layout !== 'dataset', 'read as a session');
+  return layout;
+}
+
 function convert(file: string): unknown[] {
-  const traces = [...tracesInText(file, true)];
+  const traces = [...tracesInText(file, layoutOf(file))];
   assert.equal(traces.length, 1);
   return traces[0].trace as unknown[];
 }
 
 function marked(file: string, source: string): string[] {
-  return evaluateRulesOnTrace([rules(source)], file, true, options).violations.map((v) => file.slice(v.span.start, v.span.end));
+  return evaluateRulesOnTrace([rules(source)], file, layoutOf(file), options).violations.map((v) => file.slice(v.span.start, v.span.end));
 }
 
 describe('a Claude Code session under guardrail rules', () => {
@@ -59,7 +67,7 @@ describe('a Claude Code session under guardrail rules', () => {
       reply('a2', 'msg_2', text('live answer'), { parent: 'u1' }),
     );
     assert.deepEqual(convert(forked), [{ role: 'user', content: 'start' }, { role: 'assistant', content: 'live answer' }]);
-    const traces = [...tracesInText(file, true)];
+    const traces = [...tracesInText(file, layoutOf(file))];
     assert.deepEqual(traces[0].converted?.skippedLines, [3]);
     assert.deepEqual(traces[0].trace, [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'answer' }]);
   });
@@ -80,7 +88,7 @@ describe('a Claude Code session under guardrail rules', () => {
 
   it('is not read as a dataset: one trace, counted once, no notice', () => {
     const file = session(prompt('u1', 'hello'), reply('a1', 'msg_1', text('hi'), { parent: 'u1' }));
-    const evaluated = evaluateRulesOnTrace([rules('raise "hi" if:\n    (m: Message)\n    "hi" in m.content\n')], file, true, options);
+    const evaluated = evaluateRulesOnTrace([rules('raise "hi" if:\n    (m: Message)\n    "hi" in m.content\n')], file, layoutOf(file), options);
     assert.equal(evaluated.traces, 1);
     assert.deepEqual(evaluated.notices, []);
     assert.deepEqual(evaluated.violations.map((v) => file.slice(v.span.start, v.span.end)), ['hi']);

@@ -51,8 +51,8 @@ describe('rules on a trace, in slices', () => {
   it('sliced at every step (a zero-millisecond slice), a dataset gives what the whole evaluation gives', async () => {
     const files = [rules(threeRules), rules('raise "thanks" if:\n    (m: Message)\n    "thanks" in m.content\n', 'file:///w/rules/other.gr')];
     const pauses = { count: 0 };
-    const sliced = await evaluateRulesOnTraceInSlices(files, dataset, true, { workBudget: 1_000_000 }, async () => void pauses.count++, 0);
-    const whole = evaluateRulesOnTrace(files, dataset, true, { workBudget: 1_000_000 });
+    const sliced = await evaluateRulesOnTraceInSlices(files, dataset, 'dataset', { workBudget: 1_000_000 }, async () => void pauses.count++, 0);
+    const whole = evaluateRulesOnTrace(files, dataset, 'dataset', { workBudget: 1_000_000 });
     assert.deepEqual(sliced, whole);
     assert.equal(whole.violations.length, 15);
     // Per trace line: after parsing it; per rule file, before reading it into the evaluator and after each rule
@@ -65,7 +65,7 @@ describe('rules on a trace, in slices', () => {
     const pauses = { count: 0 };
     const pause = async () => void pauses.count++;
     await assert.rejects(
-      evaluateRulesOnTraceInSlices([rules(threeRules)], dataset, true, { workBudget: 1_000_000, budget: cancelledAfter(pauses, 2) }, pause, 0),
+      evaluateRulesOnTraceInSlices([rules(threeRules)], dataset, 'dataset', { workBudget: 1_000_000, budget: cancelledAfter(pauses, 2) }, pause, 0),
       (error) => error instanceof BudgetExceeded && error.reason === 'cancelled',
     );
     assert.equal(pauses.count, 2, 'no work after the pause that saw the cancellation');
@@ -73,15 +73,15 @@ describe('rules on a trace, in slices', () => {
 
   it('a whole evaluation given a spent budget stops too: before a dataset line, or inside the rules (a past deadline)', () => {
     const cancelled: Budget = { isCancellationRequested: true };
-    assert.throws(() => evaluateRulesOnTrace([rules(threeRules)], dataset, true, { workBudget: 1_000_000, budget: cancelled }),
+    assert.throws(() => evaluateRulesOnTrace([rules(threeRules)], dataset, 'dataset', { workBudget: 1_000_000, budget: cancelled }),
       (error) => error instanceof BudgetExceeded && error.reason === 'cancelled');
     const late: Budget = { isCancellationRequested: false, deadline: Date.now() - 1 };
-    assert.throws(() => evaluateRulesOnTrace([rules(threeRules)], trace, false, { workBudget: 1_000_000, budget: late }),
+    assert.throws(() => evaluateRulesOnTrace([rules(threeRules)], trace, 'trace', { workBudget: 1_000_000, budget: late }),
       (error) => error instanceof BudgetExceeded && error.reason === 'time');
   });
 
   it('an evaluation that is never cancelled runs to the end', async () => {
-    const result = await evaluateRulesOnTraceInSlices([rules(threeRules)], trace, false, { workBudget: 1_000_000, budget: { isCancellationRequested: false } }, async () => undefined, 0);
+    const result = await evaluateRulesOnTraceInSlices([rules(threeRules)], trace, 'trace', { workBudget: 1_000_000, budget: { isCancellationRequested: false } }, async () => undefined, 0);
     assert.equal(result.violations.length, 4);
   });
 });

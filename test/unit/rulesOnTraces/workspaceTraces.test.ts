@@ -43,7 +43,7 @@ describe('rule file lenses over the workspace', () => {
 
       const results = new TraceResults();
       const openText = '[{"role": "user", "content": "hunter2"}]';
-      results.set(uri('open.trace.json'), evaluateRulesOnTrace([rule], openText, false, { workBudget: 1_000_000 }), new LineIndex(openText));
+      results.set(uri('open.trace.json'), evaluateRulesOnTrace([rule], openText, 'trace', { workBudget: 1_000_000 }), new LineIndex(openText));
       results.setWorkspace(found.entries, found.limitNotice);
       assert.equal(lensTitle(results), '3 violations in 3 traces (of 1 open trace file and 2 more trace files in the workspace) · more than 2 trace files in the workspace: the first 2 counted (agentTraces.guardrails.maxLensTraces)');
 
@@ -75,7 +75,7 @@ describe('rule file lenses over the workspace', () => {
   it('counts a trace without violations among the traces evaluated', () => {
     const results = new TraceResults();
     const text = '[{"role": "user", "content": "fine"}]';
-    results.set('file:///w/clean.trace.json', evaluateRulesOnTrace([rule], text, false, { workBudget: 1_000_000 }), new LineIndex(text));
+    results.set('file:///w/clean.trace.json', evaluateRulesOnTrace([rule], text, 'trace', { workBudget: 1_000_000 }), new LineIndex(text));
     assert.equal(lensTitle(results), '0 violations in 0 traces (of 1 open trace file)');
   });
 });

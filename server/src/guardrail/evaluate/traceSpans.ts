@@ -3,7 +3,7 @@ import { parseAddress, resolveAddress } from '../../jsonl/dataset/address';
 import { parseJsonValue, parseValidJsonInSteps } from '../../json/readJson';
 import type { Steps } from '../../common/steps';
 import type { JsonNode, ParsedValue } from '../../json/nodes';
-import { isMadeNode, type SourcedEvent } from '../../calls/anthropicEvents';
+import { isMadeNode, type SourcedEvent } from '../../calls/sourcedEvents';
 
 /**
  * Maps an evaluation's official addresses (`messages.<i>.<key>…[:start-end]`, code points) to source spans in the

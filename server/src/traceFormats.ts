@@ -1,0 +1,71 @@
+/**
+ * How a file holds traces, per format: the one place that says which files the rules, `agent-traces convert`,
+ * `check`, `eval`, `compare`, `test` and the rule files' workspace lenses read as traces, and how each becomes
+ * Invariant events. An Invariant trace file is one trace as it is, an Invariant dataset one per line; every other
+ * format is a `TraceFormat` of the table below, whose conversion gives events with source spans (a violation lands on
+ * the original file's characters).
+ *
+ * A new format plugs in with one entry: `holds` recognises its files (by the language languages.ts gives them and
+ * their text), `traces` converts a file to its traces (one, or one per sample or conversation it holds).
+ */
+import type { ConvertedTrace } from './calls/sourcedEvents';
+import { conversationTracesOfText } from './anthropic';
+import { convertedEventsOfText, detectJsonLinesFormat } from './jsonl';
+import { languageForFile } from './languages';
+import { responsesTracesOfText } from './responses';
+
+export type { ConvertedTrace } from './calls/sourcedEvents';
+
+export interface TraceFormat {
+  /** What a file of the format is, in messages: `a Codex rollout`. */
+  readonly name: string;
+  /** Whether a file the editor reads as `language`, with this text, is of this format. */
+  holds(language: string, text: string): boolean;
+  /** The file's traces as Invariant events; `path` (a path or URI) may decide how the text is read. */
+  traces(text: string, path: string): ConvertedTrace[];
+}
+
+/** A trace file (one trace as it is), a dataset (one trace per line, as it is), or a format converted to events. */
+export type TraceLayout = 'trace' | 'dataset' | TraceFormat;
+
+const jsonLinesMember = (member: 'claude-code' | 'codex') => (language: string, text: string) => language === 'agent-trace-jsonl' && detectJsonLinesFormat(text) === member;
+const convertedLines = (text: string): ConvertedTrace[] => {
+  const converted = convertedEventsOfText(text);
+  return converted ? [converted] : [];
+};
+
+export const traceFormats: readonly TraceFormat[] = [
+  { name: 'a Claude Code session', holds: jsonLinesMember('claude-code'), traces: convertedLines },
+  { name: 'a Codex rollout', holds: jsonLinesMember('codex'), traces: convertedLines },
+  { name: 'an Anthropic Messages conversation', holds: (language) => language === 'agent-trace-anthropic', traces: conversationTracesOfText },
+  { name: 'an OpenAI Responses conversation', holds: (language) => language === 'openai-responses', traces: (text) => responsesTracesOfText(text) },
+];
+
+/** How a document of this language holds traces; undefined when it holds none (a rule file, a manifest). */
+export function traceLayout(language: string | undefined, text: string): TraceLayout | undefined {
+  if (language === undefined) return undefined;
+  const format = traceFormats.find((candidate) => candidate.holds(language, text));
+  if (format) return format;
+  return language === 'agent-trace' ? 'trace' : language === 'agent-trace-jsonl' ? 'dataset' : undefined;
+}
+
+/**
+ * How a file on disk holds traces, decided by its language as the editor decides it (languageForFile): by its name,
+ * and by its content for `.jsonl` and `.json` files that are not `*.trace.*`.
+ */
+export function traceLayoutOfFile(path: string, text: string): TraceLayout | undefined {
+  return traceLayout(languageForFile(path, text), text);
+}
+
+/** The formats that convert, for messages: "a Claude Code session, a Codex rollout, …". */
+export function convertedFormatNames(): string {
+  return traceFormats.map((format) => format.name).join(', ');
+}
+
+/** Why a file named to be evaluated is not read as traces. */
+export const notTracesReason = 'not a trace file, a dataset or a conversation of a format read here (by its name, and for .jsonl and .json by its content, as the editor decides)';
+
+/** Whether the layout is a format converted to events (not an Invariant trace or dataset as it is). */
+export function isConverted(layout: TraceLayout | undefined): layout is TraceFormat {
+  return layout !== undefined && layout !== 'trace' && layout !== 'dataset';
+}

@@ -1,0 +1,110 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { guardrailService, type RuleModel } from '../../../server/src/guardrail';
+import { evaluateRulesOnTrace, type RuleFile } from '../../../server/src/rulesOnTraces/evaluateOnTrace';
+import { tracesInText } from '../../../server/src/rulesOnTraces/tracesInText';
+import { isConverted, traceLayoutOfFile, type TraceLayout } from '../../../server/src/traceFormats';
+
+function rules(source: string): RuleFile {
+  const uri = 'file:///w/rules/formats.gr';
+  return { uri, model: guardrailService.parse({ uri, version: 1, text: source }) as RuleModel };
+}
+
+function layoutOf(path: string, text: string): TraceLayout {
+  const layout = traceLayoutOfFile(path, text);
+  assert.ok(isConverted(layout), `${path} is read as a format that converts`);
+  return layout;
+}
+
+function converted(path: string, text: string): unknown[][] {
+  return [...tracesInText(text, layoutOf(path, text), path)].map((found) => {
+    assert.equal(found.problem, undefined);
+    return found.trace as unknown[];
+  });
+}
+
+function marked(path: string, text: string, source: string): string[] {
+  return evaluateRulesOnTrace([rules(source)], text, layoutOf(path, text), { workBudget: 1_000_000, path }).violations.map((v) => text.slice(v.span.start, v.span.end));
+}
+
+const shellRule = 'raise "rm" if:\n    (call: ToolCall)\n    call is tool:shell\n    "rm -rf" in call.function.arguments.command\n';
+const outputRule = 'raise "key" if:\n    (out: ToolOutput)\n    any(find(r"AKIA[0-9A-Z]{16}", out.content))\n';
+
+// Written for these tests after the shapes of the corpus's Responses cassettes and Codex rollouts.
+const responsesRequest = `${JSON.stringify({
+  model: 'gpt-5',
+  instructions: 'Be careful.',
+  input: [
+    { role: 'user', content: [{ type: 'input_text', text: 'clean up' }] },
+    { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'thinking' }] },
+    { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'shell', arguments: '{"command":"rm -rf /tmp/x"}' },
+    { type: 'function_call_output', call_id: 'call_1', output: 'removed\nAKIAIOSFODNN7EXAMPLE' },
+    { type: 'custom_tool_call', call_id: 'call_2', name: 'apply_patch', input: '*** Begin Patch' },
+    { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'x' } },
+    { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }, { type: 'output_text', text: 'really' }] },
+  ],
+}, null, 2)}\n`;
+
+describe('the formats that convert to Invariant events', () => {
+  it('an OpenAI Responses request: instructions, messages, calls and outputs by our mapping; reasoning and server tools dropped', () => {
+    assert.deepEqual(converted('/w/request.json', responsesRequest), [[
+      { role: 'system', content: 'Be careful.' },
+      { role: 'user', content: 'clean up' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'shell', arguments: '{"command":"rm -rf /tmp/x"}' } }] },
+      { role: 'tool', content: 'removed\nAKIAIOSFODNN7EXAMPLE', tool_call_id: 'call_1' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'apply_patch', arguments: { input: '*** Begin Patch' } } }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }, { type: 'text', text: 'really' }] },
+    ]]);
+  });
+
+  it('places a violation in a Responses document on the exact characters: inside the arguments string, inside an output', () => {
+    assert.deepEqual(marked('/w/request.json', responsesRequest, shellRule), ['rm -rf']);
+    assert.deepEqual(marked('/w/request.json', responsesRequest, outputRule), ['AKIAIOSFODNN7EXAMPLE']);
+  });
+
+  it('a Codex rollout: its response items only (UI events and settings left out), a local shell call with its action', () => {
+    const rollout = [
+      { timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { id: 's', cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.77.0' } },
+      { timestamp: '2026-01-01T00:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] } },
+      { timestamp: '2026-01-01T00:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'go' } },
+      { timestamp: '2026-01-01T00:00:02.000Z', type: 'response_item', payload: { type: 'local_shell_call', call_id: 'c1', status: 'completed', action: { type: 'exec', command: ['rm', '-rf', 'x'] } } },
+      { timestamp: '2026-01-01T00:00:03.000Z', type: 'response_item', payload: { type: 'local_shell_call_output', call_id: 'c1', output: 'ok' } },
+    ].map((record) => JSON.stringify(record)).join('\n');
+    const text = `${rollout}\n{"timestamp":"2026-01-01T00:00:04.000Z","type":"resp`;
+    const traces = [...tracesInText(text, layoutOf('/w/rollout-1.jsonl', text))];
+    assert.equal(traces.length, 1);
+    assert.deepEqual(traces[0].trace, [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'local_shell', arguments: { type: 'exec', command: ['rm', '-rf', 'x'] } } }] },
+      { role: 'tool', content: 'ok', tool_call_id: 'c1' },
+    ]);
+    // The cut last line is named, not converted.
+    assert.deepEqual(traces[0].converted?.skippedLines, [6]);
+    // A rule that names the call alone marks the item it came from.
+    assert.deepEqual(marked('/w/rollout-1.jsonl', text, 'raise "rm" if:\n    (call: ToolCall)\n    "rm" in call.function.arguments.command\n'), [
+      '{"type":"local_shell_call","call_id":"c1","status":"completed","action":{"type":"exec","command":["rm","-rf","x"]}}',
+    ]);
+  });
+
+  it('an Anthropic JSON Lines file: each request with its response is a trace of its own, starting on its line', () => {
+    const request = (prompt: string) => JSON.stringify({ model: 'claude', system: 'sys', messages: [{ role: 'user', content: prompt }] });
+    const response = (answer: string) => JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: answer }], stop_reason: 'end_turn' });
+    const text = [request('one'), response('first'), request('two'), response('second'), ''].join('\n');
+    const traces = [...tracesInText(text, layoutOf('/w/exchanges.jsonl', text), '/w/exchanges.jsonl')];
+    assert.deepEqual(traces.map((found) => found.line), [1, 3]);
+    assert.deepEqual(traces.map((found) => found.trace), [
+      [{ role: 'system', content: 'sys' }, { role: 'user', content: 'one' }, { role: 'assistant', content: 'first' }],
+      [{ role: 'system', content: 'sys' }, { role: 'user', content: 'two' }, { role: 'assistant', content: 'second' }],
+    ]);
+    assert.deepEqual(marked('/w/exchanges.jsonl', text, 'raise "second" if:\n    (m: Message)\n    "cond" in m.content\n'), ['cond']);
+  });
+
+  it('a broken conversation is not evaluated and says where its JSON breaks', () => {
+    const text = '{"model": "claude", "messages": [{"role": "user", "content": [{"type": "text", "text": "x"}]}\n';
+    const layout = traceLayoutOfFile('/w/broken.json', text);
+    if (!isConverted(layout)) return; // a document this broken may not be recognised at all; then it is no conversation
+    const [found] = [...tracesInText(text, layout, '/w/broken.json')];
+    assert.equal(found.problem?.kind, 'not-json');
+    assert.match(found.problem.kind === 'not-json' ? found.problem.detail : '', /at line 2$/);
+  });
+});
