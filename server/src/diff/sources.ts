@@ -13,6 +13,7 @@ import { parseJsonValue } from '../json/readJson';
 import { detectJsonLinesFormat } from '../jsonl';
 import { languageForFile } from '../languages';
 import { tracesInText, type TraceText } from '../rulesOnTraces/tracesInText';
+import { isConverted, traceLayout } from '../traceFormats';
 import type { TraceInput } from './diff';
 
 export interface TraceSource {
@@ -71,8 +72,9 @@ let lastConverted: { text: string; trace: TraceText | undefined } | undefined;
 /** The trace a file in another format converts to (the one `agent-traces convert` writes), if it converts. */
 function convertedTrace(text: string): TraceText | undefined {
   if (lastConverted?.text !== text) {
-    const first = tracesInText(text, true).next();
-    lastConverted = { text, trace: !first.done && first.value.converted && Array.isArray(first.value.trace) ? first.value : undefined };
+    const layout = traceLayout('agent-trace-jsonl', text);
+    const first = isConverted(layout) ? tracesInText(text, layout).next() : undefined;
+    lastConverted = { text, trace: first && !first.done && first.value.converted && Array.isArray(first.value.trace) ? first.value : undefined };
   }
   return lastConverted.trace;
 }
