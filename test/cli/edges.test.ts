@@ -49,6 +49,12 @@ describe('the command line on the mistakes people make', () => {
       id: 'b7f0', index: 0, messages: [{ role: 'user', content: 'hi' }], dataset: 'd41c', user_id: 'u9', name: 'run 1',
       hierarchy_path: [], extra_metadata: { model: 'gpt-4o' }, time_created: '2025-01-02T03:04:05', annotations: [],
     }, null, 2));
+    writeFileSync(join(dir, 'session.jsonl'), [
+      { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hi' } },
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] } },
+    ].map((record) => JSON.stringify(record)).join('\n') + '\n');
+    writeFileSync(join(dir, 'rules.tests.json'), JSON.stringify({ cases: [{ name: 'says nothing', trace: 'traces/hi.trace.json', expect: [] }] }));
+    writeFileSync(join(dir, 'rules-changed.gr'), 'raise "said hi" if:\n    (m: Message)\n    "nobody" in m.content\n');
     writeFileSync(join(dir, 'explorer.jsonl'), `${JSON.stringify({
       id: 'b7f0', index: 0, messages: [{ role: 'user', content: 'hi' }], dataset: 'd41c', user_id: 'u9',
       extra_metadata: {}, time_created: '2025-01-02T03:04:05', annotations: [],
@@ -237,6 +243,18 @@ describe('the command line on the mistakes people make', () => {
       assert.equal(glob.lines[0], `${join(dir, 'typo.gr')}:2:6 error gr/unknown-type Failed to resolve type ToolCal. Did you mean 'ToolCall'?`);
       const unreadable = run(elsewhere, 'check', join(dir, 'missing.trace.json'));
       assert.match(unreadable.stderr, new RegExp(`nothing to check matches ${join(dir, 'missing.trace.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+      // Every command: diff, convert (input and output), test (the manifest and the traces it names), eval --compare.
+      const missing = join(dir, 'missing.trace.json');
+      assert.ok(run(elsewhere, 'diff', absoluteFile, missing).stderr.startsWith(`agent-traces diff: ${missing}: cannot read`));
+      assert.equal(run(elsewhere, 'convert', join(dir, 'session.jsonl')).stdout, `${join(dir, 'session.trace.json')}: 1 trace, 2 events\n`);
+      const tested = run(elsewhere, 'test', join(dir, 'rules.tests.json'));
+      assert.equal(tested.code, 1);
+      assert.ok(tested.stdout.includes(`${absoluteFile}:2:3`), tested.stdout);
+      assert.ok(!tested.stdout.includes('..'), tested.stdout);
+      const flipped = run(elsewhere, 'eval', '--compare', join(dir, 'rules.gr'), join(dir, 'rules-changed.gr'), join(dir, 'traces'));
+      assert.equal(flipped.code, 1);
+      assert.ok(flipped.stdout.includes(absoluteFile), flipped.stdout);
+      assert.ok(!flipped.stdout.includes('..'), flipped.stdout);
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
@@ -244,5 +262,7 @@ describe('the command line on the mistakes people make', () => {
     assert.equal(relativeNamed.lines[0], "typo.gr:2:6 error gr/unknown-type Failed to resolve type ToolCal. Did you mean 'ToolCall'?");
     const relativeEval = run(join(dir, 'traces'), 'eval', join('..', 'rules.gr'), 'hi.trace.json');
     assert.equal(relativeEval.lines[0], 'hi.trace.json:2:32 warning guardrails said hi');
+    assert.equal(run(dir, 'convert', 'session.jsonl', '--out', 'copy.trace.json').stdout, 'copy.trace.json: 1 trace, 2 events\n');
+    assert.ok(run(dir, 'test', 'rules.tests.json').stdout.includes('traces/hi.trace.json:2:3'));
   });
 });

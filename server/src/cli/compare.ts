@@ -1,4 +1,3 @@
-import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
@@ -55,7 +54,7 @@ async function loadRules(spec: string, cwd: string): Promise<{ model: RuleModel;
   const atRevision = parseRevisionPath(spec);
   const read = atRevision ? await readAtRevision(atRevision.revision, atRevision.path, cwd, maxFileBytes) : await readTextFile(spec, { maxBytes: maxFileBytes });
   if (!read.ok) return `${spec}: ${read.reason}`;
-  const name = atRevision ? spec : relative(cwd, spec) || spec;
+  const name = spec;
   const uri = atRevision ? `git:${encodeURIComponent(atRevision.revision)}/${atRevision.path}` : pathToFileURL(spec).toString();
   const model = guardrailService.parse({ uri, version: 0, text: read.text });
   const failure = loadFailure(model);
@@ -90,14 +89,14 @@ export async function runCompare(args: string[], usage: string): Promise<number>
     }
   }
   const [before, after] = [oldRules, newRules] as { model: RuleModel; name: string }[];
-  const { files, unmatched, errors } = await expandArguments(options.patterns, cwd);
+  const { files, unmatched, errors, shown: shownNamed } = await expandArguments(options.patterns, cwd);
   for (const pattern of unmatched) console.error(`agent-traces eval: no trace matches ${escapeForTerminal(pattern)}`);
   const failures: { file: string; line?: number; reason: string }[] = errors.map((e) => ({ file: e.path, reason: e.reason }));
   const flips: FileFlip[] = [];
   let traces = 0;
   const traceFiles = files.filter((f) => !f.toLowerCase().endsWith('.gr'));
   for (const file of traceFiles) {
-    const shown = relative(cwd, file) || file;
+    const shown = shownNamed(file);
     const read = await readTextFile(file, { maxBytes: maxFileBytes });
     if (!read.ok) {
       failures.push({ file: shown, reason: read.reason });

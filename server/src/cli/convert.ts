@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { bytesPerMB, readTextFile } from '../disk/files';
 import { convertText, defaultOutputPath, describeReplacement, formOfOutput, writeTraces } from '../conversion';
 import { escapeForTerminal } from './escape';
@@ -61,8 +61,11 @@ export async function runConvert(args: string[]): Promise<number> {
     return ExitCode.usage;
   }
   const cwd = process.cwd();
-  const shown = (path: string) => escapeForTerminal(relative(cwd, path) || path);
+  // Paths as the user gave them: the input as named, the output as --out names it or beside the input's name.
+  const given = new Map<string, string>();
+  const shown = (path: string) => escapeForTerminal(given.get(path) ?? path);
   const input = resolve(cwd, options.input);
+  given.set(input, options.input);
   const read = await readTextFile(input, { maxBytes: maxFileBytes });
   if (!read.ok) {
     console.error(`agent-traces convert: ${shown(input)}: ${read.reason}`);
@@ -73,7 +76,9 @@ export async function runConvert(args: string[]): Promise<number> {
     console.error(`agent-traces convert: ${shown(input)}: not converted: ${conversion.reason}`);
     return ExitCode.incomplete;
   }
-  const out = options.out ? resolve(cwd, options.out) : defaultOutputPath(input, conversion.traces.length);
+  const outName = options.out ?? defaultOutputPath(options.input, conversion.traces.length);
+  const out = resolve(cwd, outName);
+  given.set(out, outName);
   if (out === read.path || out === input) {
     console.error(`agent-traces convert: ${shown(out)}: the output would replace the input; name another with --out`);
     return ExitCode.usage;

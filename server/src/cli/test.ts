@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { basename, relative } from 'node:path';
+import { basename, isAbsolute, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { guardrailService } from '../guardrail';
 import { rulesOf } from '../guardrail/raises';
@@ -99,8 +99,12 @@ export async function runTest(args: string[]): Promise<number> {
     return ExitCode.usage;
   }
   const cwd = process.cwd();
-  const shown = (path: string) => relative(cwd, path) || path;
-  const { files, unmatched, errors, skippedLinks } = await expandArguments(options.patterns, cwd, (path) => isManifestPath(path) || path.toLowerCase().endsWith('.gr'));
+  const { files, unmatched, errors, skippedLinks, shown: shownNamed } = await expandArguments(options.patterns, cwd, (path) => isManifestPath(path) || path.toLowerCase().endsWith('.gr'));
+  // Paths as the user gave them: a file found from an absolute name stays absolute, and so does a file a manifest
+  // names (its rule file, its traces) when the manifests were named absolutely.
+  const named = new Set(files);
+  const namedAbsolutely = options.patterns.some((pattern) => isAbsolute(pattern));
+  const shown = (path: string) => (named.has(path) ? shownNamed(path) : namedAbsolutely ? path : relative(cwd, path) || path);
   for (const link of skippedLinks) console.error(`agent-traces test: ${escapeForTerminal(link.path)}: skipped: ${link.reason}`);
   for (const pattern of unmatched) console.error(`agent-traces test: no manifest or rule file matches ${escapeForTerminal(pattern)}`);
   const manifests = new Set(files.filter(isManifestPath));
