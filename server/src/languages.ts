@@ -6,14 +6,17 @@ import { detectResponses, responsesService } from './responses';
 import { ruleTestsService } from './ruleTests';
 import { isManifestPath } from './ruleTests/manifest';
 import { anthropicService, namedAsJsonLines, recognizeConversation } from './anthropic';
+import { detectSpans, spansService } from './otel';
 
-export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'openai-responses' | 'agent-trace-anthropic' | 'guardrail' | 'rule-tests';
+export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'openai-responses' | 'agent-trace-anthropic' | 'otel-spans' | 'guardrail' | 'rule-tests';
 
 const services: Record<LanguageId, LanguageService<unknown>> = {
   'agent-trace': traceService as LanguageService<unknown>,
   'agent-trace-jsonl': jsonlService as LanguageService<unknown>,
   'openai-responses': responsesService as LanguageService<unknown>,
   'agent-trace-anthropic': anthropicService as LanguageService<unknown>,
+  // OpenTelemetry spans: VS Code shows them as our trace languages, and the server reads them by their content.
+  'otel-spans': spansService as LanguageService<unknown>,
   guardrail: guardrailService as LanguageService<unknown>,
   // The tests of rule files (`X.tests.json`): VS Code opens them as JSON, and the server decides by their name.
   'rule-tests': ruleTestsService as LanguageService<unknown>,
@@ -21,11 +24,12 @@ const services: Record<LanguageId, LanguageService<unknown>> = {
 
 /**
  * A JSON document that holds a trace, by its content: an OpenAI Responses conversation (a request, a response, a
- * list of items; by its first characters), an Anthropic Messages conversation (by what only Anthropic's API writes),
- * else an Invariant trace.
+ * list of items; by its first characters), OpenTelemetry spans (by their first keys), an Anthropic Messages
+ * conversation (by what only Anthropic's API writes), else an Invariant trace.
  */
 function jsonTraceLanguage(text: string): LanguageId {
   if (detectResponses(text)) return 'openai-responses';
+  if (detectSpans(text)) return 'otel-spans';
   return recognizeConversation(text, false) ? 'agent-trace-anthropic' : 'agent-trace';
 }
 
@@ -45,6 +49,7 @@ export function languageForFile(path: string, text?: string): LanguageId | undef
   if (name.endsWith('.trace.jsonl')) return 'agent-trace-jsonl';
   if (name.endsWith('.jsonl')) {
     if (text === undefined) return 'agent-trace-jsonl';
+    if (detectSpans(text)) return 'otel-spans';
     if (recognizeConversation(text, true)) return 'agent-trace-anthropic';
     return detectJsonLinesFormat(text) ? 'agent-trace-jsonl' : undefined;
   }
@@ -64,13 +69,15 @@ export function languageForDocument(uri: string, clientLanguageId: string, text:
   // Our editor's JSON trace language holds whichever JSON trace the content is (a `.trace.json` is a trace by name).
   const path = uriPath(uri);
   if (clientLanguageId === 'agent-trace') return path.toLowerCase().endsWith('.trace.json') ? 'agent-trace' : jsonTraceLanguage(text);
-  // An editor may call a JSON Lines conversation a trace log by its first line alone (`{"messages":`).
+  // An editor may call a JSON Lines file of spans or a conversation a trace log by its first line alone.
+  if (clientLanguageId === 'agent-trace-jsonl' && !/\.trace\.jsonl$/i.test(path) && detectSpans(text)) return 'otel-spans';
   if (clientLanguageId === 'agent-trace-jsonl' && !/\.trace\.jsonl$/i.test(path) && recognizeConversation(text, namedAsJsonLines(path))) return 'agent-trace-anthropic';
   if (Object.hasOwn(services, clientLanguageId)) return clientLanguageId as LanguageId;
   if (isManifestPath(path)) return 'rule-tests';
   if (isCheckedByDefault(path)) return languageForFile(path, text);
   // Any other file is ours only when its content is a conversation a format of ours recognises.
   if (detectResponses(text)) return 'openai-responses';
+  if (detectSpans(text)) return 'otel-spans';
   if (looksLikeSession(text) || looksLikeRollout(text)) return 'agent-trace-jsonl';
   return recognizeConversation(text, namedAsJsonLines(path)) ? 'agent-trace-anthropic' : undefined;
 }

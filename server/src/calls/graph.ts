@@ -197,7 +197,7 @@ export function buildGraph(
     for (const output of items[i].outputs ?? []) {
       if (output.answers) {
         const from = callNode.get(output.answers);
-        if (from !== undefined) edges.push({ from, to: itemNode[i], kind: output.implicit ? 'implicit-output' : 'output' });
+        if (from !== undefined) edges.push({ from, to: itemNode[i], kind: output.implicit || output.inferred !== undefined ? 'implicit-output' : 'output' });
       } else if (output.callId !== undefined) {
         edges.push({ from: itemNode[i], to: -1, kind: 'dangling' });
       }

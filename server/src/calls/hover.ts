@@ -3,7 +3,7 @@ import type { HoverResult } from '../common/types';
 import { codeBlock, inlineCode } from '../common/markdown';
 import { firstLines } from '../common/text';
 import type { LinkedCall, LinkedCalls, LinkedOutput } from './model';
-import { callsFor, linkAt, spanOf } from './locate';
+import { callsFor, linkAt, spanOf, type LinkEnd } from './locate';
 import { callDuration } from './timing';
 import { formatDuration } from '../../../shared/format';
 
@@ -20,7 +20,7 @@ export function describeCall(model: LinkedCalls, call: LinkedCall): string {
 function describeOutput(model: LinkedCalls, output: LinkedOutput): string {
   const format = model.format;
   const { text } = format.outputText(model, output, outputChars + 200);
-  const how = output.implicit ? ` (implicit: it has no ${format.outputIdKey})` : '';
+  const how = output.inferred !== undefined ? ` (the link is ${output.inferred})` : output.implicit ? ` (implicit: it has no ${format.outputIdKey})` : '';
   const failed = output.isError ? ' (the tool reports an error)' : '';
   const where = format.stepName(output.step);
   return `Output in ${where}${how}${failed}:\n${codeBlock(firstLines(text, outputLines, outputChars) || '(empty)')}`;
@@ -29,7 +29,11 @@ function describeOutput(model: LinkedCalls, output: LinkedOutput): string {
 /** The hover on a call's id or on an output's id, or null elsewhere. */
 export function idHover(model: LinkedCalls, offset: number): HoverResult | null {
   const end = linkAt(model, offset);
-  if (!end) return null;
+  return end ? linkHover(model, end) : null;
+}
+
+/** The hover on one end of a link: the call and its outputs, or the output and the call it answers. */
+export function linkHover(model: LinkedCalls, end: LinkEnd): HoverResult {
   const format = model.format;
   const parts: string[] = [];
   if (end.kind === 'output') {
@@ -39,7 +43,8 @@ export function idHover(model: LinkedCalls, offset: number): HoverResult | null 
     for (const call of calls) {
       const later = call.step.index > output.step.index ? ' (made later: an output must come after its call)' : '';
       const duration = call.outputs[0] === output ? callDuration(call) : undefined;
-      parts.push(`**Answers** ${describeCall(model, call)}${later}${duration !== undefined ? `, ${formatDuration(duration)} before` : ''}`);
+      const took = duration === undefined ? '' : call.durationMs !== undefined ? `, ran ${formatDuration(duration)}` : `, ${formatDuration(duration)} before`;
+      parts.push(`**Answers** ${describeCall(model, call)}${later}${took}`);
     }
     parts.push(describeOutput(model, output));
   } else {

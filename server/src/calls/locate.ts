@@ -27,10 +27,13 @@ export function linkAt(model: LinkedCalls, offset: number): LinkEnd | undefined 
   return undefined;
 }
 
-/** The output of the step at the offset that answers implicitly (it names no call) and whose link span holds it. */
+/**
+ * The output of the step at the offset that answers implicitly (it names no call) or by an inferred link, and whose
+ * link span holds it.
+ */
 export function implicitOutputAt(model: LinkedCalls, offset: number): LinkedOutput | undefined {
   const step = stepAt(model, offset);
-  return step?.heldOutputs.find((output) => output.implicit && contains(output.linkSpan, offset));
+  return step?.heldOutputs.find((output) => (output.implicit || output.inferred !== undefined) && contains(output.linkSpan, offset));
 }
 
 /** The calls an output's id refers to: the one it answers, else every call with that id (e.g. made later). */

@@ -28,6 +28,8 @@ export interface CallStep {
   readonly abandoned?: boolean;
   /** When the step was written, in milliseconds since the epoch, where the format records it. */
   readonly time?: number;
+  /** When the step ended, where the format records it (a span's end): the conversation's duration runs to the latest. */
+  readonly endTime?: number;
   /** The tokens of the model request this step reports, where the format records them (counted once per request). */
   readonly usage?: TokenUsage;
 }
@@ -47,6 +49,8 @@ export interface LinkedCall {
   readonly nameSpan?: Span;
   /** The outputs that answer this call, in file order. */
   outputs: LinkedOutput[];
+  /** How long the call ran, where the format records it directly (the span of the tool's run); else see callDuration. */
+  durationMs?: number;
 }
 
 export interface LinkedOutput {
@@ -65,6 +69,11 @@ export interface LinkedOutput {
   answers: LinkedCall | null;
   /** It names no call and answers the latest call before it (the Invariant analyzer's rule). */
   implicit: boolean;
+  /**
+   * The file does not say which call it answers, and the format inferred it (spans linked by nesting and order): how,
+   * in a sentence hovers show.
+   */
+  inferred?: string;
   /**
    * For an output naming an id: the calls with that id still unanswered when it came, when there are two or more
    * (it is linked to the latest, but the file does not say which one it answers).

@@ -7,8 +7,12 @@
 import { formatDuration, formatTokens } from '../../../shared/format';
 import type { CallStep, LinkedCall, LinkedCalls, TokenUsage } from './model';
 
-/** Milliseconds from the call's step to its first output's step, when both have a time and the output is not earlier. */
+/**
+ * How long a call took: what the format records of it (a tool span's duration), else the milliseconds from the
+ * call's step to its first output's step, when both have a time and the output is not earlier.
+ */
 export function callDuration(call: LinkedCall): number | undefined {
+  if (call.durationMs !== undefined) return call.durationMs;
   const start = call.step.time;
   const output = call.outputs[0];
   const end = output?.step.time;
@@ -49,8 +53,9 @@ export function conversationTotals(model: LinkedCalls): ConversationTotals {
   for (const step of model.steps) {
     const time = step.time;
     if (time === undefined) continue;
+    const end = step.endTime !== undefined && step.endTime > time ? step.endTime : time;
     if (firstTime === undefined || time < firstTime) firstTime = time;
-    if (lastTime === undefined || time > lastTime) lastTime = time;
+    if (lastTime === undefined || end > lastTime) lastTime = end;
   }
   const totals: ConversationTotals = {
     calls: model.calls.length,

@@ -1,0 +1,95 @@
+/**
+ * Span attributes as both writers write them, read into one form: a key and a value node. OTLP/JSON writes a list
+ * of `{key, value: {stringValue | intValue | doubleValue | boolValue | arrayValue | kvlistValue | bytesValue}}`
+ * (64-bit integers as strings); any-agent writes a flat object of plain values. OTLP's arrays and key-value lists
+ * become array and object nodes whose leaves are the file's own nodes, so everything read from them keeps its place.
+ */
+import type { JsonNode, JsonProperty, JsonString } from '../json/nodes';
+import { property } from '../json/queries';
+import type { Span } from '../common/types';
+import { readEmbeddedJson, type EmbeddedJson } from './embedded';
+
+export interface SpanAttribute {
+  readonly key: string;
+  readonly keySpan: Span;
+  /** The value, unwrapped from OTLP's AnyValue (a string literal, a number, …); undefined when it has none. */
+  readonly value?: JsonNode;
+  /** The whole entry (`{"key": …, "value": …}`, or `"key": value`). */
+  readonly span: Span;
+}
+
+const maxDepth = 32;
+
+/** The attributes of a span, an OTLP resource or scope: a list of key-values, or a plain object. */
+export function readAttributes(node: JsonNode | undefined): Map<string, SpanAttribute> {
+  const attributes = new Map<string, SpanAttribute>();
+  if (node?.type === 'array') {
+    for (const entry of node.items) {
+      const key = property(entry, 'key')?.value;
+      if (key?.type !== 'string' || attributes.has(key.value)) continue;
+      attributes.set(key.value, { key: key.value, keySpan: { start: key.start, end: key.end }, value: anyValue(property(entry, 'value')?.value, 0), span: { start: entry.start, end: entry.end } });
+    }
+  } else if (node?.type === 'object') {
+    for (const entry of node.properties) {
+      if (attributes.has(entry.key)) continue;
+      attributes.set(entry.key, { key: entry.key, keySpan: { start: entry.keyStart, end: entry.keyEnd }, value: entry.value, span: { start: entry.start, end: entry.end } });
+    }
+  }
+  return attributes;
+}
+
+/** An OTLP AnyValue as a plain node; a value that is not an AnyValue object is taken as it is. */
+function anyValue(node: JsonNode | undefined, depth: number): JsonNode | undefined {
+  if (!node || node.type !== 'object') return node;
+  const [field] = node.properties;
+  if (!field || node.properties.length !== 1) return node.properties.length === 0 ? { type: 'null', start: node.start, end: node.end, value: null } : node;
+  const inner = field.value;
+  if (!inner || depth >= maxDepth) return inner;
+  switch (field.key) {
+    case 'arrayValue': {
+      const values = property(inner, 'values')?.value;
+      const items = values?.type === 'array' ? values.items.map((item) => anyValue(item, depth + 1)).filter((item): item is JsonNode => item !== undefined) : [];
+      return { type: 'array', start: inner.start, end: inner.end, items };
+    }
+    case 'kvlistValue': {
+      const values = property(inner, 'values')?.value;
+      const properties: JsonProperty[] = [];
+      for (const entry of values?.type === 'array' ? values.items : []) {
+        const key = property(entry, 'key')?.value;
+        if (key?.type !== 'string') continue;
+        properties.push({ key: key.value, keyStart: key.start, keyEnd: key.end, value: anyValue(property(entry, 'value')?.value, depth + 1), start: entry.start, end: entry.end });
+      }
+      return { type: 'object', start: inner.start, end: inner.end, properties };
+    }
+    default:
+      return inner;
+  }
+}
+
+export function attributeString(attribute: SpanAttribute | undefined): string | undefined {
+  return attribute?.value?.type === 'string' ? attribute.value.value : undefined;
+}
+
+/** A number, also when written as a string of digits (OTLP's intValue). */
+export function attributeNumber(attribute: SpanAttribute | undefined): number | undefined {
+  return numberOf(attribute?.value);
+}
+
+export function numberOf(node: JsonNode | undefined): number | undefined {
+  if (node?.type === 'number') return Number(node.raw);
+  if (node?.type === 'string' && /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(node.value)) return Number(node.value);
+  return undefined;
+}
+
+/** What an attribute holds as JSON: a structured value as it is, a string read as the JSON it encodes. */
+export interface AttributeJson extends EmbeddedJson {
+  /** The value was a string holding JSON (its problems are inside the string). */
+  encoded: boolean;
+}
+
+export function attributeJson(text: string, attribute: SpanAttribute | undefined): AttributeJson | undefined {
+  const value = attribute?.value;
+  if (!value) return undefined;
+  if (value.type === 'string') return { ...readEmbeddedJson(text, value as JsonString), encoded: true };
+  return { root: value, errors: [], encoded: false };
+}

@@ -1,0 +1,241 @@
+/**
+ * Reading a file of spans: one JSON document (any-agent's `{"spans": [...]}`, an OTLP/JSON export), or one OTLP
+ * object per line as the collector's file exporter writes them (in a `.jsonl` or a `.json` file), then every span's
+ * own facts (ids, times, status, attributes, the messages of a model span) whichever writer wrote it.
+ */
+import type { Budget } from '../common/budget';
+import { spend } from '../common/budget';
+import type { JsonNode, JsonObject, JsonSyntaxError } from '../json/nodes';
+import { property } from '../json/queries';
+import { parseJsonValue } from '../json/readJson';
+import type { TokenUsage } from '../calls/model';
+import { attributeJson, attributeNumber, attributeString, numberOf, readAttributes, type SpanAttribute } from './attributes';
+import { isZeroId, readSpanId } from './ids';
+import { messageOfParts, readMessages, type ReadMessage } from './messages';
+import type { IdField, SpanRole, SpansShape } from './types';
+
+export interface ReadSpan {
+  node: JsonObject;
+  shape: SpansShape;
+  service?: string;
+}
+
+export interface ReadDocument {
+  shape?: SpansShape;
+  values: JsonNode[];
+  errors: JsonSyntaxError[];
+  lines: boolean;
+  spans: ReadSpan[];
+  omittedLines: number;
+  omittedSpans: number;
+  finalOutput?: JsonNode;
+}
+
+/** Spans read from one file at most, and lines; the rest is counted and said. */
+export function readDocument(text: string, maxLines: number, budget?: Budget): ReadDocument {
+  const read: ReadDocument = { values: [], errors: [], lines: false, spans: [], omittedLines: 0, omittedSpans: 0 };
+  const firstLine = firstLineBounds(text);
+  const rest = firstLine ? text.slice(firstLine.end, firstLine.end + 4096).trim() : '';
+  const asLines = firstLine !== undefined && rest !== '' && parseJsonValue(text, firstLine.start, firstLine.end).errors.length === 0;
+  if (asLines) {
+    read.lines = true;
+    let start = 0;
+    let lines = 0;
+    let steps = 0;
+    while (start <= text.length) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      if (text.slice(start, Math.min(end, start + 64)).trim() !== '' || /\S/.test(text.slice(start, end))) {
+        if (lines >= maxLines) {
+          read.omittedLines++;
+        } else {
+          steps = spend(budget, steps);
+          const parsed = parseJsonValue(text, start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end, budget);
+          read.errors.push(...parsed.errors);
+          if (parsed.root) read.values.push(parsed.root);
+        }
+        lines++;
+      }
+      start = end + 1;
+    }
+  } else {
+    const parsed = parseJsonValue(text, 0, text.length, budget);
+    read.errors.push(...parsed.errors);
+    if (parsed.root) read.values.push(parsed.root);
+  }
+  // Lines are counted against the limit; one document's spans are.
+  for (const value of read.values) collectSpans(value, read, read.lines ? Number.MAX_SAFE_INTEGER : maxLines);
+  return read;
+}
+
+function firstLineBounds(text: string): { start: number; end: number } | undefined {
+  const start = text.search(/\S/);
+  if (start === -1 || text.charCodeAt(start) !== 0x7b) return undefined;
+  const newline = text.indexOf('\n', start);
+  if (newline === -1) return undefined;
+  return { start, end: newline };
+}
+
+function collectSpans(value: JsonNode, read: ReadDocument, maxSpans: number): void {
+  const add = (node: JsonNode, shape: SpansShape, service?: string) => {
+    if (node.type !== 'object') return;
+    if (read.spans.length >= maxSpans) {
+      read.omittedSpans++;
+      return;
+    }
+    read.shape ??= shape;
+    read.spans.push({ node, shape, service });
+  };
+  const resourceSpans = property(value, 'resourceSpans')?.value;
+  if (resourceSpans?.type === 'array') {
+    for (const resource of resourceSpans.items) {
+      const service = attributeString(readAttributes(property(property(resource, 'resource')?.value, 'attributes')?.value).get('service.name'));
+      const scopes = property(resource, 'scopeSpans')?.value ?? property(resource, 'instrumentationLibrarySpans')?.value;
+      for (const scope of scopes?.type === 'array' ? scopes.items : []) {
+        const spans = property(scope, 'spans')?.value;
+        for (const span of spans?.type === 'array' ? spans.items : []) add(span, 'otlp', service);
+      }
+    }
+    read.shape ??= 'otlp';
+    return;
+  }
+  const spans = property(value, 'spans')?.value;
+  if (spans?.type === 'array') {
+    for (const span of spans.items) add(span, property(span, 'spanId') ? 'otlp' : 'any-agent');
+    read.shape ??= 'any-agent';
+    read.finalOutput ??= property(value, 'final_output')?.value;
+  }
+}
+
+/** A span's own facts, read from its node. */
+export interface SpanFacts {
+  name?: string;
+  nameNode?: JsonNode;
+  spanId?: IdField;
+  parentId?: IdField;
+  traceId?: IdField;
+  kind?: string;
+  time?: number;
+  endTime?: number;
+  startNode?: JsonNode;
+  endNode?: JsonNode;
+  status?: 'ok' | 'error' | 'unset';
+  statusMessage?: string;
+  statusNode?: JsonNode;
+  attributes: Map<string, SpanAttribute>;
+  operation?: string;
+  role: SpanRole;
+  usage?: TokenUsage;
+  cost?: number;
+  input: ReadMessage[];
+  output: ReadMessage[];
+}
+
+const otlpKinds = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
+const modelOperations = new Set(['chat', 'text_completion', 'generate_content', 'call_llm', 'completion', 'embeddings']);
+const stringOf = (node: JsonNode | undefined) => (node?.type === 'string' ? node.value : undefined);
+
+export function readSpanFacts(text: string, read: ReadSpan): SpanFacts {
+  const node = read.node;
+  // Most of a span's fields are read: building its properties once beats looking each one up in its text.
+  void node.properties;
+  const otlp = read.shape === 'otlp';
+  const name = property(node, 'name')?.value;
+  const context = otlp ? node : property(node, 'context')?.value;
+  const parentHolder = otlp ? node : property(node, 'parent')?.value;
+  const attributes = readAttributes(property(node, 'attributes')?.value);
+  const facts: SpanFacts = { attributes, role: 'other', input: [], output: [] };
+  if (name?.type === 'string') {
+    facts.name = name.value;
+    facts.nameNode = name;
+  }
+  facts.spanId = idField(property(context, otlp ? 'spanId' : 'span_id')?.value, 8);
+  facts.traceId = idField(property(context, otlp ? 'traceId' : 'trace_id')?.value, 16);
+  const parent = idField(property(parentHolder, otlp ? 'parentSpanId' : 'span_id')?.value, 8);
+  if (parent && !isZeroId(parent.id)) facts.parentId = parent;
+  const kind = property(node, 'kind')?.value;
+  if (kind?.type === 'string') facts.kind = kind.value.replace(/^SPAN_KIND_/, '').toLowerCase();
+  else if (kind?.type === 'number') facts.kind = otlpKinds[Number(kind.raw)];
+  const start = property(node, otlp ? 'startTimeUnixNano' : 'start_time')?.value;
+  const end = property(node, otlp ? 'endTimeUnixNano' : 'end_time')?.value;
+  const startNs = numberOf(start);
+  const endNs = numberOf(end);
+  if (startNs !== undefined && start) Object.assign(facts, { time: startNs / 1e6, startNode: start });
+  if (endNs !== undefined && end) Object.assign(facts, { endTime: endNs / 1e6, endNode: end });
+  readStatus(node, facts, otlp);
+  facts.operation = attributeString(attributes.get('gen_ai.operation.name')) ?? facts.name?.match(/^(\w+)\s/)?.[1];
+  facts.role = roleOf(facts);
+  facts.usage = usageOf(attributes);
+  const inputCost = attributeNumber(attributes.get('gen_ai.usage.input_cost'));
+  const outputCost = attributeNumber(attributes.get('gen_ai.usage.output_cost'));
+  if (inputCost !== undefined || outputCost !== undefined) facts.cost = (inputCost ?? 0) + (outputCost ?? 0);
+  if (facts.role === 'model') readModelMessages(text, facts);
+  return facts;
+}
+
+function idField(node: JsonNode | undefined, bytes: 8 | 16): IdField | undefined {
+  const id = readSpanId(node, bytes);
+  return id && node ? { id, node } : undefined;
+}
+
+function readStatus(node: JsonObject, facts: SpanFacts, otlp: boolean): void {
+  const status = property(node, 'status')?.value;
+  if (!status) return;
+  const code = property(status, otlp ? 'code' : 'status_code')?.value;
+  const message = stringOf(property(status, otlp ? 'message' : 'description')?.value);
+  const raw = code?.type === 'number' ? Number(code.raw) : stringOf(code)?.replace(/^STATUS_CODE_/, '').toLowerCase();
+  facts.status = raw === 2 || raw === 'error' ? 'error' : raw === 1 || raw === 'ok' ? 'ok' : 'unset';
+  facts.statusNode = code ?? status;
+  if (message) facts.statusMessage = message;
+}
+
+function roleOf(facts: SpanFacts): SpanRole {
+  const operation = facts.operation;
+  if (operation === 'execute_tool' || facts.attributes.has('gen_ai.tool.call.id') || (facts.attributes.has('gen_ai.tool.name') && !facts.attributes.has('gen_ai.request.model'))) return 'tool';
+  if (operation === 'invoke_agent' || operation === 'create_agent') return 'agent';
+  if ((operation && modelOperations.has(operation)) || facts.attributes.has('gen_ai.input.messages') || facts.attributes.has('gen_ai.output.messages')) return 'model';
+  return 'other';
+}
+
+function usageOf(attributes: Map<string, SpanAttribute>): TokenUsage | undefined {
+  const input = attributeNumber(attributes.get('gen_ai.usage.input_tokens') ?? attributes.get('gen_ai.usage.prompt_tokens'));
+  const output = attributeNumber(attributes.get('gen_ai.usage.output_tokens') ?? attributes.get('gen_ai.usage.completion_tokens'));
+  if (input === undefined && output === undefined) return undefined;
+  const usage: TokenUsage = {};
+  if (input !== undefined) usage.input = input;
+  if (output !== undefined) usage.output = output;
+  const cached = attributeNumber(attributes.get('gen_ai.usage.cache_read.input_tokens') ?? attributes.get('gen_ai.usage.cache_read_input_tokens'));
+  if (cached !== undefined) usage.cachedInput = cached;
+  return usage;
+}
+
+/**
+ * A model span's messages: the instructions (`gen_ai.system_instructions`) and `gen_ai.input.messages` as its input;
+ * `gen_ai.output.messages`, else any-agent's `gen_ai.output` (a list of tool calls when its type is json and it holds
+ * them, else the text the model answered), as its output.
+ */
+function readModelMessages(text: string, facts: SpanFacts): void {
+  const attributes = facts.attributes;
+  const instructions = attributes.get('gen_ai.system_instructions');
+  if (instructions?.value) {
+    const parts = attributeJson(text, instructions)?.root;
+    facts.input.push(messageOfParts(parts?.type === 'array' ? parts : instructions.value, 'system'));
+  }
+  facts.input.push(...readMessages(attributeJson(text, attributes.get('gen_ai.input.messages'))?.root));
+  const output = attributeJson(text, attributes.get('gen_ai.output.messages'));
+  if (output?.root) {
+    facts.output.push(...readMessages(output.root, 'assistant'));
+    return;
+  }
+  const anyAgent = attributes.get('gen_ai.output');
+  if (!anyAgent?.value) return;
+  if (attributeString(attributes.get('gen_ai.output.type')) === 'json') {
+    const json = attributeJson(text, anyAgent);
+    if (json?.root?.type === 'array' && json.root.items.some((item) => property(item, 'tool.name'))) {
+      facts.output.push(...readMessages(json.root, 'assistant'));
+      return;
+    }
+  }
+  const node = anyAgent.value;
+  facts.output.push({ span: { start: node.start, end: node.end }, role: 'assistant', texts: [node], toolCalls: [], toolResponses: [] });
+}
