@@ -1,4 +1,6 @@
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as assert from 'node:assert/strict';
 import { spansService, detectSpans, type SpansModel } from '../../../server/src/otel';
 import { languageForDocument, languageForFile } from '../../../server/src/languages';
@@ -176,4 +178,11 @@ test('a file with spans of two traces: one outline entry and one preview choice 
   const graph = spansService.graph!(model, { toRange: () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }), traceIndex: 1 }, context);
   assert.equal(graph.traceIndex, 1);
   assert.deepEqual(graph.traces.map((choice) => choice.label), ['Trace 5b8efff7 · 6 spans', 'Trace 00000000 · 6 spans']);
+});
+
+test('VS Code adopts the file exporter\'s JSON Lines by the manifest\'s first-line pattern', () => {
+  const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../package.json'), 'utf8')) as { contributes: { languages: { id: string; firstLine?: string }[] } };
+  const pattern = new RegExp(manifest.contributes.languages.find((language) => language.id === 'agent-trace-jsonl')!.firstLine!);
+  assert.ok(pattern.test(exporterFile(conventionsRun()).split('\n')[0]));
+  assert.ok(!pattern.test('{"name": "resourceSpans"}'));
 });
