@@ -7,7 +7,7 @@
 import type { JsonNode, JsonProperty, JsonString } from '../json/nodes';
 import { property } from '../json/queries';
 import type { Span } from '../common/types';
-import { readEmbeddedJson, type EmbeddedJson } from './embedded';
+import { markDecoded, readEmbeddedJson, type EmbeddedJson } from './embedded';
 
 export interface SpanAttribute {
   readonly key: string;
@@ -42,14 +42,14 @@ export function readAttributes(node: JsonNode | undefined): Map<string, SpanAttr
 function anyValue(node: JsonNode | undefined, depth: number): JsonNode | undefined {
   if (!node || node.type !== 'object') return node;
   const [field] = node.properties;
-  if (!field || node.properties.length !== 1) return node.properties.length === 0 ? { type: 'null', start: node.start, end: node.end, value: null } : node;
+  if (!field || node.properties.length !== 1) return node.properties.length === 0 ? markDecoded({ type: 'null', start: node.start, end: node.end, value: null }) : node;
   const inner = field.value;
   if (!inner || depth >= maxDepth) return inner;
   switch (field.key) {
     case 'arrayValue': {
       const values = property(inner, 'values')?.value;
       const items = values?.type === 'array' ? values.items.map((item) => anyValue(item, depth + 1)).filter((item): item is JsonNode => item !== undefined) : [];
-      return { type: 'array', start: inner.start, end: inner.end, items };
+      return markDecoded({ type: 'array', start: inner.start, end: inner.end, items });
     }
     case 'kvlistValue': {
       const values = property(inner, 'values')?.value;
@@ -59,7 +59,7 @@ function anyValue(node: JsonNode | undefined, depth: number): JsonNode | undefin
         if (key?.type !== 'string') continue;
         properties.push({ key: key.value, keyStart: key.start, keyEnd: key.end, value: anyValue(property(entry, 'value')?.value, depth + 1), start: entry.start, end: entry.end });
       }
-      return { type: 'object', start: inner.start, end: inner.end, properties };
+      return markDecoded({ type: 'object', start: inner.start, end: inner.end, properties });
     }
     default:
       return inner;

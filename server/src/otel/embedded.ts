@@ -8,6 +8,21 @@ import type { JsonNode, JsonProperty, JsonSyntaxError } from '../json/nodes';
 import { transientStringValue, type JsonString } from '../json/nodes';
 import { parseJsonValue } from '../json/readJson';
 
+/**
+ * The nodes read here (and the containers attributes.ts makes of OTLP's AnyValues): their characters in the file are
+ * not a JSON literal of them, so a conversion must not read them back from the text.
+ */
+const decodedNodes = new WeakSet<JsonNode>();
+
+export function isDecoded(node: JsonNode): boolean {
+  return decodedNodes.has(node);
+}
+
+export function markDecoded<T extends JsonNode>(node: T): T {
+  decodedNodes.add(node);
+  return node;
+}
+
 /** Values nested deeper than this inside a string are not read (the rest of the value is kept). */
 const maxDepth = 64;
 /** Nodes read from one string at most: a bigger value keeps what was read before it. */
@@ -73,6 +88,10 @@ export function readEmbeddedJson(text: string, literal: JsonString): EmbeddedJso
 }
 
 function mapped(node: JsonNode, at: (offset: number) => number, depth: number, state: { nodes: number; cut: boolean }): JsonNode {
+  return markDecoded(mappedNode(node, at, depth, state));
+}
+
+function mappedNode(node: JsonNode, at: (offset: number) => number, depth: number, state: { nodes: number; cut: boolean }): JsonNode {
   state.nodes++;
   const start = at(node.start);
   const end = at(node.end);

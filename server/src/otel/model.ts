@@ -228,24 +228,24 @@ function finish(trace: SpanTrace, calls: SpanCall[], outputs: SpanOutput[]): voi
   calls.forEach((call, index) => {
     call.index = index;
     trace.calls.push(call);
-    if (call.id === undefined) return;
-    const listed = trace.callsById.get(call.id);
-    if (listed) listed.push(call);
-    else trace.callsById.set(call.id, [call]);
+    if (call.id !== undefined) listUnder(trace.callsById, call.id, call);
   });
   outputs.forEach((output, index) => {
     output.index = index;
     trace.outputs.push(output);
-    if (output.callId === undefined) return;
-    const listed = trace.outputsByCallId.get(output.callId);
-    if (listed) listed.push(output);
-    else trace.outputsByCallId.set(output.callId, [output]);
+    if (output.callId !== undefined) listUnder(trace.outputsByCallId, output.callId, output);
   });
   for (const step of trace.steps) {
     if (step.calls.length > 1) step.calls.sort(inFileOrder);
     if (step.heldOutputs.length > 1) step.heldOutputs.sort(inFileOrder);
     for (const call of step.calls) call.outputs.sort((a, b) => byTime(a.step, b.step));
   }
+}
+
+function listUnder<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const listed = map.get(key);
+  if (listed) listed.push(value);
+  else map.set(key, [value]);
 }
 
 export type { Mention };
