@@ -118,7 +118,7 @@ async function pickOtherTrace(left: vscode.Uri): Promise<vscode.Uri | undefined>
     ...files.map((uri) => ({ label: fileName(uri), description: vscode.workspace.asRelativePath(uri, true), uri })),
     { label: browse, description: 'a trace file anywhere' },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Compare ${fileName(left)} with…`, placeHolder: 'A trace file, dataset or agentguard log', matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, { title: `Compare ${fileName(left)} with…`, placeHolder: 'A trace file, dataset, agentguard log or agent conversation', matchOnDescription: true });
   if (!picked) return undefined;
   if (picked.uri) return picked.uri;
   const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Compare', filters: { 'Agent traces': ['json', 'jsonl'] } });

@@ -7,8 +7,10 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { filesUnder } from '../unit/testing';
 
 const cli = resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
-const corpus = resolve(__dirname, '../../..', '../shared/corpus/formats/claude-code');
+const formats = resolve(__dirname, '../../..', '../shared/corpus/formats');
+const corpus = join(formats, 'claude-code');
 const session = join(corpus, 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl');
+const examples = resolve(__dirname, '../../..', 'examples');
 
 function run(cwd: string, ...args: string[]) {
   const ran = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -39,12 +41,13 @@ describe('agent-traces diff of a Claude Code session with its conversion (corpus
 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds every corpus session the same as what agent-traces convert writes from it (exit 0)', (t) => {
+  it('finds every corpus session and rollout, and the example conversation, the same as what agent-traces convert writes from it (exit 0)', (t) => {
     if (!corpusOrSkip(t)) return;
     const sessions = filesUnder(corpus, '.jsonl');
-    assert.ok(sessions.length >= 8, `sessions found: ${sessions.length}`);
-    for (const file of sessions) {
-      const out = join(dir, `${basename(file, '.jsonl')}.trace.json`);
+    const rollouts = filesUnder(join(formats, 'codex'), '.jsonl');
+    assert.ok(sessions.length >= 8 && rollouts.length >= 2, `sessions found: ${sessions.length}, rollouts: ${rollouts.length}`);
+    for (const file of [...sessions, ...rollouts, join(examples, 'conversations', 'refund-request.json')]) {
+      const out = join(dir, `${basename(file).replace(/\.jsonl?$/, '')}.trace.json`);
       const converted = run(dir, 'convert', file, '--out', out);
       assert.equal(converted.code, 0, `${file}: ${converted.stderr}`);
       const events = (JSON.parse(readFileSync(out, 'utf8')) as unknown[]).length;

@@ -13,7 +13,7 @@ import { parseJsonValue } from '../json/readJson';
 import { detectJsonLinesFormat } from '../jsonl';
 import { languageForFile } from '../languages';
 import { tracesInText, type TraceText } from '../rulesOnTraces/tracesInText';
-import { isConverted, traceLayout } from '../traceFormats';
+import { isConverted, traceLayout, type TraceFormat } from '../traceFormats';
 import type { TraceInput } from './diff';
 
 export interface TraceSource {
@@ -35,8 +35,9 @@ export interface TraceSource {
 export type SourceRead = { ok: true; source: TraceSource } | { ok: false; reason: string };
 
 /**
- * How a document holds traces: one (a trace file), one per line (a dataset), a log of calls (agentguard), or one
- * trace in another format that converts to Invariant events (a Claude Code session).
+ * How a document holds traces: one (a trace file), one per line (a dataset), a log of calls (agentguard), or a file
+ * of another format that converts to Invariant events (traceFormats.ts: a Claude Code session, a Codex rollout, an
+ * Anthropic or OpenAI Responses conversation), compared as the trace it converts to.
  */
 export type SourceLayout = 'trace' | 'dataset' | 'agentguard' | 'converted';
 
@@ -47,18 +48,26 @@ export type SourceLayout = 'trace' | 'dataset' | 'agentguard' | 'converted';
 export function layoutOf(path: string, text: string): SourceLayout | undefined {
   const language = languageForFile(path, text);
   if (language === 'agent-trace') return 'trace';
-  // An Anthropic conversation is compared once it converts to a trace, as a session does.
-  if (language === 'agent-trace-anthropic') return undefined;
   const format = detectJsonLinesFormat(text);
-  // An agent's own log is compared through its conversion to events, the trace rules are evaluated on.
-  if (format === 'claude-code' || format === 'codex') return convertedTrace(text) ? 'converted' : undefined;
+  // Every other format is compared through its conversion to events, the trace rules are evaluated on.
+  if (convertedFormat(path, text)) return convertedTrace(path, text) ? 'converted' : undefined;
   if (language === 'agent-trace-jsonl') return format === 'agentguard' ? 'agentguard' : 'dataset';
   if (language === 'guardrail') return undefined;
   // A pretty-printed trace under a name that says nothing (an untitled document) opens with a line that is no
   // value of its own: a dataset's first line is one.
   if (format === 'dataset' && !firstLineIsValue(text)) return 'trace';
-  if (format) return format;
+  if (format === 'agentguard' || format === 'dataset') return format;
   return /^\uFEFF?\s*[[{]/.test(text) ? 'trace' : undefined;
+}
+
+/**
+ * The format a file converts from, by its language as the editor decides it; a name that says nothing (a `git:`
+ * copy, an untitled document) is decided by content, as a JSON Lines file for an agent's own log.
+ */
+export function convertedFormat(path: string, text: string): TraceFormat | undefined {
+  const language = languageForFile(path, text) ?? (detectJsonLinesFormat(text) ? 'agent-trace-jsonl' : undefined);
+  const layout = traceLayout(language, text);
+  return isConverted(layout) ? layout : undefined;
 }
 
 function firstLineIsValue(text: string): boolean {
@@ -67,14 +76,18 @@ function firstLineIsValue(text: string): boolean {
 }
 
 /** The last conversion made: deciding a file's layout converts it, and reading it then takes the same. */
-let lastConverted: { text: string; trace: TraceText | undefined } | undefined;
+let lastConverted: { path: string; text: string; trace: TraceText | undefined; traces: number } | undefined;
 
-/** The trace a file in another format converts to (the one `agent-traces convert` writes), if it converts. */
-function convertedTrace(text: string): TraceText | undefined {
-  if (lastConverted?.text !== text) {
-    const layout = traceLayout('agent-trace-jsonl', text);
-    const first = isConverted(layout) ? tracesInText(text, layout).next() : undefined;
-    lastConverted = { text, trace: first && !first.done && first.value.converted && Array.isArray(first.value.trace) ? first.value : undefined };
+/**
+ * The first trace a file in another format converts to (the one `agent-traces convert` writes), if it converts,
+ * and how many it holds.
+ */
+function convertedTrace(path: string, text: string): TraceText | undefined {
+  if (lastConverted?.text !== text || lastConverted.path !== path) {
+    const format = convertedFormat(path, text);
+    const found = format ? [...tracesInText(text, format, path)] : [];
+    const first = found[0];
+    lastConverted = { path, text, trace: first?.converted && Array.isArray(first.trace) ? first : undefined, traces: found.length };
   }
   return lastConverted.trace;
 }
@@ -140,11 +153,12 @@ function eventSource(text: string, start: number, end: number, events: unknown[]
  * A converted trace: its events as the conversion gives them, each step and field located in the original file
  * (the session's own characters), and the lines the conversion left out said.
  */
-function convertedSource(text: string, trace: TraceText): TraceSource {
+function convertedSource(text: string, trace: TraceText, traces: number): TraceSource {
   const events = trace.trace as unknown[];
   const spanOf = trace.converted!.spanOf;
   const { skippedLines, omittedLines } = trace.converted!;
   const notices: string[] = [];
+  if (traces > 1) notices.push(`it holds ${traces} conversations: the first is compared (agent-traces convert --out FILE.jsonl writes each as a line of a dataset)`);
   if (skippedLines.length > 0) notices.push(`${linesText(skippedLines)} left out: not valid JSON`);
   if (omittedLines > 0) notices.push(`the last ${omittedLines} lines left out: past the limit of lines read`);
   return {
@@ -291,18 +305,15 @@ export function agentguardSource(text: string): SourceRead {
 }
 
 /** Why a document that is not one of the layouts the diff reads cannot be compared. */
-export function notComparable(text: string): string {
-  const format = detectJsonLinesFormat(text);
-  return format === 'claude-code'
-    ? 'a Claude Code session that holds no conversation to compare'
-    : format === 'codex'
-      ? 'a Codex rollout, which is not compared yet: it does not convert to a trace (trace files, datasets, agentguard logs and Claude Code sessions are compared)'
-      : 'not a trace file, dataset, agentguard log or Claude Code session';
+export function notComparable(path: string, text: string): string {
+  const format = convertedFormat(path, text);
+  return format ? `${format.name} that holds no conversation to compare` : 'not a trace file, dataset, agentguard log or conversation of a format read here';
 }
 
-/** What a layout is, in messages. */
-export function layoutName(layout: SourceLayout): string {
-  return layout === 'trace' ? 'a trace file' : layout === 'dataset' ? 'a dataset' : layout === 'agentguard' ? 'an agentguard log' : 'a Claude Code session';
+/** What a document of a layout is, in messages. */
+export function layoutName(layout: SourceLayout, path: string, text: string): string {
+  if (layout === 'converted') return convertedFormat(path, text)?.name ?? 'a conversation';
+  return layout === 'trace' ? 'a trace file' : layout === 'dataset' ? 'a dataset' : 'an agentguard log';
 }
 
 /**
@@ -311,13 +322,13 @@ export function layoutName(layout: SourceLayout): string {
  */
 export function traceSource(path: string, text: string, line?: number): SourceRead {
   const layout = layoutOf(path, text);
-  if (!layout) return { ok: false, reason: notComparable(text) };
-  if (line !== undefined && layout !== 'dataset') return { ok: false, reason: `it is ${layoutName(layout)}, not a dataset: a line number applies to datasets` };
+  if (!layout) return { ok: false, reason: notComparable(path, text) };
+  if (line !== undefined && layout !== 'dataset') return { ok: false, reason: `it is ${layoutName(layout, path, text)}, not a dataset: a line number applies to datasets` };
   if (layout === 'trace') return traceFileSource(text);
   if (layout === 'agentguard') return agentguardSource(text);
   if (layout === 'converted') {
-    const converted = convertedTrace(text);
-    return converted ? { ok: true, source: convertedSource(text, converted) } : { ok: false, reason: notComparable(text) };
+    const converted = convertedTrace(path, text);
+    return converted ? { ok: true, source: convertedSource(text, converted, lastConverted?.traces ?? 1) } : { ok: false, reason: notComparable(path, text) };
   }
   const chosen = line === undefined ? datasetLines(text)[0] : lineNumbered(text, line);
   if (!chosen) return { ok: false, reason: line === undefined ? 'the dataset holds no trace' : `it has no line ${line} holding a trace` };

@@ -42,6 +42,18 @@ describe('diff of a Claude Code session with a trace (two formats)', () => {
     assert.deepEqual(read.source.notices, []);
   });
 
+  it('reads every format that converts (traceFormats.ts) as the trace it converts to, and names it in messages', () => {
+    const conversationPath = path.resolve(__dirname, '../../../..', 'examples/conversations/refund-request.json');
+    const conversation = readFileSync(conversationPath, 'utf8');
+    assert.equal(layoutOf(conversationPath, conversation), 'converted');
+    const read = traceSource(conversationPath, conversation);
+    assert.ok(read.ok);
+    assert.equal(read.source.input.values.length, 9);
+    const withLine = traceSource(conversationPath, conversation, 1);
+    assert.deepEqual(withLine, { ok: false, reason: 'it is an Anthropic Messages conversation, not a dataset: a line number applies to datasets' });
+    assert.deepEqual(traceSource(sessionPath, session, 2), { ok: false, reason: 'it is a Claude Code session, not a dataset: a line number applies to datasets' });
+  });
+
   it('reads a pretty-printed trace under a name that says nothing (an untitled document) as one trace, not as a dataset', () => {
     const events = conversion();
     assert.equal(layoutOf('untitled:conversion', JSON.stringify(events, null, 2)), 'trace');
