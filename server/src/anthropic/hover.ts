@@ -7,6 +7,7 @@ import type { HoverResult, Span } from '../common/types';
 import { escapeMarkdown, inlineCode, quote } from '../common/markdown';
 import { ownEntry } from '../common/lookup';
 import { idHover } from '../calls/hover';
+import { blockAsEvents } from '../calls/anthropicEvents';
 import { propertyValue, stringValue } from '../json/queries';
 import { blockDocs, blockFieldDocs, callBlockTypes } from './blocks';
 import { messageFieldDocs, requestFieldDocs, responseFieldDocs, roleDocs, stopReasonDocs, toolFieldDocs } from './docs';
@@ -45,7 +46,9 @@ export function hover(model: ConversationModel, offset: number): HoverResult | n
   const key = place.segment;
   if (key === 'type' && parent === 'block') {
     const doc = ownEntry(blockDocs, node.value);
-    return { span, markdown: doc ? `**${escapeMarkdown(node.value)}** block\n\n${doc}` : `**${escapeMarkdown(node.value)}**: a block type this reader does not know (the API may have added it).` };
+    const markdown = doc ? `**${escapeMarkdown(node.value)}** block\n\n${doc}` : `**${escapeMarkdown(node.value)}**: a block type this reader does not know (the API may have added it).`;
+    const seen = blockAsEvents(place.steps[place.steps.length - 2].node);
+    return { span, markdown: seen ? `${markdown}\n\n${seen}` : markdown };
   }
   if (key === 'role' && (parent === 'message' || parent === 'response')) {
     const doc = ownEntry(roleDocs, node.value);

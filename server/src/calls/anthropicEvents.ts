@@ -114,3 +114,32 @@ function assistantEvents(text: string, blocks: readonly JsonNode[]): SourcedEven
   }
   return events;
 }
+
+/**
+ * What guardrail rules see of a content block (Markdown for its hover), and where that differs from what Invariant's
+ * gateway would give for this very block (an empty or failed `tool_result`), if anywhere.
+ */
+export function blockAsEvents(block: JsonNode): string | undefined {
+  const type = stringOf(property(block, 'type')?.value);
+  if (type === undefined) return undefined;
+  switch (type) {
+    case 'text':
+      return 'Rules see it as a message: in an assistant message, an event of its own (`{role: "assistant", content: text}`); in a user message, gathered with the message\'s other text and image blocks into one `{role: "user", content: [...]}` after its tool results. As Invariant\'s gateway converts it.';
+    case 'image':
+      return 'Rules see it in the user event that gathers the message\'s text and images, as `{type: "image_url", image_url: {url: "data:<media_type>;base64,…"}}`. As Invariant\'s gateway converts it.';
+    case 'tool_use':
+      return 'Rules see it as a call: an assistant event of its own, `{role: "assistant", content: null, tool_calls: [{id, type: "function", function: {name, arguments: input}}]}`. As Invariant\'s gateway converts it.';
+    case 'tool_result': {
+      const content = property(block, 'content')?.value;
+      const empty = !content || content.type === 'null' || (content.type === 'string' && content.value === '') || (content.type === 'array' && content.items.length === 0);
+      const failed = property(block, 'is_error')?.value;
+      const differences: string[] = [];
+      if (empty) differences.push('Invariant\'s gateway drops a result whose content is empty; here it is kept, with content `""`, since it still answers its call');
+      if (failed?.type === 'boolean' && failed.value) differences.push('the gateway drops `is_error`; here the event keeps `is_error: true`');
+      const seen = 'Rules see it as a tool output: `{role: "tool", content, tool_call_id: tool_use_id}`.';
+      return differences.length > 0 ? `${seen}\n\n**Differs from Invariant's gateway:** ${differences.join('; ')}.` : `${seen} As Invariant's gateway converts it.`;
+    }
+    default:
+      return 'Rules do not see it: Invariant\'s gateway drops this block (only text, images, tool calls and their results become events).';
+  }
+}

@@ -9,6 +9,7 @@ import { ownEntry } from '../common/lookup';
 import { idHover } from '../calls/hover';
 import { formatDuration, formatTokens } from '../../../shared/format';
 import { itemSchemas, partSchemas, type FieldSchema } from './items';
+import { itemAsEvents } from './itemEvents';
 import { bodyFields } from './bodyFields';
 import { placeAt } from './locate';
 import type { ItemStep, ResponsesModel } from './model';
@@ -38,7 +39,9 @@ export function hover(model: ResponsesModel, offset: number): HoverResult | null
   const step = place.item;
   if (inItem.length === 1 && inItem[0] === 'type') {
     const doc = ownEntry(itemSchemas, node.value)?.doc;
-    return { span, markdown: doc ? `**${escapeMarkdown(node.value)}** item\n\n${doc}` : `**${escapeMarkdown(node.value)}**: not an item type the known versions of the Responses API have.` };
+    if (!doc) return { span, markdown: `**${escapeMarkdown(node.value)}**: not an item type the known versions of the Responses API have.` };
+    const seen = itemAsEvents(step.node);
+    return { span, markdown: `**${escapeMarkdown(node.value)}** item\n\n${doc}${seen ? `\n\n${seen}` : ''}` };
   }
   if (inItem.length === 3 && inItem[2] === 'type') {
     const doc = ownEntry(partSchemas, node.value)?.doc;

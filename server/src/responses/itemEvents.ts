@@ -17,6 +17,7 @@
 import type { JsonNode } from '../json/nodes';
 import { property } from '../json/queries';
 import type { Span } from '../common/types';
+import { inlineCode } from '../common/markdown';
 import { readItem } from './itemFacts';
 import { event, madeArray, madeNull, madeObject, madeString, original, span, stringOf, type Sourced, type SourcedEvent } from '../calls/sourcedEvents';
 
@@ -100,4 +101,22 @@ function outputEvent(text: string, item: JsonNode, linkKey: 'call_id' | 'id'): S
 function valueAt(item: JsonNode, at: Span): JsonNode | undefined {
   if (item.type !== 'object') return undefined;
   return item.properties.find((p) => p.value?.start === at.start && p.value.end === at.end)?.value;
+}
+
+const notTheGateway = 'Invariant\'s gateway converts no Responses items: this mapping is ours (docs/formats.md), the Chat Completions message the item stands for.';
+
+/** What guardrail rules see of an item (Markdown for its hover), and that the mapping is ours, not the gateway's. */
+export function itemAsEvents(item: JsonNode): string | undefined {
+  if (item.type !== 'object') return undefined;
+  const facts = readItem(item, absolute);
+  let seen: string;
+  if (facts.type === 'message') seen = 'Rules see it as a message: `{role, content}`, the content one string when the message has one text part, else a list of `{type: "text", text}` and `{type: "image_url", image_url: {url}}`.';
+  else if (facts.call && facts.call.serverSide) seen = 'Rules do not see it: the API ran this tool itself, and such calls are left out as the gateway leaves out Anthropic\'s server tools.';
+  else if (facts.call) {
+    const args = facts.type === 'function_call' ? '`arguments` as written (a JSON string the analyzer parses)' : facts.call.argsEncoding === 'text' ? '`arguments: {input: <the text>}`' : '`arguments`: the item\'s action as it is';
+    seen = `Rules see it as a call: \`{role: "assistant", content: null, tool_calls: [{id: call_id, type: "function", function: {name, arguments}}]}\`, named ${facts.call.name ? inlineCode(facts.call.name) : 'by its type'}, with ${args}.`;
+  } else if (facts.output) seen = 'Rules see it as a tool output: `{role: "tool", content: output, tool_call_id: call_id}`.';
+  else if (facts.type === 'reasoning') seen = 'Rules do not see it: reasoning is left out, as the gateway leaves out Anthropic\'s thinking.';
+  else seen = 'Rules do not see it.';
+  return `${seen}\n\n${notTheGateway}`;
 }

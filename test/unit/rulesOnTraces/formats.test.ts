@@ -4,6 +4,12 @@ import { guardrailService, type RuleModel } from '../../../server/src/guardrail'
 import { evaluateRulesOnTrace, type RuleFile } from '../../../server/src/rulesOnTraces/evaluateOnTrace';
 import { tracesInText } from '../../../server/src/rulesOnTraces/tracesInText';
 import { isConverted, traceLayoutOfFile, type TraceLayout } from '../../../server/src/traceFormats';
+import { defaultSettings, type LanguageService, type ServiceContext } from '../../../server/src/common/languageService';
+import { anthropicService } from '../../../server/src/anthropic';
+import { jsonlService } from '../../../server/src/jsonl';
+import { responsesService } from '../../../server/src/responses';
+
+const context: ServiceContext = { settings: defaultSettings };
 
 function rules(source: string): RuleFile {
   const uri = 'file:///w/rules/formats.gr';
@@ -106,5 +112,49 @@ describe('the formats that convert to Invariant events', () => {
     const [found] = [...tracesInText(text, layout, '/w/broken.json')];
     assert.equal(found.problem?.kind, 'not-json');
     assert.match(found.problem.kind === 'not-json' ? found.problem.detail : '', /at line 2$/);
+  });
+});
+
+describe('the hover on a block or item type says what rules see of it', () => {
+  function hoverAt(service: LanguageService<unknown>, uri: string, text: string, at: string, nth = 0): string {
+    let offset = -1;
+    for (let i = 0; i <= nth; i++) offset = text.indexOf(at, offset + 1);
+    assert.ok(offset >= 0, at);
+    const model = service.parse({ uri, version: 1, text });
+    return service.hover(model, offset + 1, context)?.markdown ?? '';
+  }
+
+  it('an Anthropic tool_result: as the gateway when it has content; where it differs when it is empty or failed', () => {
+    const text = JSON.stringify({
+      model: 'claude',
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} }, { type: 'tool_use', id: 'toolu_2', name: 'ls', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }, { type: 'tool_result', tool_use_id: 'toolu_2', content: '', is_error: true }] },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 'x' }, { type: 'text', text: 'done' }] },
+      ],
+    }, null, 2);
+    const kept = hoverAt(anthropicService as LanguageService<unknown>, 'file:///w/c.json', text, '"tool_result"');
+    assert.match(kept, /Rules see it as a tool output: .*As Invariant's gateway converts it\./);
+    const differs = hoverAt(anthropicService as LanguageService<unknown>, 'file:///w/c.json', text, '"tool_result"', 1);
+    assert.match(differs, /\*\*Differs from Invariant's gateway:\*\* Invariant's gateway drops a result whose content is empty.*; the gateway drops `is_error`; here the event keeps `is_error: true`\./);
+    assert.match(hoverAt(anthropicService as LanguageService<unknown>, 'file:///w/c.json', text, '"thinking"'), /Rules do not see it: Invariant's gateway drops this block/);
+  });
+
+  it('a Claude Code session\'s tool_result block, and a Codex rollout\'s and a Responses document\'s items: our mapping, said so', () => {
+    const session = [
+      JSON.stringify({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'go' } }),
+      JSON.stringify({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] } }),
+      JSON.stringify({ type: 'user', uuid: 'r1', parentUuid: 'a1', sessionId: 's', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '' }] } }),
+    ].join('\n');
+    assert.match(hoverAt(jsonlService as LanguageService<unknown>, 'file:///w/s.jsonl', session, '"tool_result"'), /Differs from Invariant's gateway:\*\* Invariant's gateway drops a result whose content is empty/);
+    const rollout = [
+      JSON.stringify({ timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { id: 's', cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.77.0' } }),
+      JSON.stringify({ timestamp: '2026-01-01T00:00:01.000Z', type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: 'c1' } }),
+    ].join('\n');
+    const call = hoverAt(jsonlService as LanguageService<unknown>, 'file:///w/rollout.jsonl', rollout, '"function_call"');
+    assert.match(call, /Rules see it as a call: .*named `shell`, with `arguments` as written/);
+    assert.match(call, /Invariant's gateway converts no Responses items: this mapping is ours/);
+    assert.match(hoverAt(responsesService as LanguageService<unknown>, 'file:///w/r.json', responsesRequest, '"reasoning"'), /Rules do not see it: reasoning is left out/);
+    assert.match(hoverAt(responsesService as LanguageService<unknown>, 'file:///w/r.json', responsesRequest, '"function_call_output"'), /Rules see it as a tool output/);
   });
 });

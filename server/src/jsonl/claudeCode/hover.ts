@@ -11,6 +11,7 @@ import type { Place } from '../locate';
 import type { LinesModel } from '../lines';
 import { fieldDocs, recordTypeDocs, toolDocs } from './docs';
 import { blockDocs } from '../../anthropic/blocks';
+import { blockAsEvents } from '../../calls/anthropicEvents';
 import { recordSummary, subagentFile } from './describe';
 import { sessionOf, stepOfLine } from './session';
 import type { RecordStep, SessionModel } from './types';
@@ -43,7 +44,9 @@ export function sessionHover(model: LinesModel, place: Place, offset: number): H
   }
   if (path[0] === 'message' && path[1] === 'content' && key === 'type' && path.length === 4) {
     const doc = ownEntry(blockDocs, node.value);
-    return doc ? { span, markdown: `**${escapeMarkdown(node.value)}** block\n\n${doc}` } : null;
+    // Rules see the live conversation's messages: a block of an abandoned branch or a side chain's echo is not seen.
+    const seen = step.abandoned ? 'Rules do not see it: its record is on an abandoned branch, not the live conversation.' : blockAsEvents(place.steps[place.steps.length - 2].node);
+    return doc ? { span, markdown: `**${escapeMarkdown(node.value)}** block\n\n${doc}${seen ? `\n\n${seen}` : ''}` } : null;
   }
   if (path[0] === 'message' && path[1] === 'content' && key === 'name' && path.length === 4) return toolHover(session, node.value, span);
   if (key === 'agentId') return agentHover(session, node.value, span);

@@ -10,6 +10,7 @@ import { describeCall, idHover } from '../../calls/hover';
 import { stepTimingLines } from '../../calls/timing';
 import { formatDuration, formatTokens } from '../../../../shared/format';
 import { itemSchemas, partSchemas, type FieldSchema } from '../../responses/items';
+import { itemAsEvents } from '../../responses/itemEvents';
 import type { Place } from '../locate';
 import type { LinesModel } from '../lines';
 import { eventTypes, recordFields, recordTypes } from './docs';
@@ -36,7 +37,10 @@ export function rolloutHover(model: LinesModel, place: Place, offset: number): H
   const value = node.value;
   if (path.length === 1 && path[0] === 'type') return { span, markdown: withTiming(rollout, step, typeDoc(value, ownEntry(recordTypes, value)?.doc, 'record')) };
   if (path.length === 1 && path[0] === 'timestamp') return { span, markdown: withTiming(rollout, step, '**timestamp**') };
-  if (path.length === 2 && path[0] === 'payload' && path[1] === 'type') return { span, markdown: withTiming(rollout, step, payloadTypeDoc(rollout, step, value)) };
+  if (path.length === 2 && path[0] === 'payload' && path[1] === 'type') {
+    const seen = step.facts.type === 'response_item' ? itemAsEvents(place.steps[place.steps.length - 2].node) : undefined;
+    return { span, markdown: withTiming(rollout, step, `${payloadTypeDoc(rollout, step, value)}${seen ? `\n\n${seen}` : ''}`) };
+  }
   if (path.length === 4 && path[0] === 'payload' && path[3] === 'type') {
     const doc = ownEntry(partSchemas, value)?.doc;
     return doc ? { span, markdown: `**${escapeMarkdown(value)}** content part\n\n${doc}` } : null;
