@@ -1,6 +1,6 @@
 import { EventObject, InvariantAttributeError, ToolOutputEvent, fromJson, setMethodFactory } from './traceObjects';
 import { iterate, length, compare } from './pyops';
-import { checkItems, checkLength } from './limits';
+import { MAX_ITEMS, checkItems, checkLength } from './limits';
 import { pyFindIter, pyMatch } from './regex';
 import { Refused, refuseInternals } from './stdlib/refused';
 import { imagesOf, textsOf } from './text';
@@ -80,6 +80,7 @@ function pySplit(s: string, sep: Value | undefined, maxsplit: Value | undefined)
         parts.push(s.slice(m.index).replace(/\s+$/u, ''));
         break;
       }
+      if (parts.length === MAX_ITEMS) checkItems(parts.length + 1);
       parts.push(m[0]);
     }
     return parts;
@@ -87,9 +88,23 @@ function pySplit(s: string, sep: Value | undefined, maxsplit: Value | undefined)
   const d = str(sep);
   if (d === undefined) throw new PyError('TypeError', `must be str or None, not ${typeName(sep)}`);
   if (d === '') throw new PyError('ValueError', 'empty separator');
+  // Counted before the engine splits: splitting runs whole, as one call that nothing can interrupt.
+  if (s.length > MAX_ITEMS) checkItems(Math.min(max >= 0 ? max + 1 : Infinity, occurrences(s, d, MAX_ITEMS) + 1));
   const parts = s.split(d);
   if (max >= 0 && parts.length > max + 1) return [...parts.slice(0, max), parts.slice(max).join(d)];
   return parts;
+}
+
+/** How many times `part` occurs in `s`, counted up to `upTo + 1`. */
+function occurrences(s: string, part: string | RegExp, upTo: number): number {
+  let count = 0;
+  if (typeof part === 'string') {
+    for (let at = s.indexOf(part); at >= 0 && count <= upTo; at = s.indexOf(part, at + part.length)) count++;
+    return count;
+  }
+  const re = new RegExp(part.source, 'g');
+  while (count <= upTo && re.exec(s)) count++;
+  return count;
 }
 
 /**
@@ -104,6 +119,7 @@ function stringMethod(value: Value, name: string): PyFunction {
     case 'lower': return method(name, () => s.toLowerCase());
     case 'upper': return method(name, () => s.toUpperCase());
     case 'splitlines': return method(name, () => {
+      if (s.length > MAX_ITEMS) checkItems(occurrences(s, SPLITLINES, MAX_ITEMS) + 1);
       const lines: Value[] = s.split(SPLITLINES);
       if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
       return lines.length === 1 && lines[0] === s ? [value] : lines;

@@ -31,6 +31,10 @@ describe('evaluation: memory limits', () => {
     assert.match(failure('len(s + s) > 0')!, /MemoryError: a string of 400,000,000 characters/);
     assert.match(failure('len(",".join([s, s])) > 0')!, /MemoryError: a string of 400,000,001 characters/);
     assert.equal(failure('len(l + [1]) == 6000001 and len(s) == 200000000'), null);
+    assert.match(failure('len(("a," * 10000001).split(",")) > 0')!, /MemoryError: a list of 10,000,002 items/);
+    const lines = ev('raise "x" if:\n    (m: Message)\n    len((m.content * 10000001).splitlines()) > 0\n', [user('a\n')]);
+    assert.match(lines.failure!, /MemoryError: a list of 10,000,002 items/);
+    assert.equal(failure('len(("a," * 6000000).split(",")) == 6000001'), null);
     assert.equal(ev('raise "x" if:\n    (m: Message)\n    len([1, 2] * 3) == 6 and len("ab" * -1) == 0\n', [user('a')]).errors.length, 1);
   });
 
