@@ -40,6 +40,8 @@ const builds = [
   { ...nodeCommon, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   { ...nodeCommon, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js', banner: { js: '#!/usr/bin/env node' } },
   { ...nodeCommon, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // Rules are evaluated on worker threads that the server and the CLI end when a rule runs past its time limit.
+  { ...nodeCommon, entryPoints: ['server/src/rulesOnTraces/evaluationWorker.ts'], outfile: 'dist/evaluationWorker.js' },
   {
     ...common,
     platform: 'browser',

@@ -83,6 +83,7 @@ const rules = new RuleChecks({
   info: (message) => connection.console.info(message),
   logFailure: (feature, uri, version, error) => logFailure(feature, uri, version, error),
   refreshCodeLenses: () => refreshCodeLenses(),
+  publishDiagnostics: (uri, version, list) => void connection.sendDiagnostics({ uri, version, diagnostics: list }),
 });
 const ruleTests = new RuleTests({
   documents,

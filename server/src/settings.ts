@@ -39,6 +39,8 @@ export interface ServerSettings extends Settings {
     workBudget: number;
     /** Trace files of the workspace (besides the open ones) the rule files' code lenses count violations in. */
     maxLensTraces: number;
+    /** Milliseconds a rule may run on one trace before it is stopped (its worker ended when it does not stop). */
+    timeout: number;
   };
 }
 
@@ -56,7 +58,7 @@ export const defaultServerSettings: ServerSettings = {
   pythonPaths: [],
   maxPythonFileSize: 1_000_000,
   compare: { maxSteps: 200_000, maxAlignmentWork: defaultMaxAlignmentWork, ignore: [] },
-  guardrails: { policies: [], severity: 'warning', workBudget: 1_000_000, maxLensTraces: 200 },
+  guardrails: { policies: [], severity: 'warning', workBudget: 1_000_000, maxLensTraces: 200, timeout: 5000 },
 };
 
 const severities = ['error', 'warning', 'information', 'hint'] as const;
@@ -108,6 +110,7 @@ export function readSettings(section: unknown): ServerSettings {
       severity: severities.includes(raw.guardrails?.severity) ? raw.guardrails.severity : defaultServerSettings.guardrails.severity,
       workBudget: Math.floor(positiveNumber(raw.guardrails?.workBudget, defaultServerSettings.guardrails.workBudget, 1)),
       maxLensTraces: Math.floor(positiveNumber(raw.guardrails?.maxLensTraces, defaultServerSettings.guardrails.maxLensTraces)),
+      timeout: Math.floor(positiveNumber(raw.guardrails?.timeout, defaultServerSettings.guardrails.timeout, 100)),
     },
   };
 }

@@ -69,3 +69,16 @@ export const notTracesReason = 'not a trace file, a dataset or a conversation of
 export function isConverted(layout: TraceLayout | undefined): layout is TraceFormat {
   return layout !== undefined && layout !== 'trace' && layout !== 'dataset';
 }
+
+/** A layout as it crosses to the evaluation worker: a format by its name (its functions do not cross threads). */
+export function layoutName(layout: TraceLayout): string {
+  return typeof layout === 'string' ? layout : layout.name;
+}
+
+/** The layout `layoutName` named. */
+export function layoutNamed(name: string): TraceLayout {
+  if (name === 'trace' || name === 'dataset') return name;
+  const format = traceFormats.find((candidate) => candidate.name === name);
+  if (!format) throw new Error(`no trace format is named ${JSON.stringify(name)}`);
+  return format;
+}

@@ -8,7 +8,7 @@ export const suiteModule = join(repoRoot, 'out', 'test', 'e2e', 'suite', 'index.
 export const examplesDir = join(repoRoot, 'examples');
 const buildStamp = join(repoRoot, '.cache', 'e2e', 'last-build');
 
-const BUILD_OUTPUTS = ['dist/client.js', 'dist/server.js', 'dist/media/preview.js', 'out/test/e2e/suite/index.js'];
+const BUILD_OUTPUTS = ['dist/client.js', 'dist/server.js', 'dist/evaluationWorker.js', 'dist/media/preview.js', 'out/test/e2e/suite/index.js'];
 const BUILD_INPUTS = ['client', 'server', join('test', 'e2e', 'suite')];
 
 function newestMtime(dir, suffixes) {

@@ -139,6 +139,35 @@ describe('guardrail rules on an open dataset over stdio', () => {
   });
 });
 
+describe('a rule\'s time limit from agentTraces.guardrails.timeout', () => {
+  const server = new ServerProcess({ guardrails: { timeout: 300 } });
+  const traceUri = 'file:///workspace/backtracks.trace.json';
+
+  before(async () => {
+    await server.initialize();
+    server.open(traceUri, 'agent-trace', JSON.stringify([{ role: 'user', content: 'a'.repeat(30) + '!' }]));
+    server.open(ruleUri, 'guardrail', 'raise "backtracks" if:\n    (m: Message)\n    match("(a+)+$", m.content)\n');
+  });
+
+  after(async () => {
+    assert.equal(await server.shutdown(), 0);
+  });
+
+  it('stops a rule stuck in one regular expression at the limit set, and says so on the trace and the rule file', async () => {
+    let diagnostics = await server.diagnosticsFor(traceUri, 1);
+    while (!guardrails(diagnostics).length) diagnostics = await server.nextDiagnostics(traceUri);
+    assert.deepEqual(guardrails(diagnostics).map((d) => [d.code, d.severity, d.message]), [[
+      'guardrails/timeout', 3, 'leaks.gr: Rule 1 stopped after running 300 ms on this trace (the time limit); its violations are not reported (setting agentTraces.guardrails.timeout)',
+    ]]);
+    let ruleFile = await server.diagnosticsFor(ruleUri, 1);
+    while (ruleFile.length === 0) ruleFile = await server.nextDiagnostics(ruleUri);
+    assert.deepEqual(ruleFile.map((d) => [d.code, d.severity, d.range.start, d.message]), [[
+      'guardrails/timeout', 2, { line: 0, character: 0 },
+      'This rule ran past its time limit (300 ms) on 1 trace (backtracks.trace.json) and was stopped there: its violations on them are not reported (setting agentTraces.guardrails.timeout)',
+    ]]);
+  });
+});
+
 describe('a rule file\'s code lens over the workspace\'s trace files', () => {
   const server = new ServerProcess({ guardrails: { maxLensTraces: 2 } });
   const folder = mkdtempSync(join(tmpdir(), 'lens-workspace-'));

@@ -1,57 +1,29 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { ServerProcess, repoRoot } from './lspClient';
 
 /*
- * The server loads the guardrail rule evaluator (and its Python parser) only when a trace has rules to check
- * (server/src/lsp/ruleChecks.ts). esbuild keeps that `require` lazy inside dist/server.js itself: the evaluator is no
- * file of its own, so a preload hook on `require` cannot see it load. What can is V8's precise coverage, which Node
- * writes for the whole process at exit when NODE_V8_COVERAGE names a folder: esbuild puts each lazily loaded
- * module's top-level code in a function named by its source path (`"server/src/guardrail/evaluate/evaluator.ts"() {…}`),
- * called once when the module loads. Its call count says whether the evaluator was loaded. The test first finds the
- * function (so a bundling change fails it loudly instead of letting it pass), and checks it ran once rules applied.
+ * Rules are evaluated on worker threads (server/src/rulesOnTraces/evaluationWorkers.ts), from their own bundle: the
+ * server's thread never loads the evaluator and its Python parser, and starts a worker only when a trace has rules
+ * to check. The bundles are read for the evaluator's code; the server's log says when a worker starts.
  */
-const evaluatorModules = ['server/src/rulesOnTraces/evaluateOnTrace.ts', 'server/src/guardrail/evaluate/evaluator.ts'];
+const started = /^\[guardrails\] starting a rule evaluation worker$/;
 
-interface FunctionCoverage {
-  functionName: string;
-  ranges: { count: number }[];
-}
-
-/** How often each evaluator module's top-level code ran in the server process that wrote coverage to `dir`. */
-function evaluatorLoads(dir: string): Record<string, number | undefined> {
-  const bundle = pathToFileURL(join(repoRoot, 'dist', 'server.js')).href;
-  const scripts = readdirSync(dir).flatMap((name) => (JSON.parse(readFileSync(join(dir, name), 'utf8')).result as { url: string; functions: FunctionCoverage[] }[]));
-  const server = scripts.filter((script) => script.url === bundle);
-  assert.equal(server.length, 1, `coverage of ${bundle} in ${dir}`);
-  const loads: Record<string, number | undefined> = {};
-  for (const module of evaluatorModules) {
-    const found = server[0].functions.filter((f) => f.functionName === module);
-    loads[module] = found.length === 1 ? found[0].ranges[0].count : undefined;
-  }
-  return loads;
-}
-
-/** Runs a server that writes its coverage, lets `use` drive it, shuts it down, and returns the evaluator's loads. */
-async function loadsDuring(use: (server: ServerProcess) => Promise<void>): Promise<Record<string, number | undefined>> {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-traces-coverage-'));
+/** Runs a server, lets `use` drive it, shuts it down, and returns what it logged. */
+async function logDuring(use: (server: ServerProcess) => Promise<void>): Promise<string[]> {
+  const server = new ServerProcess();
+  const log: string[] = [];
+  server.connection.onNotification('window/logMessage', (params: { message: string }) => void log.push(params.message));
   try {
-    const server = new ServerProcess({}, { NODE_V8_COVERAGE: dir });
-    try {
-      await server.initialize();
-      await server.configured;
-      await use(server);
-    } finally {
-      assert.equal(await server.shutdown(), 0);
-    }
-    return evaluatorLoads(dir);
+    await server.initialize();
+    await server.configured;
+    await use(server);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    assert.equal(await server.shutdown(), 0);
   }
+  return log;
 }
 
 const traceUri = 'file:///workspace/chat.trace.json';
@@ -59,23 +31,31 @@ const traceText = '[{"role": "user", "content": "my password is hunter2"}]';
 const ruleUri = 'file:///workspace/leaks.gr';
 const ruleText = 'raise "password in a message" if:\n    (m: Message)\n    "hunter2" in m.content\n';
 
-describe('the guardrail rule evaluator is loaded lazily', () => {
-  it('is not loaded by a server that starts and checks a trace no rule file applies to', async () => {
-    const loads = await loadsDuring(async (server) => {
+describe('the guardrail rule evaluator runs on a worker thread', () => {
+  it('is not in the server\'s bundle, only in the worker\'s', () => {
+    // Strings only the evaluator and the Python parser it uses for python_code hold.
+    const marks = ['Evaluation failed at line', '@lezer/python'];
+    const server = readFileSync(join(repoRoot, 'dist', 'server.js'), 'utf8');
+    const worker = readFileSync(join(repoRoot, 'dist', 'evaluationWorker.js'), 'utf8');
+    assert.deepEqual(marks.map((mark) => [mark, server.includes(mark), worker.includes(mark)]), marks.map((mark) => [mark, false, true]));
+  });
+
+  it('is not started by a server that checks a trace no rule file applies to', async () => {
+    const log = await logDuring(async (server) => {
       server.open(traceUri, 'agent-trace', traceText);
       assert.deepEqual(await server.diagnosticsFor(traceUri, 1), []);
     });
-    assert.deepEqual(loads, Object.fromEntries(evaluatorModules.map((module) => [module, 0])));
+    assert.deepEqual(log.filter((line) => started.test(line)), []);
   });
 
-  it('is loaded, once, when a rule file applies to an open trace', async () => {
-    const loads = await loadsDuring(async (server) => {
+  it('is started, once, when a rule file applies to an open trace', async () => {
+    const log = await logDuring(async (server) => {
       server.open(traceUri, 'agent-trace', traceText);
       server.open(ruleUri, 'guardrail', ruleText);
       let diagnostics = await server.diagnosticsFor(traceUri, 1);
       while (!diagnostics.some((d) => d.source === 'guardrails')) diagnostics = await server.nextDiagnostics(traceUri);
       assert.deepEqual(diagnostics.map((d) => d.message), ['password in a message']);
     });
-    assert.deepEqual(loads, Object.fromEntries(evaluatorModules.map((module) => [module, 1])));
+    assert.equal(log.filter((line) => started.test(line)).length, 1, log.join('\n'));
   });
 });

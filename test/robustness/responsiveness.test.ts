@@ -118,7 +118,7 @@ describe('rules evaluated on a 10 MB trace', () => {
   });
 
   it('leaves hovers on a small file answering while the rules are evaluated, then marks the violation', async (t) => {
-    const slicing = server.nextLog(/evaluated\.trace\.json@1: evaluating 1 rule file in slices/, 60_000);
+    const slicing = server.nextLog(/evaluated\.trace\.json@1: evaluating 1 rule file on the evaluation worker/, 60_000);
     const evaluated = server.within('the evaluated trace\'s diagnostics', server.server.nextDiagnostics(big, 60_000), 60_000);
     let done = false;
     void evaluated.finally(() => (done = true)).catch(() => undefined);
@@ -142,7 +142,7 @@ describe('rules evaluated on a 10 MB trace', () => {
   });
 
   it('an edit of the trace stops the evaluation under way; the new version is evaluated instead', async () => {
-    const slicing = server.nextLog(/evaluated\.trace\.json@1: evaluating 1 rule file in slices/, 60_000);
+    const slicing = server.nextLog(/evaluated\.trace\.json@1: evaluating 1 rule file on the evaluation worker/, 60_000);
     // A changed rule file evaluates every open trace again.
     void server.server.connection.sendNotification('textDocument/didChange', {
       textDocument: { uri: ruleFile, version: 2 }, contentChanges: [{ text: `${rules}\nraise "calls t again" if:\n    (call: ToolCall)\n    call is tool:t\n` }],

@@ -1,15 +1,16 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
-import { evaluateLoadedRules, loadFailure, type EvaluationNotice, type EvaluationResult } from '../guardrail/evaluate';
+import { loadFailure } from '../guardrail/evaluate';
 import { expandArguments, readStandardInput } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
 import { bytesPerMB, readTextFile } from '../disk/files';
-import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText } from '../rulesOnTraces/tracesInText';
-import { notTracesReason, traceLayoutOfFile } from '../traceFormats';
+import { layoutName, notTracesReason, traceLayoutOfFile } from '../traceFormats';
 import { readBudget, readParameter } from './ruleOptions';
+import { EvaluationWorkers } from '../rulesOnTraces/evaluationWorkers';
+import type { Position, ReportedError, TraceReport as EvaluatedTrace } from '../rulesOnTraces/traceReports';
+import { nodeWorkerLauncher } from '../rulesOnTraces/workerLauncher';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
        agent-traces eval <rules.gr> - [--stdin-name NAME] < trace
@@ -25,6 +26,7 @@ Options:
   --param key=value  a policy parameter for input.key (read as JSON when it parses, else as a string); repeatable
   --budget N         steps (rule-body evaluations and comprehension iterations) allowed per rule and trace
                      (default 1000000)
+  --timeout MS       milliseconds a rule may run on one trace before it is stopped (default 5000)
   -                  evaluate standard input as well, as a file named by --stdin-name (default
                      stdin.trace.json: a trace; a .jsonl name reads it as a dataset)
   --stdin-name NAME  the name standard input is read and reported under
@@ -38,7 +40,8 @@ Options:
   -h, --help         show this help
 
 Violations are findings. A trace file that cannot be read, a value that holds no trace, and a trace on which a
-rule fails are inputs not evaluated; a rule file with syntax errors, or that the analyzer would not load, is
+rule fails, runs out of memory, is not evaluated or is stopped at its time limit or work budget are inputs not
+evaluated; a rule file with syntax errors, or that the analyzer would not load, is
 reported before any trace is read (exit 2).
 
 ${exitCodeHelp}`;
@@ -48,11 +51,15 @@ interface EvalOptions {
   patterns: string[];
   parameters: Record<string, unknown>;
   budget?: number;
+  timeoutMs: number;
   json: boolean;
   unique: boolean;
   stdin: boolean;
   stdinName?: string;
 }
+
+/** Milliseconds a rule may run on one trace, as the editor's agentTraces.guardrails.timeout. */
+export const defaultTimeoutMs = 5000;
 
 function parseEvalArguments(args: string[]): EvalOptions | string {
   const positional: string[] = [];
@@ -61,6 +68,7 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
   let unique = false;
   let stdinName: string | undefined;
   let budget: number | undefined;
+  let timeoutMs = defaultTimeoutMs;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--param') {
@@ -70,6 +78,10 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
       const value = readBudget(args[++i]);
       if (typeof value === 'string') return value;
       budget = value;
+    } else if (arg === '--timeout') {
+      const value = Number(args[++i]);
+      if (!Number.isFinite(value) || value < 1) return '--timeout takes a number of milliseconds of at least 1';
+      timeoutMs = value;
     } else if (arg === '--json') json = true;
     else if (arg === '--unique') unique = true;
     else if (arg === '--stdin-name') {
@@ -84,39 +96,13 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
   const patterns = positional.slice(1).filter((p) => p !== '-');
   const stdin = patterns.length < positional.length - 1;
   if (stdinName !== undefined && !stdin) return '--stdin-name names standard input: add - to evaluate it';
-  return { rules: positional[0], patterns, parameters, budget, json, unique, stdin, stdinName };
+  return { rules: positional[0], patterns, parameters, budget, timeoutMs, json, unique, stdin, stdinName };
 }
 
 /** Rule and trace files are read up to this size, as `agent-traces check` reads by default. */
 const maxFileBytes = 100 * bytesPerMB;
 
-interface Position {
-  line: number;
-  column: number;
-}
-
-interface ReportedError {
-  message: string | null;
-  args: unknown[];
-  kwargs: Record<string, unknown>;
-  key: string;
-  ranges: string[];
-  /** Variable → the address of the trace element it was bound to. */
-  bindings: Record<string, string>;
-  range: { start: Position; end: Position };
-  /** The places of the other elements the violation binds (printed in lines, not in --json, whose ranges say it). */
-  with: Position[];
-  /** Where each binding's element starts in the file (for the plain output). */
-  bound: { variable: string; address: string; at: Position }[];
-}
-
-interface TraceReport {
-  file: string;
-  line?: number;
-  errors: ReportedError[];
-  error: string | null;
-  notices: string[];
-}
+type TraceReport = { file: string } & Omit<EvaluatedTrace, 'incomplete'> & { incomplete?: boolean };
 
 export async function runEval(args: string[]): Promise<number> {
   const options = parseEvalArguments(args);
@@ -182,71 +168,41 @@ export async function runEval(args: string[]): Promise<number> {
   // Whatever was named but cannot be read (a FIFO, an unreadable folder) is reported, never silently left out.
   const reports: TraceReport[] = inputErrors.map((error) => ({ file: error.path, errors: [], error: error.reason, notices: [] }));
   const noticesShown = new Set<string>();
-  let violations = 0;
-  let failed = inputErrors.length;
-  let partial = 0;
-  for (const { path: file, shown, read: readInput } of inputs) {
-    const read = await readInput();
-    if (!read.ok) {
-      reports.push({ file: shown, errors: [], error: read.reason, notices: [] });
-      failed++;
-      continue;
-    }
-    const text = read.text;
-    // As the editor decides (by name, and for a .jsonl by its first line), so that a file is read the same way here.
-    const layout = traceLayoutOfFile(file, text);
-    if (!layout) {
-      reports.push({ file: shown, errors: [], error: notTracesMessage, notices: [] });
-      failed++;
-      continue;
-    }
-    const lines = new LineIndex(text); // its line starts are found on the first position asked for
-    const position = (offset: number): Position => {
-      const p = lines.positionAt(offset);
-      return { line: p.line + 1, column: p.character + 1 };
-    };
-    for (const found of tracesInText(text, layout, file)) {
-      const report: TraceReport = { file: shown, errors: [], error: null, notices: [], ...(found.line !== undefined ? { line: found.line } : {}) };
-      reports.push(report);
-      if (found.problem) {
-        report.error = found.problem.kind === 'not-json' ? `not valid JSON: ${found.problem.detail}` : `not evaluated: ${noTraceMessage}`;
-        failed++;
+  // Rules run on a worker thread, which is ended and replaced when a rule runs past the time limit.
+  const workers = new EvaluationWorkers(nodeWorkerLauncher());
+  const rulesSource = { uri: rules.uri, text: rulesText };
+  try {
+    for (const { path: file, shown, read: readInput } of inputs) {
+      const read = await readInput();
+      if (!read.ok) {
+        reports.push({ file: shown, errors: [], error: read.reason, notices: [] });
         continue;
       }
-      if (found.converted) {
-        const { skippedLines, omittedLines } = found.converted;
-        if (skippedLines.length > 0) report.notices.push(`${shown}: ${skippedLinesText(skippedLines)} left out of the evaluation: not valid JSON (fix the syntax errors first)`);
-        if (omittedLines > 0) {
-          report.notices.push(`${shown}: the last ${omittedLines} lines left out of the evaluation: past the limit of lines read`);
-          partial++;
-        }
+      // As the editor decides (by name, and for a .jsonl by its first line), so that a file is read the same way here.
+      const layout = traceLayoutOfFile(file, read.text);
+      if (!layout) {
+        reports.push({ file: shown, errors: [], error: notTracesMessage, notices: [] });
+        continue;
       }
-      const result: EvaluationResult = evaluateLoadedRules(rules, found.trace, { parameters: options.parameters, budget: options.budget });
-      const placer = new ErrorPlacer(text, found);
-      const firstLine = firstLineOf(text, found);
-      for (const e of result.errors) {
-        // Ranges are spelled out only where they are printed, and first: placing the error then reuses them.
-        const ranges = options.json ? e.ranges : [];
-        const { best, others } = placer.placeWithOthers(e, firstLine);
-        const bound = e.bindings.map(({ variable, address }) => ({ variable, address, at: position(placer.addressSpan(address).start) }));
-        report.errors.push({
-          message: e.message, args: e.args, kwargs: e.kwargs, key: e.key, ranges, bindings: Object.fromEntries(bound.map((b) => [b.variable, b.address])),
-          range: { start: position(best.start), end: position(best.end) }, with: others.map((span) => position(span.start)), bound,
+      const jobOptions = { rulesPath, shownPath: shown, parameters: options.parameters, budget: options.budget, timeLimitMs: options.timeoutMs, ranges: options.json };
+      try {
+        await workers.run({ kind: 'reports', rules: [rulesSource], text: read.text, layout: layoutName(layout), path: file, options: jobOptions }, (part) => {
+          for (const trace of part) reports.push({ file: shown, ...trace });
         });
-      }
-      violations += result.errors.length;
-      for (const n of result.notices) report.notices.push(noticeText(n, at));
-      // A rule that was not evaluated, or stopped short (work budget, time limit), leaves this trace's verdict incomplete.
-      if (result.notices.some((n) => n.kind === 'not-evaluated' || n.kind === 'budget' || n.kind === 'timeout')) partial++;
-      if (result.failure) {
-        failed++;
-        report.error = `${result.failure.start || result.failure.end ? at(result.failure.start) + ': ' : ''}${result.failure.message}`;
+      } catch (error) {
+        reports.push({ file: shown, errors: [], error: `not evaluated: ${error instanceof Error ? error.message : String(error)}`, notices: [] });
       }
     }
+  } finally {
+    workers.close();
   }
+  const violations = reports.reduce((sum, report) => sum + report.errors.length, 0);
+  const failed = reports.filter((report) => report.error !== null).length;
+  // A rule that was not evaluated, or stopped short (work budget, time limit), leaves a trace's verdict incomplete.
+  const partial = reports.filter((report) => report.incomplete).length;
 
   if (options.json) {
-    const entries = reports.map(({ notices, errors, ...r }) => ({ ...r, errors: errors.map(({ with: _, bound: __, ...e }) => e), notices }));
+    const entries = reports.map(({ notices, errors, incomplete, ...r }) => ({ ...r, errors: errors.map(({ with: _, bound: __, ...e }) => e), notices, incomplete: incomplete ?? false }));
     console.log(escapeJsonForTerminal(JSON.stringify(entries, null, 2)));
   } else {
     for (const r of reports) {
@@ -312,13 +268,4 @@ function boundText(file: string, bound: ReportedError['bound']): string {
   return `bound: ${bound.map((b) => `${escapeForTerminal(b.variable)} = ${escapeForTerminal(b.address)} at ${at}:${b.at.line}:${b.at.column}`).join(', ')}`;
 }
 
-function skippedLinesText(lines: number[]): string {
-  const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? `, … (${lines.length} in all)` : '');
-  return `line${lines.length === 1 ? '' : 's'} ${shown}`;
-}
-
 const notTracesMessage = `not evaluated: ${notTracesReason}`;
-
-function noticeText(n: EvaluationNotice, at: (offset: number) => string): string {
-  return `${at(n.start)} information guardrails ${n.message}`;
-}

@@ -3,6 +3,11 @@ export function shorten(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, Math.max(1, max - 1))}…` : text;
 }
 
+/** A time limit as messages write it: 5000 → "5 s", 1500 → "1.5 s", 250 → "250 ms". */
+export function duration(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(2)).toLocaleString('en-US')} s` : `${ms.toLocaleString('en-US')} ms`;
+}
+
 /** A count as messages write it: 1,234,567. */
 export function count(n: number): string {
   return n.toLocaleString('en-US');

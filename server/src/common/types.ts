@@ -180,6 +180,9 @@ export interface RuleFileResults {
     violations: number; traces: number; targets: Target[]; reason?: string; limited?: boolean;
     /** Trace files the rule was not evaluated on (for `reason`, the first such reason). */
     unevaluated: number;
+    /** Traces on which the rule ran past its time limit, and the files they are in (URIs). */
+    timedOut: number;
+    timedOutFiles: string[];
   };
   /** Why the whole file was not evaluated on some trace (a failure, a trace that is not JSON), if so. */
   fileReason?: string;

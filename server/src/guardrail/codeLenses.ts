@@ -41,6 +41,7 @@ function violationLenses(model: RuleModel, context: ServiceContext): Lens[] {
     const title = results.documents + onDisk === 0
       ? 'No open trace to check (open a trace, or bind rule files with agentTraces.guardrails.policies)'
       : `${count(rule.violations, 'violation', rule.limited)} in ${count(rule.traces, 'trace')} (of ${of})${results.limitNotice ? ` · ${results.limitNotice}` : ''}`
+        + (rule.timedOut > 0 ? ` · timed out on ${count(rule.timedOut, 'trace')} (agentTraces.guardrails.timeout)` : '')
         + (reason ? ` · not evaluated on ${count(rule.unevaluated, 'trace file')}${rule.violations === 0 ? `: ${oneLine(reason)}` : ''}` : '');
     lenses.push({ span, title, targets: rule.targets.length > 0 ? rule.targets : undefined });
   }

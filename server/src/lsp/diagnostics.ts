@@ -4,6 +4,7 @@ import { BudgetExceeded } from '../common/budget';
 import type { ServiceContext } from '../common/languageService';
 import { nextTurn } from '../common/steps';
 import { traceLayout } from '../traceFormats';
+import type { RuleModel } from '../guardrail';
 import type { ServerSettings } from '../settings';
 import { problemsInSlices, type DocumentModels } from './documentModels';
 import type { ModelPreparation } from './modelPreparation';
@@ -135,14 +136,16 @@ export class DiagnosticsPipeline {
       if (moot()) return;
       const diagnostics = problems.map((problem) => toDiagnostic(parsed.positions, uri, problem));
       if (parsed.languageId === 'guardrail') {
+        // With the warnings its evaluation on traces adds, now and whenever the evaluation's results change.
+        host.rules.publishRuleFile(document, parsed.model as RuleModel, diagnostics);
         this.recheckTraces();
         this.recheckManifests();
       } else {
         const layout = traceLayout(parsed.languageId, document.getText());
         if (layout) diagnostics.push(...this.violationDiagnostics(document, await host.rules.checkSafely(document, layout)));
+        if (moot()) return;
+        host.publish(uri, version, diagnostics);
       }
-      if (moot()) return;
-      host.publish(uri, version, diagnostics);
       if (parsed.inSlices && parsed.languageId === 'agent-trace') prepareForTyping(document);
       host.toolIndex.update(uri, parsed.languageId, parsed.model);
       host.modelChanged(uri, version);

@@ -1,17 +1,22 @@
-import type { TextDocuments } from 'vscode-languageserver/node';
+import type { Diagnostic, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { BudgetExceeded, type Budget } from '../common/budget';
 import type { GuardrailResults, Problem, Severity } from '../common/types';
-import { nextTurn, sliceMs } from '../common/steps';
+import { sliceFromLength } from '../common/steps';
 import { bytesPerMB } from '../disk/files';
 import type { DocumentModels } from './documentModels';
 import type { RuleModel } from '../guardrail';
+import { evaluationProblems } from '../guardrail/evaluationProblems';
 import { RuleBindings } from '../rulesOnTraces/bindings';
 import { EvaluationConsent, withheldNotice } from '../rulesOnTraces/consent';
 import type { RuleFile, RulesOnTraceResult } from '../rulesOnTraces/evaluateOnTrace';
-import { TraceResults } from '../rulesOnTraces/results';
+import { EvaluationWorkers } from '../rulesOnTraces/evaluationWorkers';
+import { TraceResults, addPart } from '../rulesOnTraces/results';
+import { nodeWorkerLauncher, type WorkerLauncher } from '../rulesOnTraces/workerLauncher';
+import { evaluateWorkspaceTraces } from '../rulesOnTraces/workspaceTraces';
+import { toDiagnostic } from './toProtocol';
 import type { ServerSettings } from '../settings';
-import type { TraceLayout } from '../traceFormats';
+import { layoutName, type TraceLayout } from '../traceFormats';
 
 /** What the server lends the rule checks: its documents and models, settings, log and the lens refresh. */
 export interface RuleCheckHost {
@@ -22,6 +27,17 @@ export interface RuleCheckHost {
   info(message: string): void;
   logFailure(feature: string, uri: string, version: number | undefined, error: unknown): void;
   refreshCodeLenses(): void;
+  publishDiagnostics(uri: string, version: number, diagnostics: Diagnostic[]): void;
+  /** Starts the workers rules are evaluated on (Node worker threads unless given). */
+  launchWorker?: WorkerLauncher;
+}
+
+/** A rule file's own diagnostics as its last check found them: its evaluation's are added when they change. */
+interface RuleFileCheck {
+  document: TextDocument;
+  version: number;
+  model: RuleModel;
+  diagnostics: Diagnostic[];
 }
 
 /** What the rules that apply to a trace found on it. */
@@ -31,9 +47,6 @@ export interface RuleFindings {
   /** What the evaluated rules found, and the severity their violations are shown with; none when none was evaluated. */
   evaluated?: { result: RulesOnTraceResult; rules: RuleFile[]; severity: Severity };
 }
-
-type RulesOnTraces = typeof import('../rulesOnTraces/evaluateOnTrace');
-type WorkspaceTraces = typeof import('../rulesOnTraces/workspaceTraces');
 
 /**
  * The server's side of guardrail rules on traces (server/src/rulesOnTraces/): which rule files apply, each open
@@ -49,13 +62,18 @@ export class RuleChecks {
   readonly lensResults: GuardrailResults = {
     forRuleFile: (uri) => (this.consent.allows(uri) ? this.results.forRuleFile(uri) : { ...this.results.forRuleFile(uri), awaitsRequest: true }),
   };
-  /** The evaluation under way per trace: a newer one of the same trace, an edit or a close stops it at its next slice. */
+  /** The evaluation under way per trace: a newer one of the same trace, an edit or a close cancels it. */
   private readonly evaluations = new Map<string, object>();
   /** Rule files shown in the client's editors; undefined: every open one. */
   private visibleRules: Set<string> | undefined;
   private workspaceCount: NodeJS.Timeout | undefined;
   private workspaceGeneration = 0;
-  private evaluator: { onTrace: RulesOnTraces; onWorkspace: WorkspaceTraces } | undefined;
+  /**
+   * Rules run on worker threads, never on the server's own: open traces on one, the workspace count for the lenses
+   * on another, so that neither waits behind the other. Each is started on first use.
+   */
+  private workers: { open?: EvaluationWorkers; workspace?: EvaluationWorkers } = {};
+  private readonly ruleFileChecks = new Map<string, RuleFileCheck>();
 
   constructor(private readonly host: RuleCheckHost) {}
 
@@ -64,8 +82,52 @@ export class RuleChecks {
   }
 
   forget(uri: string): void {
-    if (this.results.delete(uri)) this.host.refreshCodeLenses();
+    if (this.results.delete(uri)) this.resultsChanged();
     this.bindings.forget(uri);
+    this.ruleFileChecks.delete(uri);
+  }
+
+  /**
+   * Publishes a rule file's diagnostics: those of its check, and the warnings its evaluation on traces adds (a rule
+   * that ran past its time limit); published again whenever the evaluation's results change.
+   */
+  publishRuleFile(document: TextDocument, model: RuleModel, diagnostics: Diagnostic[]): void {
+    const check = { document, version: document.version, model, diagnostics };
+    this.ruleFileChecks.set(document.uri, check);
+    this.publish(check);
+  }
+
+  private publish(check: RuleFileCheck): void {
+    const problems = evaluationProblems(check.model, this.results.forRuleFile(check.document.uri), this.host.settings().guardrails.timeout);
+    const evaluation = problems.map((problem) => toDiagnostic(check.document, check.document.uri, problem));
+    this.host.publishDiagnostics(check.document.uri, check.version, [...check.diagnostics, ...evaluation]);
+  }
+
+  /** The lenses and the rule files' evaluation warnings follow the results. */
+  private resultsChanged(): void {
+    this.host.refreshCodeLenses();
+    for (const [uri, check] of this.ruleFileChecks) {
+      if (this.host.documents.get(uri) !== check.document || check.document.version !== check.version) continue;
+      this.publish(check);
+    }
+  }
+
+  private worker(which: 'open' | 'workspace'): EvaluationWorkers {
+    return (this.workers[which] ??= new EvaluationWorkers(this.host.launchWorker ?? nodeWorkerLauncher({ yieldToServer: true }), (message) => this.host.info(message)));
+  }
+
+  /** The rule files evaluated on a document's text, on a worker; undefined when `isCancelled` stopped it first. */
+  private async evaluate(
+    which: 'open' | 'workspace', rules: RuleFile[], text: string, layout: TraceLayout, path: string, isCancelled: () => boolean,
+  ): Promise<RulesOnTraceResult | undefined> {
+    const { guardrails, maxProblems } = this.host.settings();
+    const result: RulesOnTraceResult = { violations: [], notices: [], outcomes: new Map(), traces: 0 };
+    const job = {
+      kind: 'document' as const, rules: rules.map((rule) => ({ uri: rule.uri, text: rule.model.text })), text, layout: layoutName(layout), path,
+      options: { workBudget: guardrails.workBudget, timeLimitMs: guardrails.timeout, maxViolations: maxProblems },
+    };
+    const outcome = await this.worker(which).run(job, (part) => addPart(result, part), isCancelled);
+    return outcome === 'done' ? result : undefined;
   }
 
   private openRuleFiles(): RuleFile[] {
@@ -100,7 +162,7 @@ export class RuleChecks {
     const notices = withheld.length > 0 ? [withheldNotice(withheld)] : [];
     if (rules.length === 0) {
       evaluations.delete(document.uri);
-      if (this.results.delete(document.uri)) host.refreshCodeLenses();
+      if (this.results.delete(document.uri)) this.resultsChanged();
       return { notices };
     }
     const { uri, version } = document;
@@ -111,26 +173,23 @@ export class RuleChecks {
         return evaluations.get(uri) !== run || host.documents.get(uri) !== document || document.version !== version;
       },
     };
-    const settings = host.settings();
-    // A long evaluation runs in slices that let other requests through; the log says so once, at its second slice.
-    let slices = 0;
-    const pause = () => {
-      if (slices++ === 0) host.info(`[guardrails] ${uri}@${version}: evaluating ${rules.length} rule file${rules.length === 1 ? '' : 's'} in slices, answering other requests in between`);
-      return nextTurn();
-    };
-    let result: RulesOnTraceResult;
+    const text = document.getText();
+    if (text.length >= sliceFromLength) {
+      host.info(`[guardrails] ${uri}@${version}: evaluating ${rules.length} rule file${rules.length === 1 ? '' : 's'} on the evaluation worker, answering other requests meanwhile`);
+    }
+    let result: RulesOnTraceResult | undefined;
     try {
-      const options = { workBudget: settings.guardrails.workBudget, maxViolations: settings.maxProblems, budget, path: uri };
-      result = await this.rulesOnTraces().onTrace.evaluateRulesOnTraceInSlices(rules, document.getText(), layout, options, pause, sliceMs);
-    } catch (error) {
-      if (error instanceof BudgetExceeded) host.info(`[guardrails] ${uri}@${version}: evaluation stopped (a newer version, a closed file or changed rules superseded it)`);
-      throw error;
+      result = await this.evaluate('open', rules, text, layout, uri, () => budget.isCancellationRequested);
     } finally {
       if (evaluations.get(uri) === run) evaluations.delete(uri);
     }
+    if (!result) {
+      host.info(`[guardrails] ${uri}@${version}: evaluation stopped (a newer version, a closed file or changed rules superseded it)`);
+      throw new BudgetExceeded('cancelled');
+    }
     this.results.set(uri, result, document);
-    host.refreshCodeLenses();
-    return { notices, evaluated: { result, rules, severity: settings.guardrails.severity } };
+    this.resultsChanged();
+    return { notices, evaluated: { result, rules, severity: host.settings().guardrails.severity } };
   }
 
   /** The rule files (of `among`, when given) that apply to some open trace now, and to how many open traces. */
@@ -147,17 +206,6 @@ export class RuleChecks {
     return { rules: [...rules], traces };
   }
 
-  /**
-   * The rule evaluator (with its Python parser) loads with the first trace that has rules to check, or the first
-   * workspace count for a rule file's lenses: a server that only reads traces starts without it. A require (not an import) is what the bundler keeps lazy, in the same bundle.
-   */
-  private rulesOnTraces(): { onTrace: RulesOnTraces; onWorkspace: WorkspaceTraces } {
-    return (this.evaluator ??= {
-      onTrace: require('../rulesOnTraces/evaluateOnTrace') as RulesOnTraces,
-      onWorkspace: require('../rulesOnTraces/workspaceTraces') as WorkspaceTraces,
-    });
-  }
-
   /** The rule files' lenses also count the workspace's trace files that are not open (rulesOnTraces/workspaceTraces.ts). */
   scheduleWorkspaceCount(): void {
     clearTimeout(this.workspaceCount);
@@ -169,18 +217,16 @@ export class RuleChecks {
     const { host } = this;
     const settings = host.settings();
     const open = new Set(host.documents.all().map((document) => document.uri));
-    const limits = {
-      maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: host.workspaceFolderPaths(),
-      workBudget: settings.guardrails.workBudget, maxViolations: settings.maxProblems,
-    };
+    const limits = { maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: host.workspaceFolderPaths() };
     const stale = () => generation !== this.workspaceGeneration;
     try {
       const rules = this.consent.split(this.bindings.rulesForEveryTrace(this.openRuleFiles())).allowed;
-      const found = await this.rulesOnTraces().onWorkspace.evaluateWorkspaceTraces(rules, open, limits, stale);
+      const evaluate = (applied: RuleFile[], text: string, layout: TraceLayout, path: string) => this.evaluate('workspace', applied, text, layout, path, stale);
+      const found = await evaluateWorkspaceTraces(rules, open, limits, evaluate, stale);
       if (!found || stale()) return;
       for (const problem of found.problems) host.info(`[guardrails] lens counts left out ${problem}`);
       this.results.setWorkspace(found.entries, found.limitNotice);
-      host.refreshCodeLenses();
+      this.resultsChanged();
     } catch (error) {
       host.logFailure('guardrails', 'workspace', generation, error);
     }

@@ -3,8 +3,10 @@ import { fileNameOfUri } from '../common/uri';
 import { checkBudget, spentBy, type Budget } from '../common/budget';
 import type { RuleModel } from '../guardrail/model';
 import { evaluateLoadedRulesStepwise, loadFailure, type EvaluationResult } from '../guardrail/evaluate';
-import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText, type TraceText } from './tracesInText';
-import { runSteps, runStepsInSlices } from '../common/steps';
+import type { StopReason } from '../guardrail/evaluate/failure';
+import { ErrorPlacer, firstLineOf, noTraceMessage, tracesInText, type ResumePoint, type TraceText } from './tracesInText';
+import { runSteps } from '../common/steps';
+import { outcome, type RuleOutcome } from './ruleOutcome';
 import type { TraceLayout } from '../traceFormats';
 
 /**
@@ -45,16 +47,7 @@ export interface TraceNotice {
   /** Where in the rule file it comes from. */
   ruleSpan: Span;
   /** The diagnostic code's last part: `guardrails/<kind>`. */
-  kind: 'not-evaluated' | 'work-budget' | 'violation-limit' | 'failed' | 'not-json';
-}
-
-/** Per rule file and rule: how the rule fared on this document (for the rule file's code lenses). */
-export interface RuleOutcome {
-  violations: number;
-  /** Why the rule (or the whole file, ruleIndex -1) was not evaluated on this document, if it was not. */
-  reason?: string;
-  /** The rule stopped at the violation limit: it has more than `violations`. */
-  limited?: boolean;
+  kind: 'not-evaluated' | 'work-budget' | 'timeout' | 'violation-limit' | 'failed' | 'not-json';
 }
 
 export interface RulesOnTraceResult {
@@ -66,9 +59,28 @@ export interface RulesOnTraceResult {
   traces: number;
 }
 
+/** One rule of one rule file on one trace: the unit the time limit applies to. */
+export interface RuleOnTrace {
+  /** Where the trace starts in the document (its first character). */
+  trace: number;
+  /** Index of the rule file in the list evaluated. */
+  ruleFile: number;
+  /** Index of the rule in its file; -1 for the whole rule file (stopped while reading the trace for it). */
+  rule: number;
+}
+
+/** A unit an earlier attempt of this evaluation had to end (see evaluationWorkers.ts), and why. */
+export interface StoppedRule extends RuleOnTrace {
+  reason: StopReason;
+}
+
 export interface RulesOnTraceOptions {
-  /** Rule-body evaluations allowed per rule and trace (agentTraces.guardrails.workBudget). */
+  /** Steps allowed per rule and trace (agentTraces.guardrails.workBudget). */
   workBudget: number;
+  /** Milliseconds a rule may run on one trace (agentTraces.guardrails.timeout); default: no limit. */
+  timeLimitMs?: number;
+  /** Where the setting names the limits, for the notices: the editor's settings by default. */
+  limitNames?: { workBudget: string; timeLimit: string; maxViolations: string };
   /** Violations per rule and trace before the rule stops with a notice (agentTraces.maxProblems); default none. */
   maxViolations?: number;
   /** When the evaluation should stop (a newer version, a closed file): it then throws BudgetExceeded. */
@@ -77,9 +89,28 @@ export interface RulesOnTraceOptions {
   isCancelled?: () => boolean;
   /** The document's path or URI, which may decide how a converted format reads it (a conversation as JSON Lines). */
   path?: string;
+  /** Start here instead of at the first trace (an attempt after one that was ended). */
+  from?: ResumePoint;
+  /** Rules an earlier attempt had to end: reported as stopped, not run again. */
+  stopped?: readonly StoppedRule[];
+  /**
+   * Told where the evaluation is: each rule as it starts on a trace, and rule -1 while none runs (the trace is read
+   * for a rule file, or a rule is done). The evaluation worker's watch over the time limit.
+   */
+  watch?: (unit: RuleOnTrace) => void;
+  /**
+   * Hands over the result so far, after a trace, about every `everyMs`: what follows goes into a new result, with
+   * the resume point after that trace (the evaluation worker sends each part as it comes).
+   */
+  flush?: { everyMs: number; part(result: RulesOnTraceResult, next: ResumePoint): void };
 }
 
 export const ruleFileName = fileNameOfUri;
+
+/** The editor's settings for each limit, as notices name them. */
+export const editorLimitNames = {
+  workBudget: 'setting agentTraces.guardrails.workBudget', timeLimit: 'setting agentTraces.guardrails.timeout', maxViolations: 'setting agentTraces.maxProblems',
+};
 
 /** `layout`: how the text holds traces (traceFormats.ts): one trace, one per line, or those of another format's conversion. */
 export function evaluateRulesOnTrace(rules: RuleFile[], text: string, layout: TraceLayout, options: RulesOnTraceOptions): RulesOnTraceResult {
@@ -87,28 +118,21 @@ export function evaluateRulesOnTrace(rules: RuleFile[], text: string, layout: Tr
 }
 
 /**
- * The same evaluation in slices of about `sliceMs`, each followed by `pause()` (a turn of the event loop for other
- * requests), with the budget checked between slices. A slice ends at one of the evaluation's steps (see
- * evaluationSteps): one rule's evaluation on one trace runs whole (bounded by the work budget).
- */
-export async function evaluateRulesOnTraceInSlices(
-  rules: RuleFile[], text: string, layout: TraceLayout, options: RulesOnTraceOptions, pause: () => Promise<void>, sliceMs: number,
-): Promise<RulesOnTraceResult> {
-  return runStepsInSlices(evaluationSteps(rules, text, layout, options), pause, sliceMs, () => checkBudget(options.budget));
-}
-
-/**
  * Evaluates, pausing (yield) after parsing a trace, between the evaluator's own steps (see evaluateRulesStepwise),
  * around locating ranges in the text and between traces; throws BudgetExceeded when the budget is spent.
  */
 function* evaluationSteps(rules: RuleFile[], text: string, layout: TraceLayout, options: RulesOnTraceOptions): Generator<void, RulesOnTraceResult, void> {
-  const { budget } = options;
+  const { budget, flush } = options;
+  const limitNames = options.limitNames ?? editorLimitNames;
   const isCancelled = () => spentBy(budget) !== undefined || (options.isCancelled?.() ?? false);
-  const result: RulesOnTraceResult = { violations: [], notices: [], outcomes: new Map(), traces: 0 };
+  let result = emptyResult();
+  let traceCount = options.from?.traces ?? 0;
+  let flushedAt = performance.now();
   const noticed = new Set<string>();
   const notice = (rule: RuleFile, ruleIndex: number, span: Span, message: string, ruleSpan: Span, kind: TraceNotice['kind']): void => {
     const key = `${rule.uri}\u0000${ruleIndex}\u0000${message}`;
-    if (kind !== 'violation-limit') outcome(result, rule.uri, ruleIndex).reason ??= message;
+    // A limit hit is counted on its own (limited, timedOut), not as a reason the rule was not evaluated.
+    if (kind !== 'violation-limit' && kind !== 'timeout') outcome(result, rule.uri, ruleIndex).reason ??= message;
     if (noticed.has(key)) return;
     noticed.add(key);
     result.notices.push({ ruleUri: rule.uri, ruleIndex, span, message, ruleSpan, kind });
@@ -121,9 +145,14 @@ function* evaluationSteps(rules: RuleFile[], text: string, layout: TraceLayout, 
     const failure = loadFailure(rule.model);
     if (failure) unloadable.set(rule, failure.message);
   }
-  for (const found of tracesInText(text, layout, options.path)) {
+  for (const found of tracesInText(text, layout, options.path, options.from)) {
     checkBudget(budget);
     if ((yield* evaluateTrace(found)) === 'cancelled' || options.isCancelled?.()) break;
+    if (flush && performance.now() - flushedAt >= flush.everyMs) {
+      flush.part(result, { offset: found.next, line: (found.line ?? 0) + 1, traces: traceCount });
+      result = emptyResult();
+      flushedAt = performance.now();
+    }
     yield;
   }
   return result;
@@ -132,6 +161,7 @@ function* evaluationSteps(rules: RuleFile[], text: string, layout: TraceLayout, 
     const lineNumber = found.line;
     const noticeSpan = firstLineOf(text, found);
     const where = lineNumber === undefined ? 'the trace' : `line ${lineNumber}`;
+    const onLine = lineNumber === undefined ? '' : ` on line ${lineNumber}`;
     if (found.problem?.kind === 'not-json') {
       for (const rule of rules) notice(rule, -1, noticeSpan, `Guardrails from ${names.get(rule)} not evaluated on ${where}: it is not valid JSON (fix the syntax errors first)`, { start: 0, end: 0 }, 'not-json');
       return;
@@ -141,9 +171,10 @@ function* evaluationSteps(rules: RuleFile[], text: string, layout: TraceLayout, 
       return;
     }
     yield;
-    const traceNumber = result.traces++;
+    const traceNumber = traceCount++;
+    result.traces++;
     const placer = new ErrorPlacer(text, found);
-    for (const rule of rules) {
+    for (const [ruleFileIndex, rule] of rules.entries()) {
       const name = names.get(rule)!;
       if (!result.outcomes.has(rule.uri)) result.outcomes.set(rule.uri, new Map()); // evaluated here, even if clean
       const notLoaded = unloadable.get(rule);
@@ -151,13 +182,22 @@ function* evaluationSteps(rules: RuleFile[], text: string, layout: TraceLayout, 
         outcome(result, rule.uri, -1).reason ??= notLoaded;
         continue;
       }
+      const stopped = stoppedOn(options.stopped, found.start, ruleFileIndex);
+      if (stopped.get(-1) === 'memory') {
+        notice(rule, -1, noticeSpan, `Guardrails from ${name} not evaluated${onLine}: reading this trace took more memory than rules may use`, { start: 0, end: 0 }, 'failed');
+        continue;
+      }
       let evaluation: EvaluationResult;
+      options.watch?.({ trace: found.start, ruleFile: ruleFileIndex, rule: -1 });
       try {
-        evaluation = yield* evaluateLoadedRulesStepwise(rule.model, found.trace, { budget: options.workBudget, maxErrors: options.maxViolations, isCancelled });
+        const watch = options.watch && ((ruleIndex: number | null) => options.watch!({ trace: found.start, ruleFile: ruleFileIndex, rule: ruleIndex ?? -1 }));
+        evaluation = yield* evaluateLoadedRulesStepwise(rule.model, found.trace, {
+          budget: options.workBudget, timeLimitMs: options.timeLimitMs, maxErrors: options.maxViolations, isCancelled, stopped, watch,
+        });
       } catch (error) {
         // A fault of the evaluator must cost this rule file its verdict on this trace, never the trace its diagnostics.
         const message = error instanceof Error ? error.message : String(error);
-        notice(rule, -1, noticeSpan, `Guardrails from ${name} could not be evaluated${lineNumber === undefined ? '' : ` on line ${lineNumber}`}: the evaluator failed (${message})`, { start: 0, end: 0 }, 'failed');
+        notice(rule, -1, noticeSpan, `Guardrails from ${name} could not be evaluated${onLine}: the evaluator failed (${message})`, { start: 0, end: 0 }, 'failed');
         continue;
       }
       if (evaluation.cancelled) {
@@ -167,22 +207,26 @@ function* evaluationSteps(rules: RuleFile[], text: string, layout: TraceLayout, 
       if (evaluation.failure) {
         const failure = evaluation.failure;
         if (failure.ruleIndex < 0) { // the trace itself cannot be evaluated (read as the analyzer reads it, or too deep)
-          notice(rule, -1, noticeSpan, `Guardrails from ${name} not evaluated${lineNumber === undefined ? '' : ` on line ${lineNumber}`}: ${failure.message}`, { start: 0, end: 0 }, 'failed');
+          notice(rule, -1, noticeSpan, `Guardrails from ${name} not evaluated${onLine}: ${failure.message}`, { start: 0, end: 0 }, 'failed');
           continue;
         }
         const line = rule.model.lines.positionAt(failure.start).line + 1;
-        notice(rule, failure.ruleIndex, noticeSpan, `Guardrails from ${name} could not be evaluated${lineNumber === undefined ? '' : ` on line ${lineNumber}`}: ${failure.message} (${name}:${line})`, { start: failure.start, end: failure.end }, 'failed');
+        notice(rule, failure.ruleIndex, noticeSpan, `Guardrails from ${name} could not be evaluated${onLine}: ${failure.message} (${name}:${line})`, { start: failure.start, end: failure.end }, 'failed');
         outcome(result, rule.uri, -1).reason ??= failure.message; // the rules after it were not reached either
         continue;
       }
       for (const n of evaluation.notices) {
         if (n.kind === 'error-limit') {
           outcome(result, rule.uri, n.ruleIndex).limited = true;
-          notice(rule, n.ruleIndex, noticeSpan, `${name}: ${n.message} (setting agentTraces.maxProblems)`, { start: n.start, end: n.end }, 'violation-limit');
+          notice(rule, n.ruleIndex, noticeSpan, `${name}: ${n.message} (${limitNames.maxViolations})`, { start: n.start, end: n.end }, 'violation-limit');
           continue;
         }
-        const kind = n.kind === 'budget' ? 'work-budget' : 'not-evaluated';
-        const hint = n.kind === 'budget' ? ' (setting agentTraces.guardrails.workBudget)' : '';
+        if (n.kind === 'timeout') {
+          const ruleOutcome = outcome(result, rule.uri, n.ruleIndex);
+          ruleOutcome.timedOut = (ruleOutcome.timedOut ?? 0) + 1;
+        }
+        const kind = n.kind === 'budget' ? 'work-budget' : n.kind === 'timeout' ? 'timeout' : 'not-evaluated';
+        const hint = n.kind === 'budget' ? ` (${limitNames.workBudget})` : n.kind === 'timeout' ? ` (${limitNames.timeLimit})` : '';
         notice(rule, n.ruleIndex, noticeSpan, `${name}: ${n.message}${hint}`, { start: n.start, end: n.end }, kind);
       }
       if (evaluation.errors.length > 0 && !placer.addressesRead) {
@@ -211,10 +255,13 @@ function* evaluationSteps(rules: RuleFile[], text: string, layout: TraceLayout, 
   }
 }
 
-function outcome(result: RulesOnTraceResult, ruleUri: string, ruleIndex: number): RuleOutcome {
-  let rules = result.outcomes.get(ruleUri);
-  if (!rules) result.outcomes.set(ruleUri, (rules = new Map()));
-  let found = rules.get(ruleIndex);
-  if (!found) rules.set(ruleIndex, (found = { violations: 0 }));
+function emptyResult(): RulesOnTraceResult {
+  return { violations: [], notices: [], outcomes: new Map(), traces: 0 };
+}
+
+/** The rules of one rule file an earlier attempt stopped on the trace starting at `trace`, by rule index. */
+function stoppedOn(stopped: readonly StoppedRule[] | undefined, trace: number, ruleFile: number): Map<number, StopReason> {
+  const found = new Map<number, StopReason>();
+  for (const unit of stopped ?? []) if (unit.trace === trace && unit.ruleFile === ruleFile) found.set(unit.rule, unit.reason);
   return found;
 }

@@ -1,5 +1,6 @@
 import type { GuardrailResults, RuleFileResults, Target } from '../common/types';
 import type { RulesOnTraceResult } from './evaluateOnTrace';
+import { outcome } from './ruleOutcome';
 
 /** Violations listed per rule in its code lens (the count is always complete). */
 const maxTargetsPerRule = 500;
@@ -39,10 +40,12 @@ export class TraceResults implements GuardrailResults {
   }
 
   forRuleFile(uri: string): RuleFileResults {
-    const perRule = new Map<number, { violations: number; traces: Set<string>; targets: Target[]; reason?: string; limited?: boolean; unevaluated: Set<string> }>();
+    const perRule = new Map<number, {
+      violations: number; traces: Set<string>; targets: Target[]; reason?: string; limited?: boolean; unevaluated: Set<string>; timedOut: number; timedOutFiles: Set<string>;
+    }>();
     const ruleTally = (ruleIndex: number) => {
       let tally = perRule.get(ruleIndex);
-      if (!tally) perRule.set(ruleIndex, (tally = { violations: 0, traces: new Set(), targets: [], unevaluated: new Set() }));
+      if (!tally) perRule.set(ruleIndex, (tally = { violations: 0, traces: new Set(), targets: [], unevaluated: new Set(), timedOut: 0, timedOutFiles: new Set() }));
       return tally;
     };
     /** Trace files on which the whole rule file was not evaluated. */
@@ -58,6 +61,11 @@ export class TraceResults implements GuardrailResults {
       else workspaceFiles++;
       for (const [ruleIndex, outcome] of outcomes) {
         if (outcome.limited) ruleTally(ruleIndex).limited = true;
+        if (outcome.timedOut) {
+          const tally = ruleTally(ruleIndex);
+          tally.timedOut += outcome.timedOut;
+          tally.timedOutFiles.add(traceUri);
+        }
         if (!outcome.reason) continue;
         if (ruleIndex < 0) {
           fileReason ??= outcome.reason;
@@ -81,8 +89,11 @@ export class TraceResults implements GuardrailResults {
         const tally = perRule.get(ruleIndex);
         const unevaluated = new Set([...fileUnevaluated, ...(tally?.unevaluated ?? [])]).size;
         return tally
-          ? { violations: tally.violations, traces: tally.traces.size, targets: tally.targets, reason: tally.reason, limited: tally.limited, unevaluated }
-          : { violations: 0, traces: 0, targets: [], unevaluated };
+          ? {
+            violations: tally.violations, traces: tally.traces.size, targets: tally.targets, reason: tally.reason, limited: tally.limited, unevaluated,
+            timedOut: tally.timedOut, timedOutFiles: [...tally.timedOutFiles],
+          }
+          : { violations: 0, traces: 0, targets: [], unevaluated, timedOut: 0, timedOutFiles: [] };
       },
       fileReason,
       documents,
@@ -90,4 +101,25 @@ export class TraceResults implements GuardrailResults {
       limitNotice: this.limitNotice,
     };
   }
+}
+
+/**
+ * Adds a later part of the same evaluation (see RulesOnTraceOptions.flush) to `total`: notices said in an earlier
+ * part (or by an earlier attempt) are not said again.
+ */
+export function addPart(total: RulesOnTraceResult, part: RulesOnTraceResult): void {
+  for (const v of part.violations) total.violations.push(v);
+  const said = new Set(total.notices.map((n) => `${n.ruleUri}\u0000${n.ruleIndex}\u0000${n.message}`));
+  for (const n of part.notices) if (!said.has(`${n.ruleUri}\u0000${n.ruleIndex}\u0000${n.message}`)) total.notices.push(n);
+  for (const [ruleUri, rules] of part.outcomes) {
+    if (!total.outcomes.has(ruleUri)) total.outcomes.set(ruleUri, new Map());
+    for (const [ruleIndex, added] of rules) {
+      const into = outcome(total, ruleUri, ruleIndex);
+      into.violations += added.violations;
+      if (added.reason !== undefined) into.reason ??= added.reason;
+      if (added.limited) into.limited = true;
+      if (added.timedOut) into.timedOut = (into.timedOut ?? 0) + added.timedOut;
+    }
+  }
+  total.traces += part.traces;
 }

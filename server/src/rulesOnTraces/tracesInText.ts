@@ -18,6 +18,8 @@ export interface TraceText {
   /** The value's characters in the document. */
   start: number;
   end: number;
+  /** Where the search for the next trace starts (the next line of a dataset; the end of a trace file). */
+  next: number;
   /** 1-based line of a dataset line; undefined for a trace file. */
   line?: number;
   /** What to evaluate, when the text is a trace. */
@@ -38,38 +40,51 @@ function traceOf(value: unknown): unknown {
   return undefined;
 }
 
+/** Where an evaluation of a document goes on: the next trace's search, and how many traces came before it. */
+export interface ResumePoint {
+  /** A character offset: the start of a dataset line, or past the end of a trace file. */
+  offset: number;
+  /** The 1-based line number of `offset` in a dataset. */
+  line: number;
+  /** Traces read before `offset`. */
+  traces: number;
+}
+
 /**
  * The traces of a document laid out as `layout` says (traceFormats.ts): a trace file is one, a dataset one per line
  * that holds a trace, and a file of another format (a Claude Code session, a Codex rollout, a conversation) those its
  * conversion gives, each address of a violation landing on the file's own characters. `path` (a path or URI) may
  * decide how a converted format reads the text.
  */
-export function* tracesInText(text: string, layout: TraceLayout, path = ''): Generator<TraceText> {
+export function* tracesInText(text: string, layout: TraceLayout, path = '', from?: Pick<ResumePoint, 'offset' | 'line'>): Generator<TraceText> {
   if (layout === 'trace') {
-    yield read(text, 0, text.length, undefined);
+    if ((from?.offset ?? 0) === 0) yield read(text, 0, text.length, text.length + 1, undefined);
     return;
   }
   if (layout !== 'dataset') {
-    yield* convertedTraces(text, layout.traces(text, path));
+    yield* convertedTraces(text, layout.traces(text, path), from?.offset ?? 0);
     return;
   }
-  let lineStart = 0;
-  for (let line = 1; lineStart <= text.length; line++) {
+  let lineStart = from?.offset ?? 0;
+  for (let line = from?.line ?? 1; lineStart <= text.length; line++) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd < 0) lineEnd = text.length;
     const contentEnd = text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
     if (text.slice(lineStart, contentEnd).trim() !== '') {
-      const found = read(text, lineStart, contentEnd, line);
+      const found = read(text, lineStart, contentEnd, lineEnd + 1, line);
       if (found.problem?.kind !== 'no-trace') yield found;
     }
     lineStart = lineEnd + 1;
   }
 }
 
-function* convertedTraces(text: string, traces: ConvertedTrace[]): Generator<TraceText> {
-  for (const trace of traces) {
+/** The converted traces from `from` on (an evaluation that goes on after an ended attempt skips those before it). */
+function* convertedTraces(text: string, traces: ConvertedTrace[], from: number): Generator<TraceText> {
+  for (const [index, trace] of traces.entries()) {
     const { start, end, line } = trace;
-    const at = { start, end, ...(line !== undefined ? { line } : {}) };
+    if (start < from) continue;
+    const next = index + 1 < traces.length ? traces[index + 1].start : text.length + 1;
+    const at = { start, end, next, ...(line !== undefined ? { line } : {}) };
     if (trace.unreadable !== undefined) {
       yield { ...at, problem: { kind: 'not-json', detail: trace.unreadable } };
       continue;
@@ -81,18 +96,18 @@ function* convertedTraces(text: string, traces: ConvertedTrace[]): Generator<Tra
 
 /** The trace the JSON value in text[start, end) holds (a dataset line's: `line`), or why it holds none. */
 export function traceInSpan(text: string, start: number, end: number, line?: number): TraceText {
-  return read(text, start, end, line);
+  return read(text, start, end, end, line);
 }
 
-function read(text: string, start: number, end: number, line: number | undefined): TraceText {
+function read(text: string, start: number, end: number, next: number, line: number | undefined): TraceText {
   let value: unknown;
   try {
     value = JSON.parse(text.slice(start, end));
   } catch (error) {
-    return { start, end, line, problem: { kind: 'not-json', detail: (error as Error).message } };
+    return { start, end, next, line, problem: { kind: 'not-json', detail: (error as Error).message } };
   }
   const trace = traceOf(value);
-  return trace === undefined ? { start, end, line, problem: { kind: 'no-trace' } } : { start, end, line, trace };
+  return trace === undefined ? { start, end, next, line, problem: { kind: 'no-trace' } } : { start, end, next, line, trace };
 }
 
 /**
@@ -103,7 +118,7 @@ function read(text: string, start: number, end: number, line: number | undefined
 export class ErrorPlacer {
   private spanOf: ((address: string) => Span) | undefined;
 
-  constructor(private readonly text: string, private readonly trace: TraceText) {}
+  constructor(private readonly text: string, private readonly trace: Pick<TraceText, 'start' | 'end' | 'trace' | 'converted'>) {}
 
   get addressesRead(): boolean {
     return this.spanOf !== undefined;

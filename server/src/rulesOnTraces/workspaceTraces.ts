@@ -2,9 +2,9 @@ import { pathToFileURL } from 'node:url';
 import { LineStarts } from '../common/lineIndex';
 import { isReportedLink, linkNotFollowed, readTextFile, walkFiles } from '../disk/files';
 import { isCheckedByDefault } from '../languages';
-import { traceLayoutOfFile } from '../traceFormats';
-import { nextTurn, sliceMs } from '../common/steps';
-import { evaluateRulesOnTraceInSlices, type RuleFile, type RulesOnTraceResult } from './evaluateOnTrace';
+import { traceLayoutOfFile, type TraceLayout } from '../traceFormats';
+import { nextTurn } from '../common/steps';
+import type { RuleFile, RulesOnTraceResult } from './evaluateOnTrace';
 
 /** The line starts of a file without violations: nothing is placed in it. */
 const noPositions = new LineStarts('');
@@ -23,10 +23,11 @@ export interface WorkspaceTraceLimits {
   maxBytes: number;
   /** Workspace folder paths: the files are looked for below them and must lie inside them. */
   folders: string[];
-  workBudget: number;
-  /** Violations per rule and trace (agentTraces.maxProblems), as for open traces. */
-  maxViolations?: number;
 }
+
+/** Evaluates the rule files on one file's text (on the evaluation worker); undefined when it was stopped. */
+/** The rule files on a file's text, laid out as `layout` says (`path`: the file's, which may decide how it is read). */
+export type EvaluateText = (rules: RuleFile[], text: string, layout: TraceLayout, path: string) => Promise<RulesOnTraceResult | undefined>;
 
 export interface WorkspaceTraceEntry {
   result: RulesOnTraceResult;
@@ -46,6 +47,7 @@ export async function evaluateWorkspaceTraces(
   rules: RuleFile[],
   open: ReadonlySet<string>,
   limits: WorkspaceTraceLimits,
+  evaluate: EvaluateText,
   /** True when a newer evaluation superseded this one: it stops between files and returns undefined. */
   isStale: () => boolean = () => false,
 ): Promise<WorkspaceTraces | undefined> {
@@ -72,11 +74,8 @@ export async function evaluateWorkspaceTraces(
       }
       const layout = traceLayoutOfFile(read.path, read.text);
       if (!layout) continue;
-      // In slices, as open traces are: a big file must not hold up the requests of the open ones.
-      const result = await evaluateRulesOnTraceInSlices(
-        rules, read.text, layout, { workBudget: limits.workBudget, maxViolations: limits.maxViolations, isCancelled: isStale, path: read.path }, nextTurn, sliceMs,
-      );
-      if (isStale()) return undefined;
+      const result = await evaluate(rules, read.text, layout, read.path);
+      if (!result || isStale()) return undefined;
       // Only what the lenses read is kept: the counts, and the places of violations with the file's line starts (a
       // file without violations has no place to convert).
       const positions = result.violations.length > 0 ? new LineStarts(read.text) : noPositions;

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { BudgetExceeded, type Budget } from '../../../server/src/common/budget';
 import { guardrailService, type RuleModel } from '../../../server/src/guardrail';
 import { evaluateRules, evaluateRulesStepwise } from '../../../server/src/guardrail/evaluate';
-import { evaluateRulesOnTrace, evaluateRulesOnTraceInSlices, type RuleFile } from '../../../server/src/rulesOnTraces/evaluateOnTrace';
+import { evaluateRulesOnTrace, type RuleFile, type RulesOnTraceResult } from '../../../server/src/rulesOnTraces/evaluateOnTrace';
+import { addPart } from '../../../server/src/rulesOnTraces/results';
+import type { ResumePoint } from '../../../server/src/rulesOnTraces/tracesInText';
 
 function rules(text: string, uri = 'file:///w/rules/leak.gr'): RuleFile {
   return { uri, model: guardrailService.parse({ uri, version: 1, text }) as RuleModel };
@@ -21,12 +23,7 @@ const trace = JSON.stringify([
 ]);
 const dataset = [trace, '{"metadata": {}}', trace, trace].join('\n');
 
-/** A budget cancelled once `pauses` pauses have passed. */
-function cancelledAfter(pauses: { count: number }, limit: number): Budget {
-  return { get isCancellationRequested() { return pauses.count >= limit; } };
-}
-
-describe('rules on a trace, in slices', () => {
+describe('rules on a trace, step by step and in parts', () => {
   it('the stepwise evaluation pauses after checking the trace\'s depth and after each rule, with the same result', () => {
     const model = rules(threeRules).model;
     const steps = evaluateRulesStepwise(model, JSON.parse(trace));
@@ -48,27 +45,22 @@ describe('rules on a trace, in slices', () => {
     assert.deepEqual(step.value.errors.map((e) => e.key), ['(0, (9,))']);
   });
 
-  it('sliced at every step (a zero-millisecond slice), a dataset gives what the whole evaluation gives', async () => {
+  it('handed over in parts (one per trace), a dataset gives what the whole evaluation gives, and goes on from any part', () => {
     const files = [rules(threeRules), rules('raise "thanks" if:\n    (m: Message)\n    "thanks" in m.content\n', 'file:///w/rules/other.gr')];
-    const pauses = { count: 0 };
-    const sliced = await evaluateRulesOnTraceInSlices(files, dataset, 'dataset', { workBudget: 1_000_000 }, async () => void pauses.count++, 0);
     const whole = evaluateRulesOnTrace(files, dataset, 'dataset', { workBudget: 1_000_000 });
-    assert.deepEqual(sliced, whole);
     assert.equal(whole.violations.length, 15);
-    // Per trace line: after parsing it; per rule file, before reading it into the evaluator and after each rule
-    // ((1 + 3) + (1 + 1)); before and after locating the first violation's ranges; after the line. The metadata line,
-    // which holds no trace, is skipped without a pause.
-    assert.equal(pauses.count, 3 * (1 + 6 + 2 + 1));
-  });
-
-  it('a cancelled budget stops the evaluation at the next pause, with BudgetExceeded', async () => {
-    const pauses = { count: 0 };
-    const pause = async () => void pauses.count++;
-    await assert.rejects(
-      evaluateRulesOnTraceInSlices([rules(threeRules)], dataset, 'dataset', { workBudget: 1_000_000, budget: cancelledAfter(pauses, 2) }, pause, 0),
-      (error) => error instanceof BudgetExceeded && error.reason === 'cancelled',
-    );
-    assert.equal(pauses.count, 2, 'no work after the pause that saw the cancellation');
+    const total: RulesOnTraceResult = { violations: [], notices: [], outcomes: new Map(), traces: 0 };
+    const resumePoints: ResumePoint[] = [];
+    const last = evaluateRulesOnTrace(files, dataset, 'dataset', {
+      workBudget: 1_000_000, flush: { everyMs: 0, part: (part, next) => (addPart(total, part), resumePoints.push(next)) },
+    });
+    addPart(total, last);
+    assert.deepEqual(total, whole);
+    const lineStarts = [0, ...[...dataset.matchAll(/\n/g)].map((m) => m.index! + 1)];
+    assert.deepEqual(resumePoints, [{ offset: lineStarts[1], line: 2, traces: 1 }, { offset: lineStarts[3], line: 4, traces: 2 }, { offset: dataset.length + 1, line: 5, traces: 3 }]);
+    // From after the first trace: the two others, numbered as in the whole evaluation.
+    const rest = evaluateRulesOnTrace(files, dataset, 'dataset', { workBudget: 1_000_000, from: resumePoints[0] });
+    assert.deepEqual(rest.violations, whole.violations.filter((v) => v.trace > 0));
   });
 
   it('a whole evaluation given a spent budget stops too: before a dataset line, or inside the rules (a past deadline)', () => {
@@ -78,10 +70,5 @@ describe('rules on a trace, in slices', () => {
     const late: Budget = { isCancellationRequested: false, deadline: Date.now() - 1 };
     assert.throws(() => evaluateRulesOnTrace([rules(threeRules)], trace, 'trace', { workBudget: 1_000_000, budget: late }),
       (error) => error instanceof BudgetExceeded && error.reason === 'time');
-  });
-
-  it('an evaluation that is never cancelled runs to the end', async () => {
-    const result = await evaluateRulesOnTraceInSlices([rules(threeRules)], trace, 'trace', { workBudget: 1_000_000, budget: { isCancellationRequested: false } }, async () => undefined, 0);
-    assert.equal(result.violations.length, 4);
   });
 });

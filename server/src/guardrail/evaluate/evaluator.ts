@@ -13,6 +13,7 @@ import { stringValue } from './strings';
 import { PyDict, PyError, PyObject, Unknown, isStr, pyRepr, pyStr, str, type Value } from './values';
 import { runSteps } from '../../common/steps';
 import { pythonModule, pythonModuleMember } from './stdlib/modules';
+import { duration } from '../../common/text';
 
 /**
  * Evaluates a parsed rule file on one trace, with the official analyzer's semantics (see
@@ -103,6 +104,8 @@ export interface EvaluationOptions {
    * evaluation and had to end it: they are not run again, and are reported as that attempt found them.
    */
   stopped?: ReadonlyMap<number, StopReason>;
+  /** Told when each rule starts (its index) and ends (null): the evaluation worker's watch over the time limit. */
+  watch?: (ruleIndex: number | null) => void;
   /**
    * Errors per rule: a rule that finds this many stops there, keeps them and says so (the editor cannot show more
    * than its problem limit, and a rule over many pairs can find hundreds of thousands). Default: no limit.
@@ -240,6 +243,7 @@ export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unkno
       return result;
     }
     const ctx = new EvaluationContext(input, cache, model.text, options.budget ?? DEFAULT_BUDGET, options.isCancelled ?? (() => false), performance.now() + timeLimitMs, timeLimitMs);
+    options.watch?.(ruleIndex);
     try {
       const { errors, limited } = evaluateRule(rule, ruleIndex, globals, ctx, input, options.pendingStart, options.maxErrors ?? Infinity);
       for (const e of errors) result.errors.push(e);
@@ -278,6 +282,8 @@ export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unkno
         result.work += ctx.work;
         return result;
       }
+    } finally {
+      options.watch?.(null);
     }
     result.work += ctx.work;
     yield;
@@ -293,11 +299,6 @@ export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unkno
 function timeoutNotice(ruleIndex: number, header: { start: number; end: number }, limitMs: number): EvaluationNotice {
   return { ruleIndex, kind: 'timeout', start: header.start, end: header.end,
     message: `Rule ${ruleIndex + 1} stopped after running ${duration(limitMs)} on this trace (the time limit); its violations are not reported` };
-}
-
-/** 5000 → "5 s", 1500 → "1.5 s", 250 → "250 ms". */
-export function duration(ms: number): string {
-  return ms >= 1000 ? `${Number((ms / 1000).toFixed(2)).toLocaleString('en-US')} s` : `${ms.toLocaleString('en-US')} ms`;
 }
 
 function lineOf(text: string, offset: number): number {

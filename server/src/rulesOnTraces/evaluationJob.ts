@@ -1,0 +1,61 @@
+import { buildModel, type RuleModel } from '../guardrail/model';
+import { Cancelled } from '../guardrail/evaluate/context';
+import { evaluateRulesOnTrace, type RuleFile, type RuleOnTrace } from './evaluateOnTrace';
+import { traceReports } from './traceReports';
+import { layoutNamed } from '../traceFormats';
+import type { ResumePoint } from './tracesInText';
+import { BudgetExceeded } from '../common/budget';
+import { WatchBoard, partEveryMs, type Attempt, type RuleSource, type WorkerMessage } from './workerProtocol';
+
+/** The worker's side of an evaluation job (see workerProtocol.ts): rule files parsed there, the job run, its parts sent. */
+
+/** Rule files parsed in the worker, by URI and text: a rule file is evaluated on many traces in a row. */
+const models = new Map<string, RuleModel>();
+const maxModels = 32;
+
+function ruleFile(source: RuleSource): RuleFile {
+  const key = `${source.uri}\u0000${source.text}`;
+  let model = models.get(key);
+  if (!model) {
+    model = buildModel({ uri: source.uri, version: 0, text: source.text });
+    if (models.size >= maxModels) models.delete(models.keys().next().value!);
+    models.set(key, model);
+  }
+  return { uri: source.uri, model };
+}
+
+/**
+ * Runs one attempt in the worker, sending its parts as they come and then `done` (with the last part), `cancelled`
+ * or `failed`. `onRuleStart` is told before each rule runs (the worker's heap gauge measures from there).
+ */
+export function runAttempt(attempt: Attempt, post: (message: WorkerMessage) => void, onRuleStart: () => void = () => undefined): void {
+  const { id, job } = attempt;
+  const board = new WatchBoard(attempt.board);
+  board.reset();
+  const watch = (unit: RuleOnTrace) => {
+    if (unit.rule >= 0) onRuleStart();
+    board.enter(unit, attempt.epoch);
+  };
+  const isCancelled = () => board.isCancelled(id);
+  const part = (result: unknown, next: ResumePoint) => post({ id, type: 'part', part: result, next });
+  try {
+    let last: unknown;
+    if (job.kind === 'document') {
+      last = evaluateRulesOnTrace(job.rules.map(ruleFile), job.text, layoutNamed(job.layout), {
+        path: job.path,
+        ...job.options, from: attempt.from, stopped: attempt.stopped, watch, budget: { get isCancellationRequested() { return isCancelled(); } },
+        flush: { everyMs: partEveryMs, part },
+      });
+    } else {
+      last = traceReports(ruleFile(job.rules[0]), job.text, layoutNamed(job.layout), job.path, {
+        ...job.options, from: attempt.from, stopped: attempt.stopped, watch, isCancelled, flush: { everyMs: partEveryMs, part },
+      });
+    }
+    board.reset();
+    post(isCancelled() ? { id, type: 'cancelled' } : { id, type: 'done', part: last });
+  } catch (error) {
+    board.reset();
+    if (error instanceof BudgetExceeded || error instanceof Cancelled) post({ id, type: 'cancelled' });
+    else post({ id, type: 'failed', message: error instanceof Error ? error.stack ?? error.message : String(error) });
+  }
+}

@@ -1,0 +1,106 @@
+import type { RuleOnTrace, RulesOnTraceOptions, RulesOnTraceResult, StoppedRule } from './evaluateOnTrace';
+import type { ReportOptions, TraceReport } from './traceReports';
+import type { ResumePoint } from './tracesInText';
+
+/**
+ * What the evaluation worker is asked to do and what it answers: the messages between evaluationWorkers.ts (the
+ * host, in the server or the CLI) and the worker (evaluationJob.ts runs the job there), and the board they share.
+ * Types and the board only, so that the host does not load the evaluator. Free of Node and LSP types: a browser
+ * build uses the same messages with a web worker.
+ */
+
+/** A rule file as the worker gets it: its text, parsed there (a parsed model does not cross threads). */
+export interface RuleSource {
+  uri: string;
+  text: string;
+}
+
+export type EvaluationJob =
+  | {
+    kind: 'document';
+    rules: RuleSource[];
+    text: string;
+    /** How the text holds traces (traceFormats.ts layoutName), and the document's path, which may decide how it is read. */
+    layout: string;
+    path: string;
+    options: Pick<RulesOnTraceOptions, 'workBudget' | 'timeLimitMs' | 'maxViolations' | 'limitNames'>;
+  }
+  | { kind: 'reports'; rules: [RuleSource]; text: string; layout: string; path: string; options: Omit<ReportOptions, 'from' | 'stopped' | 'watch' | 'flush'> };
+
+/** What a job's parts are: a document's result, or its traces' reports. */
+export type PartOf<J extends EvaluationJob> = J extends { kind: 'document' } ? RulesOnTraceResult : TraceReport[];
+
+/** One attempt at a job: the first, or one after an attempt the host had to end (it goes on where that one was). */
+export interface Attempt {
+  id: number;
+  job: EvaluationJob;
+  from?: ResumePoint;
+  stopped: StoppedRule[];
+  /** The shared board the worker writes where it is to (see WatchBoard). */
+  board: SharedArrayBuffer;
+  /** `Date.now()` when the attempt was sent: the board's times count from it. */
+  epoch: number;
+}
+
+export type WorkerMessage =
+  | { id: number; type: 'part'; part: unknown; next: ResumePoint }
+  | { id: number; type: 'done'; part: unknown }
+  | { id: number; type: 'cancelled' }
+  | { id: number; type: 'failed'; message: string };
+
+/** Milliseconds of work between two parts sent to the host: what an ended attempt loses at most. */
+export const partEveryMs = 100;
+
+const RUNNING = 0;
+const TRACE = 1;
+const RULE_FILE = 2;
+const RULE = 3;
+const STARTED = 4;
+const CANCEL = 5;
+const SLOTS = 6;
+
+/**
+ * Where the worker is, written by the worker as it goes and read by the host, which cannot ask (the worker may be
+ * inside one long regular expression): the rule running and since when, or where it reads. The host writes one
+ * thing: which attempt to cancel. Shared memory, so that neither waits for the other.
+ */
+export class WatchBoard {
+  private readonly slots: Int32Array;
+
+  constructor(readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(SLOTS * 4)) {
+    this.slots = new Int32Array(buffer);
+  }
+
+  /** Worker: the evaluation is at `unit` (a rule starting, or rule -1: no rule running). */
+  enter(unit: RuleOnTrace, epoch: number): void {
+    Atomics.store(this.slots, RUNNING, 0);
+    Atomics.store(this.slots, TRACE, unit.trace);
+    Atomics.store(this.slots, RULE_FILE, unit.ruleFile);
+    Atomics.store(this.slots, RULE, unit.rule);
+    if (unit.rule >= 0) {
+      Atomics.store(this.slots, STARTED, Date.now() - epoch);
+      Atomics.store(this.slots, RUNNING, 1);
+    }
+  }
+
+  /** Worker, before an attempt: nothing runs yet. */
+  reset(): void {
+    Atomics.store(this.slots, RUNNING, 0);
+    Atomics.store(this.slots, TRACE, -1);
+  }
+
+  /** Host: where the worker is, whether a rule runs, and since when (ms after the attempt's epoch). */
+  read(): { unit: RuleOnTrace | null; running: boolean; startedMs: number } {
+    const trace = Atomics.load(this.slots, TRACE);
+    const unit = trace < 0 ? null : { trace, ruleFile: Atomics.load(this.slots, RULE_FILE), rule: Atomics.load(this.slots, RULE) };
+    return { unit, running: Atomics.load(this.slots, RUNNING) === 1, startedMs: Atomics.load(this.slots, STARTED) };
+  }
+
+  cancel(attempt: number): void {
+    Atomics.store(this.slots, CANCEL, attempt);
+  }
+
+  isCancelled(attempt: number): boolean {
+    return Atomics.load(this.slots, CANCEL) === attempt;
+  }
+}
