@@ -31,12 +31,13 @@ interface Task {
   stopped: StoppedRule[];
   attempt: number;
   epoch: number;
+  /** The attempt's own board: a worker being ended may still write to the board of its attempt, never to the next one's. */
+  board: WatchBoard;
   cancelSentAt?: number;
 }
 
 export class EvaluationWorkers {
   private port: EvaluationWorkerPort | undefined;
-  private readonly board = new WatchBoard();
   private readonly queue: Task[] = [];
   private running: Task | undefined;
   private watchTimer: ReturnType<typeof setInterval> | undefined;
@@ -54,7 +55,7 @@ export class EvaluationWorkers {
    */
   run<J extends EvaluationJob>(job: J, onPart: (part: PartOf<J>) => void, isCancelled: () => boolean = () => false): Promise<JobOutcome> {
     return new Promise<JobOutcome>((resolve, reject) => {
-      this.queue.push({ job, onPart: onPart as (part: unknown) => void, isCancelled, resolve, reject, stopped: [], attempt: 0, epoch: 0 });
+      this.queue.push({ job, onPart: onPart as (part: unknown) => void, isCancelled, resolve, reject, stopped: [], attempt: 0, epoch: 0, board: new WatchBoard() });
       this.watch();
       this.next();
     });
@@ -80,9 +81,10 @@ export class EvaluationWorkers {
     this.running = task;
     task.attempt = ++this.attempts;
     task.epoch = Date.now();
+    task.board = new WatchBoard();
     task.cancelSentAt = undefined;
     const port = this.worker();
-    const attempt: Attempt = { id: task.attempt, job: task.job, from: task.from, stopped: task.stopped, board: this.board.buffer, epoch: task.epoch };
+    const attempt: Attempt = { id: task.attempt, job: task.job, from: task.from, stopped: task.stopped, board: task.board.buffer, epoch: task.epoch };
     port.keepAlive(true);
     port.post(attempt);
     this.watch();
@@ -128,7 +130,7 @@ export class EvaluationWorkers {
     this.port = undefined;
     const task = this.running;
     if (!task) return;
-    const { unit, running } = this.board.read();
+    const { unit, running } = task.board.read();
     if (!exit.outOfMemory || !unit) {
       this.finish(task, new Error(`the rule evaluation worker ended: ${exit.message}`));
       return;
@@ -161,7 +163,7 @@ export class EvaluationWorkers {
     if (task.isCancelled()) {
       if (task.cancelSentAt === undefined) {
         task.cancelSentAt = now;
-        this.board.cancel(task.attempt);
+        task.board.cancel(task.attempt);
       } else if (now - task.cancelSentAt > graceMs) {
         this.endWorker();
         this.finish(task, 'cancelled');
@@ -169,7 +171,7 @@ export class EvaluationWorkers {
       return;
     }
     const limit = task.job.options.timeLimitMs ?? Infinity;
-    const { unit, running, startedMs } = this.board.read();
+    const { unit, running, startedMs } = task.board.read();
     if (!running || !unit || now - (task.epoch + startedMs) <= limit + graceMs) return;
     const stopped: StoppedRule = { ...unit, reason: 'timeout' };
     this.log(`[guardrails] ${describe(task.job, stopped)} ran past its time limit (${duration(limit)}): the evaluation worker was ended and replaced`);

@@ -67,8 +67,13 @@ const SLOTS = 6;
 export class WatchBoard {
   private readonly slots: Int32Array;
 
-  constructor(readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(SLOTS * 4)) {
-    this.slots = new Int32Array(buffer);
+  readonly buffer: SharedArrayBuffer;
+
+  /** A new board (nothing running), or the worker's view of the host's. */
+  constructor(buffer?: SharedArrayBuffer) {
+    this.buffer = buffer ?? new SharedArrayBuffer(SLOTS * 4);
+    this.slots = new Int32Array(this.buffer);
+    if (!buffer) this.reset();
   }
 
   /** Worker: the evaluation is at `unit` (a rule starting, or rule -1: no rule running). */
@@ -83,7 +88,7 @@ export class WatchBoard {
     }
   }
 
-  /** Worker, before an attempt: nothing runs yet. */
+  /** Before an attempt: nothing runs yet. */
   reset(): void {
     Atomics.store(this.slots, RUNNING, 0);
     Atomics.store(this.slots, TRACE, -1);
