@@ -1,6 +1,6 @@
 // Hostile rules and hostile traces against the bundled server over stdio: a regular expression that backtracks for
 // minutes, an HTML detector on a tool output that made it backtrack exponentially, loops inside one rule-body
-// evaluation over 9 MB traces, lists and strings too large to make, a pattern too large for the engine. Each must end
+// evaluation over 9 MB traces, lists and strings too large to make, a predicate that calls itself. Each must end
 // within 10 s with what happened said on the trace, the rule file and its lens, while a small file's hovers are
 // answered within 2 s; the server must not crash or go past 1.5 GB resident.
 // Run alone: node esbuild.mjs && node --test out/test/robustness/hostileRules.test.js
@@ -19,6 +19,13 @@ const ENDS_WITHIN_MS = 10_000;
 const small = 'file:///small.trace.json';
 const smallHover = { textDocument: { uri: small }, position: { line: 0, character: 5 } };
 const trace = (...contents: string[]) => JSON.stringify(contents.map((content) => ({ role: 'user', content })));
+/** A small file with a call and its output: go to definition from the output's call id to the call. */
+const calls = 'file:///calls.trace.json';
+const callsText = JSON.stringify([
+  { role: 'assistant', content: 'looking it up', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search', arguments: {} } }] },
+  { role: 'tool', tool_call_id: 'call_1', content: 'found' },
+]);
+const callsDefinition = { textDocument: { uri: calls }, position: { line: 0, character: callsText.lastIndexOf('call_1') + 2 } };
 
 /** The diagnostics of `uri` once `ready` holds for them, bounded like an answer (ENDS_WITHIN_MS). */
 async function diagnosticsUntil(server: AttackedServer, uri: string, ready: (diagnostics: Diagnostic[]) => boolean, limitMs = ENDS_WITHIN_MS): Promise<Diagnostic[]> {
@@ -30,15 +37,24 @@ async function diagnosticsUntil(server: AttackedServer, uri: string, ready: (dia
   return server.within(`diagnostics of ${uri} as expected`, wait(), limitMs);
 }
 
-/** Asks for hovers on the small file until `done` settles: every one must be answered within the bound. */
+/**
+ * Asks for hovers on the small file, and every tenth time for the definition of a call id, until `done` settles:
+ * every one must be answered within the bound.
+ */
 async function hoversWhile(server: AttackedServer, done: Promise<unknown>): Promise<number[]> {
   let finished = false;
   void done.finally(() => (finished = true)).catch(() => undefined);
   const latencies: number[] = [];
   while (!finished) {
     const started = performance.now();
-    const hover = await server.request('textDocument/hover', smallHover);
-    assert.match(hover.contents.value, /user/);
+    if (latencies.length % 10 === 9) {
+      const links = await server.request<{ targetUri: string; targetSelectionRange: { start: { character: number } } }[]>('textDocument/definition', callsDefinition);
+      assert.deepEqual(links.map((link) => link.targetUri), [calls]);
+      assert.ok(Math.abs(links[0].targetSelectionRange.start.character - callsText.indexOf('"call_1"')) <= 1, 'the call id');
+    } else {
+      const hover = await server.request('textDocument/hover', smallHover);
+      assert.match(hover.contents.value, /user/);
+    }
     latencies.push(Math.round(performance.now() - started));
   }
   return latencies;
@@ -52,7 +68,9 @@ describe('hostile rules and traces, in the server', () => {
   before(async () => {
     server = await AttackedServer.start();
     server.open(small, 'agent-trace', trace('hi'));
+    server.open(calls, 'agent-trace', callsText);
     await server.diagnostics(small);
+    await server.diagnostics(calls);
   });
   after(async () => {
     await server?.stop();
@@ -77,7 +95,7 @@ describe('hostile rules and traces, in the server', () => {
       'This rule ran past its time limit (5 s) on 1 trace (backtracks.trace.json) and was stopped there: its violations on them are not reported (setting agentTraces.guardrails.timeout)',
     ]]);
     const lenses = await server.request<{ command?: { title: string } }[]>('textDocument/codeLens', { textDocument: { uri: ruleUri } });
-    assert.match(lenses[0].command!.title, /^0 violations in 0 traces \(of 2 open trace files\) · timed out on 1 trace \(agentTraces\.guardrails\.timeout\)$/);
+    assert.match(lenses[0].command!.title, /^0 violations in 0 traces \(of 3 open trace files\) · timed out on 1 trace \(agentTraces\.guardrails\.timeout\)$/);
     assert.match(lenses[1].command!.title, /^1 violation in 1 trace/);
     server.assertHealthy();
   });
@@ -105,16 +123,19 @@ describe('hostile rules and traces, in the server', () => {
     server.assertHealthy();
   });
 
-  it('a 100 KB pattern from a trace, too large for the engine, fails that trace only', async () => {
-    const hostile = 'file:///needle.trace.json';
-    const other = 'file:///other.trace.json';
-    server.open(hostile, 'agent-trace', trace('x'.repeat(100_000) + '.', 'y'));
-    server.open(other, 'agent-trace', trace('needle', 'a needle here'));
-    server.open('file:///needle.gr', 'guardrail', 'raise "contains" if:\n    (a: Message)\n    (b: Message)\n    a.content in b.content\n    len(a.content) < len(b.content)\n');
-    const failed = await diagnosticsUntil(server, hostile, (d) => guardrails(d).some((line) => line.includes('needle.gr could not be evaluated')));
-    assert.match(guardrails(failed).find((line) => line.includes('needle.gr'))!, /^guardrails\/failed: Guardrails from needle\.gr could not be evaluated: Evaluation failed at line 4 \(rule 1\): SyntaxError: the evaluator could not run this line: Invalid regular expression: .{100,300}… \(needle\.gr:4\)$/);
-    const found = await diagnosticsUntil(server, other, (d) => guardrails(d).some((line) => line.includes('contains')));
-    assert.deepEqual(guardrails(found).filter((line) => line.includes('needle.gr') || line.includes('contains')), ['guardrails/needle.gr:1: contains']);
+  it('a predicate that calls itself on one trace fails that trace only, as RecursionError', async () => {
+    const looping = 'file:///loop.trace.json';
+    const other = 'file:///hello.trace.json';
+    server.open(looping, 'agent-trace', trace('loop'));
+    server.open(other, 'agent-trace', trace('hello'));
+    server.open('file:///recursion.gr', 'guardrail', 'nested(x: Message) :=\n    x.content == "loop"\n    nested(x)\n\nraise "nested" if:\n    (m: Message)\n    nested(m)\n\n'
+      + 'raise "hello" if:\n    (m: Message)\n    "hello" in m.content\n');
+    const failed = await diagnosticsUntil(server, looping, (d) => guardrails(d).some((line) => line.includes('recursion.gr')));
+    assert.deepEqual(guardrails(failed).filter((line) => line.includes('recursion.gr')), [
+      'guardrails/failed: Guardrails from recursion.gr could not be evaluated: Evaluation failed (rule 1): RecursionError: maximum recursion depth exceeded (a predicate or constant refers to itself) (recursion.gr:5)',
+    ]);
+    const found = await diagnosticsUntil(server, other, (d) => guardrails(d).some((line) => line.includes('recursion.gr')));
+    assert.deepEqual(guardrails(found).filter((line) => line.includes('recursion.gr')), ['guardrails/recursion.gr:9: hello']);
     server.assertHealthy();
   });
 });
@@ -135,7 +156,9 @@ describe('rules counted over 9 MB traces in the workspace', () => {
     writeFileSync(join(folder.path, 'backtracks.trace.json'), trace('a'.repeat(30) + '!'));
     server = await AttackedServer.start({ folders: [pathToFileURL(folder.path).toString()] });
     server.open(small, 'agent-trace', trace('hi'));
+    server.open(calls, 'agent-trace', callsText);
     await server.diagnostics(small);
+    await server.diagnostics(calls);
   });
   after(async () => {
     await server?.stop();
@@ -158,7 +181,7 @@ describe('rules counted over 9 MB traces in the workspace', () => {
     const latencies = await hoversWhile(server, counted);
     const titles = await counted;
     t.diagnostic(`${latencies.length} hovers while the workspace was counted; slowest ${Math.max(...latencies)} ms; median ${latencies.sort((a, b) => a - b)[latencies.length >> 1]} ms`);
-    assert.match(titles[0], /^0 violations in 0 traces \(of 1 open trace file and 4 more trace files in the workspace\)/);
+    assert.match(titles[0], /^0 violations in 0 traces \(of 2 open trace files and 4 more trace files in the workspace\)/);
     assert.match(titles[1], /timed out on 1 trace \(agentTraces\.guardrails\.timeout\)/);
     server.assertHealthy();
   });

@@ -81,6 +81,24 @@ describe('evaluation: JavaScript exceptions', () => {
   });
 });
 
+describe('evaluation: JavaScript exceptions become the trace\'s failure', () => {
+  it('a fault inside the evaluator fails that rule file on that trace with its name, the line and a cut message', () => {
+    installHeapGauge({ exceeds: () => { throw new TypeError(`a fault ${'x'.repeat(1000)}`); }, limitBytes: 1 });
+    try {
+      const r = ev('raise "x" if:\n    (m: Message)\n    len([0] * 200000) > 0\n', [user('a')]);
+      assert.equal(r.failure, `TypeError @35-56: Evaluation failed at line 3 (rule 1): TypeError: the evaluator could not run this line: a fault ${'x'.repeat(291)}…`);
+    } finally {
+      installHeapGauge(undefined);
+    }
+  });
+
+  it('the engine\'s stack overflowing in a predicate that calls itself is RecursionError on that trace only', () => {
+    const policy = 'nested(x: Message) :=\n    x.content == "loop"\n    nested(x)\n\nraise "nested" if:\n    (m: Message)\n    nested(m)\n';
+    assert.match(ev(policy, [user('loop')]).failure!, /^RecursionError @\d+-\d+: Evaluation failed \(rule 1\): RecursionError: maximum recursion depth exceeded/);
+    assert.equal(ev(policy, [user('fine')]).failure, null);
+  });
+});
+
 describe('evaluation: the work budget and the time limit', () => {
   it('counts comprehension iterations as steps of the work budget', () => {
     const policy = 'l := [0] * 1000\nraise "x" if:\n    (m: Message)\n    len([x for x in l]) > 0\n';
