@@ -37,6 +37,16 @@ async function diagnosticsUntil(server: AttackedServer, uri: string, ready: (dia
   return server.within(`diagnostics of ${uri} as expected`, wait(), limitMs);
 }
 
+/** The bundled server with the small files the requests go to, checked. */
+async function startWithSmallFiles(folders?: string[]): Promise<AttackedServer> {
+  const server = await AttackedServer.start({ folders });
+  server.open(small, 'agent-trace', trace('hi'));
+  server.open(calls, 'agent-trace', callsText);
+  await server.diagnostics(small);
+  await server.diagnostics(calls);
+  return server;
+}
+
 /**
  * Asks for hovers on the small file, and every tenth time for the definition of a call id, until `done` settles:
  * every one must be answered within the bound.
@@ -66,11 +76,7 @@ describe('hostile rules and traces, in the server', () => {
   let server: AttackedServer;
 
   before(async () => {
-    server = await AttackedServer.start();
-    server.open(small, 'agent-trace', trace('hi'));
-    server.open(calls, 'agent-trace', callsText);
-    await server.diagnostics(small);
-    await server.diagnostics(calls);
+    server = await startWithSmallFiles();
   });
   after(async () => {
     await server?.stop();
@@ -109,7 +115,7 @@ describe('hostile rules and traces, in the server', () => {
     server.assertHealthy();
   });
 
-  it('lists and strings too large raise MemoryError on the trace; the process keeps its memory', async () => {
+  it('lists and strings too large raise MemoryError on the trace; the process keeps its memory', async (t) => {
     const traceUri = 'file:///memory.trace.json';
     server.open(traceUri, 'agent-trace', trace('x'));
     server.open('file:///memory.gr', 'guardrail', 'raise "list" if:\n    (m: Message)\n    len([0] * 300000000) > 0\n');
@@ -120,7 +126,7 @@ describe('hostile rules and traces, in the server', () => {
       'guardrails/failed: Guardrails from memory.gr could not be evaluated: Evaluation failed at line 3 (rule 1): MemoryError: a list of 300,000,000 items is more than the evaluator holds (10,000,000) (memory.gr:3)',
       'guardrails/failed: Guardrails from text.gr could not be evaluated: Evaluation failed at line 3 (rule 1): MemoryError: a string of 2,000,000,000 characters is more than the evaluator holds (268,435,456) (text.gr:3)',
     ]);
-    server.assertHealthy();
+    t.diagnostic(`peak resident memory of the server: ${Math.round(server.assertHealthy().peakBytes / 2 ** 20)} MB`);
   });
 
   it('a predicate that calls itself on one trace fails that trace only, as RecursionError', async () => {
@@ -154,11 +160,7 @@ describe('rules counted over 9 MB traces in the workspace', () => {
     }
     for (const name of ['a', 'b', 'c']) writeFileSync(join(folder.path, `${name}.trace.json`), `[\n${events.join(',\n')}\n]\n`);
     writeFileSync(join(folder.path, 'backtracks.trace.json'), trace('a'.repeat(30) + '!'));
-    server = await AttackedServer.start({ folders: [pathToFileURL(folder.path).toString()] });
-    server.open(small, 'agent-trace', trace('hi'));
-    server.open(calls, 'agent-trace', callsText);
-    await server.diagnostics(small);
-    await server.diagnostics(calls);
+    server = await startWithSmallFiles([pathToFileURL(folder.path).toString()]);
   });
   after(async () => {
     await server?.stop();
@@ -183,6 +185,6 @@ describe('rules counted over 9 MB traces in the workspace', () => {
     t.diagnostic(`${latencies.length} hovers while the workspace was counted; slowest ${Math.max(...latencies)} ms; median ${latencies.sort((a, b) => a - b)[latencies.length >> 1]} ms`);
     assert.match(titles[0], /^0 violations in 0 traces \(of 2 open trace files and 4 more trace files in the workspace\)/);
     assert.match(titles[1], /timed out on 1 trace \(agentTraces\.guardrails\.timeout\)/);
-    server.assertHealthy();
+    t.diagnostic(`peak resident memory of the server: ${Math.round(server.assertHealthy().peakBytes / 2 ** 20)} MB`);
   });
 });

@@ -165,7 +165,9 @@ export class EvaluationWorkers {
         task.cancelSentAt = now;
         task.board.cancel(task.attempt);
       } else if (now - task.cancelSentAt > graceMs) {
-        this.endWorker();
+        // A worker that has not begun the attempt is still starting (loading the evaluator): it is kept, and sees the
+        // cancel when it begins. Ending it would only make the next job wait for another to start.
+        if (task.board.read().unit !== null) this.endWorker();
         this.finish(task, 'cancelled');
       }
       return;

@@ -12,7 +12,10 @@ import type { EvaluationWorkerPort, WorkerExit, WorkerLauncher } from '../../../
  * that get stuck inside a rule (as in one long regular expression) or run out of memory there, as a real worker
  * would be seen from the host: the board says which rule runs, and no message comes.
  */
-type Behaviour = 'run' | 'stuck' | 'out-of-memory';
+type Behaviour = 'run' | 'stuck' | 'out-of-memory' | 'slow-start';
+
+/** How long a 'slow-start' worker takes before it reads its first message (as one loading the evaluator under load). */
+const slowStartMs = 1000;
 
 function launcher(behaviours: Behaviour[], log: string[]): WorkerLauncher {
   return () => {
@@ -22,11 +25,14 @@ function launcher(behaviours: Behaviour[], log: string[]): WorkerLauncher {
     let ended = false;
     // A real worker keeps the process alive while it has work; so does this timer.
     let alive: NodeJS.Timeout | undefined;
+    // Messages are read in order, once the worker has started.
+    let inbox = new Promise<void>((resolve) => (behaviour === 'slow-start' ? setTimeout(resolve, slowStartMs) : setImmediate(resolve)));
     const port: EvaluationWorkerPort = {
       post(attempt: Attempt) {
         log.push(`attempt ${attempt.id} from ${attempt.from?.offset ?? 0}, stopped ${JSON.stringify(attempt.stopped.map((s) => [s.trace, s.rule, s.reason]))}`);
-        setImmediate(() => {
-          if (behaviour === 'run') {
+        inbox = inbox.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => {
+          if (ended) return;
+          if (behaviour === 'run' || behaviour === 'slow-start') {
             runAttempt(attempt, (message) => !ended && onMessage(structuredClone(message)));
             return;
           }
@@ -109,5 +115,20 @@ describe('evaluation workers (the host)', () => {
     assert.deepEqual([(await superseded).outcome, (await waiting).outcome], ['cancelled', 'cancelled']);
     assert.deepEqual(log, ['attempt 1 from 0, stopped []', 'terminated']);
     assert.deepEqual((await evaluate(workers, 60_000)).messages, ['one', 'two'], 'a new worker takes the next job');
+  });
+
+  it('keeps a worker that has not begun a cancelled job (it is still starting): the next job runs on it', async () => {
+    const log: string[] = [];
+    let launched = 0;
+    const slow = launcher(['slow-start'], log);
+    const workers = new EvaluationWorkers(() => (launched++, slow()));
+    let cancelled = false;
+    const superseded = evaluate(workers, 60_000, () => cancelled);
+    cancelled = true;
+    assert.equal((await superseded).outcome, 'cancelled');
+    const next = await evaluate(workers, 60_000);
+    assert.deepEqual([next.outcome, next.messages], ['done', ['one', 'two']]);
+    assert.equal(launched, 1, 'one worker started');
+    assert.deepEqual(log, ['attempt 1 from 0, stopped []', 'attempt 2 from 0, stopped []']);
   });
 });
