@@ -89,6 +89,7 @@ const ruleTests = new RuleTests({
   documents,
   settings: () => settings,
   folders: () => workspaceFolderPaths(),
+  evaluateCase: (rulesSource, trace, options, isCancelled) => rules.evaluateCase(rulesSource, trace, options, isCancelled),
   coverageChanged: (uri) => {
     refreshCodeLenses();
     const ruleFile = documents.get(uri);

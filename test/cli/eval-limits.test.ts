@@ -37,6 +37,7 @@ describe('agent-traces eval: rules bounded in time and memory', () => {
     assert.deepEqual(result.lines, [
       'regex.gr:1:1 information guardrails Rule 1 stopped after running 1 s on this trace (the time limit); its violations are not reported (--timeout)',
       'hello.trace.json:1:28 warning guardrails hello',
+      '  bound: m = messages.0 at hello.trace.json:1:2',
       '2 traces in 2 files evaluated: 1 violation, 0 failed, 1 with a rule not evaluated',
     ]);
     assert.equal(result.code, 4, 'a violation, and a trace not evaluated in full');
@@ -96,8 +97,38 @@ describe('agent-traces eval: rules bounded in time and memory', () => {
     assert.deepEqual(result.lines, [
       'loop.trace.json: error guardrails evaluation failed: recursion.gr:5:1: Evaluation failed (rule 1): RecursionError: maximum recursion depth exceeded (a predicate or constant refers to itself)',
       'hello.trace.json:1:28 warning guardrails hello',
+      '  bound: m = messages.0 at hello.trace.json:1:2',
       '2 traces in 2 files evaluated: 1 violation, 1 failed',
     ]);
     assert.equal(result.code, 4);
+  });
+});
+
+describe('agent-traces test: rule tests bounded in time', () => {
+  let dir: string;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'agent-traces-test-limits-'));
+    writeFileSync(join(dir, 'backtracks.trace.json'), trace('a'.repeat(30) + '!'));
+    writeFileSync(join(dir, 'hello.trace.json'), trace('hello'));
+    writeFileSync(join(dir, 'regex.gr'), 'raise "backtracks" if:\n    (m: Message)\n    match("(a+)+$", m.content)\n\nraise "hello" if:\n    (m: Message)\n    "hello" in m.content\n');
+    writeFileSync(join(dir, 'regex.tests.json'), JSON.stringify({
+      rules: 'regex.gr',
+      cases: [
+        { name: 'backtracking input', trace: 'backtracks.trace.json', expect: [] },
+        { name: 'hello is caught', trace: 'hello.trace.json', expect: [{ message: 'hello' }] },
+      ],
+    }));
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fails the case whose rule backtracks past the time limit, and runs the next case', () => {
+    const result = run(dir, 'test', '.', '--timeout', '1000');
+    assert.deepEqual(result.lines, [
+      'backtracks.trace.json:1:1 FAIL regex.tests.json › backtracking input: regex.gr:1: Rule 1 stopped after running 1 s on this trace (the time limit); its violations are not reported',
+      '1 passed, 1 failed',
+    ]);
+    assert.equal(result.code, 3, 'the rule was not evaluated in full, and no case failed on its violations');
   });
 });

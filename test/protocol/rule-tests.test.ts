@@ -118,3 +118,47 @@ describe('rule tests over stdio: manifests checked, listed and run, coverage on 
     assert.match(run.problem ?? '', /^the manifest does not parse: /);
   });
 });
+
+describe('rule tests over stdio: a rule file that does not load, and a rule that backtracks past its time limit', () => {
+  const server = new ServerProcess({ guardrails: { timeout: 1000 } });
+  let dir: string;
+  const uriOf = (name: string) => pathToFileURL(join(dir, name)).toString();
+
+  before(async () => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'agent-traces-rule-tests-limits-')));
+    const user = (content: string) => JSON.stringify([{ role: 'user', content }]);
+    writeFileSync(join(dir, 'backtracks.trace.json'), user('a'.repeat(30) + '!'));
+    writeFileSync(join(dir, 'hello.trace.json'), user('hello'));
+    writeFileSync(join(dir, 'regex.gr'), 'raise "backtracks" if:\n    (m: Message)\n    match("(a+)+$", m.content)\n\nraise "hello" if:\n    (m: Message)\n    "hello" in m.content\n');
+    writeFileSync(join(dir, 'unknown.gr'), 'raise "x" if:\n    (m: Message)\n    m.content == undefined_name\n');
+    const cases = [
+      { name: 'backtracking input', trace: 'backtracks.trace.json', expect: [] },
+      { name: 'hello is caught', trace: 'hello.trace.json', expect: [{ message: 'hello' }] },
+    ];
+    writeFileSync(join(dir, 'regex.tests.json'), JSON.stringify({ rules: 'regex.gr', cases }));
+    writeFileSync(join(dir, 'unknown.tests.json'), JSON.stringify({ rules: 'unknown.gr', cases }));
+    await server.initialize(pathToFileURL(dir).toString());
+    await server.configured;
+  });
+
+  after(async () => {
+    assert.equal(await server.shutdown(), 0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stops the rule at the time limit on its worker: that case fails with the limit, the next one runs, the server answers meanwhile', async () => {
+    const running: Promise<RuleTestsRun> = server.connection.sendRequest(RuleTestsRunRequest.method, { uri: uriOf('regex.tests.json') });
+    const hover = await server.connection.sendRequest('textDocument/hover', { textDocument: { uri: uriOf('regex.gr') }, position: { line: 1, character: 8 } });
+    assert.notEqual(hover, undefined);
+    const run = await running;
+    assert.deepEqual(run.cases.map((c) => [c.name, c.status, c.failures.map((f) => f.text)]), [
+      ['backtracking input', 'failed', ['regex.gr:1: Rule 1 stopped after running 1 s on this trace (the time limit); its violations are not reported']],
+      ['hello is caught', 'passed', []],
+    ]);
+  });
+
+  it('says the rule file does not load, and runs no case', async () => {
+    const run: RuleTestsRun = await server.connection.sendRequest(RuleTestsRunRequest.method, { uri: uriOf('unknown.tests.json') });
+    assert.deepEqual([run.problem, run.cases.length], ['the rule file unknown.gr does not load: The rules cannot be loaded: Failed to resolve identifier undefined_name (line 3)', 0]);
+  });
+});

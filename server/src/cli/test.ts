@@ -5,6 +5,8 @@ import { guardrailService } from '../guardrail';
 import { rulesOf } from '../guardrail/raises';
 import { bytesPerMB, readTextFile } from '../disk/files';
 import { traceLayoutOfFile } from '../traceFormats';
+import { EvaluationWorkers } from '../rulesOnTraces/evaluationWorkers';
+import { nodeWorkerLauncher } from '../rulesOnTraces/workerLauncher';
 import { isManifestPath, manifestPathOf } from '../ruleTests/manifest';
 import { runManifestText, type CaseResult, type Location, type ManifestResult, type RunHost } from '../testRuns/run';
 import { caseFailures } from '../testRuns/report';
@@ -78,7 +80,8 @@ function parseTestArguments(args: string[]): TestOptions | string {
   return options;
 }
 
-const diskHost: RunHost = {
+/** Manifests' files read from the disk, and their cases evaluated on `workers` (each rule bounded in time). */
+const diskHost = (workers: EvaluationWorkers): RunHost => ({
   async read(uri) {
     let path: string;
     try {
@@ -90,7 +93,8 @@ const diskHost: RunHost = {
     return read.ok ? { ok: true, text: read.text } : read;
   },
   traceLayout: (uri, text) => traceLayoutOfFile(fileURLToPath(uri), text),
-};
+  evaluate: async (rules, trace, options) => (await workers.evaluateCase(rules, trace, options))!,
+});
 
 export async function runTest(args: string[]): Promise<number> {
   const options = parseTestArguments(args);
@@ -117,13 +121,19 @@ export async function runTest(args: string[]): Promise<number> {
 
   const results: ManifestResult[] = [];
   const unreadable: { path: string; reason: string }[] = errors.map((e) => ({ path: e.path, reason: e.reason }));
-  for (const path of [...manifests].sort()) {
-    const read = await readTextFile(path, { maxBytes: maxFileBytes });
-    if (!read.ok) {
-      unreadable.push({ path: shown(path), reason: read.reason });
-      continue;
+  const workers = new EvaluationWorkers(nodeWorkerLauncher());
+  try {
+    for (const path of [...manifests].sort()) {
+      const read = await readTextFile(path, { maxBytes: maxFileBytes });
+      if (!read.ok) {
+        unreadable.push({ path: shown(path), reason: read.reason });
+        continue;
+      }
+      const host = diskHost(workers);
+      results.push(await runManifestText(pathToFileURL(path).toString(), read.text, host, { budget: options.budget, timeLimitMs: options.timeoutMs }));
     }
-    results.push(await runManifestText(pathToFileURL(path).toString(), read.text, diskHost, { budget: options.budget, timeLimitMs: options.timeoutMs }));
+  } finally {
+    workers.close();
   }
   const coverage = options.coverage ? coverageOf(results, await untestedRules(ruleFiles, results)) : undefined;
 

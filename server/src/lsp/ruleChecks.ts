@@ -13,6 +13,7 @@ import type { RuleFile, RulesOnTraceResult } from '../rulesOnTraces/evaluateOnTr
 import { EvaluationWorkers } from '../rulesOnTraces/evaluationWorkers';
 import { TraceResults, addPart } from '../rulesOnTraces/results';
 import { nodeWorkerLauncher, type WorkerLauncher } from '../rulesOnTraces/workerLauncher';
+import type { CaseEvaluation, CaseOptions, RuleSource } from '../rulesOnTraces/workerProtocol';
 import { evaluateWorkspaceTraces } from '../rulesOnTraces/workspaceTraces';
 import { toDiagnostic } from './toProtocol';
 import type { ServerSettings } from '../settings';
@@ -110,6 +111,11 @@ export class RuleChecks {
       if (this.host.documents.get(uri) !== check.document || check.document.version !== check.version) continue;
       this.publish(check);
     }
+  }
+
+  /** A rule test's case, on the worker of the open documents (its time limit is the rules' own). */
+  evaluateCase(rules: RuleSource, trace: unknown, options: CaseOptions, isCancelled: () => boolean): Promise<CaseEvaluation | undefined> {
+    return this.worker('open').evaluateCase(rules, trace, options, isCancelled);
   }
 
   private worker(which: 'open' | 'workspace'): EvaluationWorkers {

@@ -13,19 +13,19 @@ import { traceLayoutOfFile } from '../traceFormats';
 import { parseManifest, type ManifestModel } from '../ruleTests/manifest';
 import { caseFailures, expectedAndFound } from '../testRuns/report';
 import { coverageOf } from '../testRuns/coverage';
-import type { FileRead, Location, RunHost } from '../testRuns/run';
+import { runManifest, type FileRead, type Location, type RunHost } from '../testRuns/run';
+import type { CaseEvaluation, CaseOptions, RuleSource } from '../rulesOnTraces/workerProtocol';
 import type { ServerSettings } from '../settings';
 import type { DocumentLocation, RuleTestsList, RuleTestsRun, RuleTestsRunParams } from '../../../shared/requests';
 
-type TestRuns = typeof import('../testRuns/run');
-/** The runner brings the rule evaluator: loaded on the first run (a require is what the bundler keeps lazy), as for rules on traces. */
-const testRuns = (): TestRuns => require('../testRuns/run') as TestRuns;
 
 /** What the server lends the rule tests: its documents, settings and workspace folders, and what to refresh after a run. */
 export interface RuleTestsHost {
   documents: TextDocuments<TextDocument>;
   settings(): ServerSettings;
   folders(): string[];
+  /** A case's evaluation, on the rule evaluation workers; undefined when cancelled. */
+  evaluateCase(rules: RuleSource, trace: unknown, options: CaseOptions, isCancelled: () => boolean): Promise<CaseEvaluation | undefined>;
   /** The rule file's lenses and faded rules changed (a run's coverage). */
   coverageChanged(ruleUri: string): void;
 }
@@ -110,6 +110,11 @@ export class RuleTests {
     const runHost: RunHost = {
       read: (uri) => this.read(uri, params.uri),
       traceLayout: (uri, text) => traceLayoutOfFile(pathOfUri(uri) ?? uri, text),
+      evaluate: async (rules, trace, options) => {
+        const evaluation = await this.host.evaluateCase(rules, trace, options, cancelled);
+        if (!evaluation) throw new RunCancelled();
+        return evaluation;
+      },
       pause: async () => {
         await nextTurn();
         if (cancelled()) throw new RunCancelled();
@@ -117,8 +122,9 @@ export class RuleTests {
     };
     let result;
     try {
-      result = await testRuns().runManifest(parseManifest(params.uri, 0, read.text), runHost, {
+      result = await runManifest(parseManifest(params.uri, 0, read.text), runHost, {
         budget: settings.guardrails.workBudget,
+        timeLimitMs: settings.guardrails.timeout,
         cases: params.cases ? new Set(params.cases) : undefined,
       });
     } catch (error) {

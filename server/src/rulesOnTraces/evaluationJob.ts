@@ -3,6 +3,7 @@ import { Cancelled } from '../guardrail/evaluate/context';
 import { evaluateRulesOnTrace, type RuleFile, type RuleOnTrace } from './evaluateOnTrace';
 import { traceReports } from './traceReports';
 import { layoutNamed } from '../traceFormats';
+import { evaluateCase } from './caseEvaluation';
 import type { ResumePoint } from './tracesInText';
 import { BudgetExceeded } from '../common/budget';
 import { WatchBoard, partEveryMs, type Attempt, type RuleSource, type WorkerMessage } from './workerProtocol';
@@ -46,6 +47,14 @@ export function runAttempt(attempt: Attempt, post: (message: WorkerMessage) => v
         ...job.options, from: attempt.from, stopped: attempt.stopped, watch, budget: { get isCancellationRequested() { return isCancelled(); } },
         flush: { everyMs: partEveryMs, part },
       });
+    } else if (job.kind === 'case') {
+      const stopped = attempt.stopped.filter((unit) => unit.trace === 0);
+      last = stopped.some((unit) => unit.rule === -1)
+        ? { notices: [], errors: [], failure: { message: 'reading this trace took more memory than rules may use', start: 0, end: 0 } }
+        : evaluateCase(ruleFile(job.rules[0]).model, job.trace, {
+          ...job.options, stopped: new Map(stopped.map((unit) => [unit.rule, unit.reason])),
+          watch: (rule) => watch({ trace: 0, ruleFile: 0, rule: rule ?? -1 }), isCancelled,
+        });
     } else {
       last = traceReports(ruleFile(job.rules[0]), job.text, layoutNamed(job.layout), job.path, {
         ...job.options, from: attempt.from, stopped: attempt.stopped, watch, isCancelled, flush: { everyMs: partEveryMs, part },

@@ -1,7 +1,9 @@
 import { duration } from '../common/text';
 import { fileNameOfUri } from '../common/uri';
 import type { StoppedRule } from './evaluateOnTrace';
-import { WatchBoard, type Attempt, type EvaluationJob, type PartOf, type WorkerMessage } from './workerProtocol';
+import {
+  WatchBoard, type Attempt, type CaseEvaluation, type CaseOptions, type EvaluationJob, type PartOf, type RuleSource, type WorkerMessage,
+} from './workerProtocol';
 import type { ResumePoint } from './tracesInText';
 import type { EvaluationWorkerPort, WorkerExit, WorkerLauncher } from './workerLauncher';
 
@@ -59,6 +61,13 @@ export class EvaluationWorkers {
       this.watch();
       this.next();
     });
+  }
+
+  /** A rule test's case: the rule file on one trace. Undefined when `isCancelled` stopped it first. */
+  async evaluateCase(rules: RuleSource, trace: unknown, options: CaseOptions, isCancelled?: () => boolean): Promise<CaseEvaluation | undefined> {
+    let evaluation: CaseEvaluation | undefined;
+    const outcome = await this.run({ kind: 'case', rules: [rules], trace, options }, (part) => (evaluation = part), isCancelled);
+    return outcome === 'done' ? evaluation : undefined;
   }
 
   /** Ends the worker; jobs still waiting are cancelled. */

@@ -141,7 +141,7 @@ export class ErrorPlacer {
     return this.readAddresses()(address);
   }
 
-  place(error: GuardrailError, fallback: Span): Span {
+  place(error: Pick<GuardrailError, 'placeRanges'>, fallback: Span): Span {
     return this.placeWithOthers(error, fallback).best;
   }
 
@@ -149,7 +149,7 @@ export class ErrorPlacer {
    * The error's place (its smallest range), and the places of the other elements it binds: its other ranges, less
    * those that hold the place (the message a matched substring lies in) and repeats, in the order of the trace.
    */
-  placeWithOthers(error: GuardrailError, fallback: Span): { best: Span; others: Span[] } {
+  placeWithOthers(error: Pick<GuardrailError, 'placeRanges'>, fallback: Span): { best: Span; others: Span[] } {
     const ranges = error.placeRanges();
     if (ranges.length === 0) return { best: fallback, others: [] };
     const spanOf = this.readAddresses();

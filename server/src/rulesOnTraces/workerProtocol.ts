@@ -25,10 +25,48 @@ export type EvaluationJob =
     path: string;
     options: Pick<RulesOnTraceOptions, 'workBudget' | 'timeLimitMs' | 'maxViolations' | 'limitNames'>;
   }
-  | { kind: 'reports'; rules: [RuleSource]; text: string; layout: string; path: string; options: Omit<ReportOptions, 'from' | 'stopped' | 'watch' | 'flush'> };
+  | { kind: 'reports'; rules: [RuleSource]; text: string; layout: string; path: string; options: Omit<ReportOptions, 'from' | 'stopped' | 'watch' | 'flush'> }
+  | { kind: 'case'; rules: [RuleSource]; trace: unknown; options: CaseOptions };
 
-/** What a job's parts are: a document's result, or its traces' reports. */
-export type PartOf<J extends EvaluationJob> = J extends { kind: 'document' } ? RulesOnTraceResult : TraceReport[];
+export interface CaseOptions {
+  parameters: Record<string, unknown>;
+  budget?: number;
+  timeLimitMs?: number;
+}
+
+/**
+ * One rule file evaluated on one trace (a rule test's case), as plain data: what the test runner matches against the
+ * case's expectations, and places in the trace's text itself.
+ */
+export interface CaseEvaluation {
+  /** The rule file does not load, whatever the trace (the analyzer's loader rejects it): nothing was evaluated. */
+  notLoaded?: RuleFileFailure;
+  failure?: RuleFileFailure;
+  notices: { kind: 'not-evaluated' | 'budget' | 'error-limit' | 'timeout'; message: string; start: number }[];
+  errors: CaseViolation[];
+}
+
+/** A failure, and where in the rule file it is (offsets; 0 and 0 when nowhere in particular). */
+export interface RuleFileFailure {
+  message: string;
+  start: number;
+  end: number;
+}
+
+export interface CaseViolation {
+  ruleIndex: number;
+  message: string | null;
+  args: unknown[];
+  key: string;
+  raiseStart: number;
+  /** The official addresses the violation is placed by (see GuardrailError.placeRanges). */
+  placeRanges: string[];
+  bindings: { variable: string; address: string }[];
+}
+
+/** What a job's parts are: a document's result, its traces' reports, or a case's evaluation. */
+export type PartOf<J extends EvaluationJob> = J extends { kind: 'document' } ? RulesOnTraceResult
+  : J extends { kind: 'case' } ? CaseEvaluation : TraceReport[];
 
 /** One attempt at a job: the first, or one after an attempt the host had to end (it goes on where that one was). */
 export interface Attempt {

@@ -2,10 +2,11 @@ import type { Span } from '../common/types';
 import { LineIndex } from '../common/lineIndex';
 import { fileNameOfUri, resolveUri } from '../common/uri';
 import { buildModel, type RuleModel } from '../guardrail/model';
-import { evaluateLoadedRules, loadFailure, type VariableBinding } from '../guardrail/evaluate';
+import type { VariableBinding } from '../guardrail/evaluate';
 import { rulesOf, type RuleInfo } from '../guardrail/raises';
 import { parseManifest, type Expectation, type ManifestModel, type TestCase } from '../ruleTests/manifest';
 import { ErrorPlacer, firstLineOf, noTraceMessage, traceInSpan, tracesInText, type TraceText } from '../rulesOnTraces/tracesInText';
+import type { CaseEvaluation, CaseOptions, RuleSource } from '../rulesOnTraces/workerProtocol';
 import { matchExpectations, satisfies } from './match';
 import { notTracesReason, type TraceLayout } from '../traceFormats';
 
@@ -35,6 +36,11 @@ export interface RunHost {
   read(uri: string): Promise<FileRead>;
   /** How a file holds traces, decided by its name and text as `agent-traces eval` decides: one, one per line, none. */
   traceLayout(uri: string, text: string): TraceLayout | undefined;
+  /**
+   * The rule file on a case's trace: on the evaluation workers, which stop a rule at its time limit (the editor and
+   * the command line), so that a hostile rule file in a manifest cannot hold up the editor.
+   */
+  evaluate(rules: RuleSource, trace: unknown, options: CaseOptions): Promise<CaseEvaluation>;
   /** Called between cases: a turn of the event loop in the editor; throw to stop the run. */
   pause?(): Promise<void>;
 }
@@ -132,17 +138,21 @@ export async function runManifest(manifest: ManifestModel, host: RunHost, option
   }
   const rules = buildModel({ uri: rulesUri, version: 0, text: rulesRead.text });
   result.rules = rulesOf(rules);
-  const notLoaded = loadFailure(rules);
-  if (notLoaded) {
-    const at = rules.lines.positionAt(notLoaded.start);
-    result.problem = `the rule file ${manifest.rules.path} does not load: ${notLoaded.message} (line ${at.line + 1})`;
-    return result;
-  }
   const traces = new TraceFiles(host);
+  const evaluate = (trace: unknown, parameters: Record<string, unknown>) =>
+    host.evaluate({ uri: rulesUri, text: rulesRead.text }, trace, { parameters, budget: options.budget, timeLimitMs: options.timeLimitMs });
   for (const testCase of manifest.cases) {
     if (options.cases && !options.cases.has(testCase.index)) continue;
     await host.pause?.();
-    result.cases.push(await runCase(manifest, testCase, rules, result.rules, traces, options));
+    const ran = await runCase(manifest, testCase, rules, result.rules, traces, evaluate);
+    // Whether the rule file loads is known from its first evaluation (the evaluator decides it, on its worker).
+    if (ran.notLoaded) {
+      const at = rules.lines.positionAt(ran.notLoaded.start);
+      result.problem = `the rule file ${manifest.rules.path} does not load: ${ran.notLoaded.message} (line ${at.line + 1})`;
+      result.cases = [];
+      return result;
+    }
+    result.cases.push(ran.result);
   }
   return result;
 }
@@ -208,15 +218,20 @@ async function caseTrace(manifest: ManifestModel, testCase: TestCase, traces: Tr
   return { uri, text: read.text, lines, found };
 }
 
-async function runCase(manifest: ManifestModel, testCase: TestCase, rules: RuleModel, ruleInfos: RuleInfo[], traces: TraceFiles, options: RunOptions): Promise<CaseResult> {
+type CaseRun = { result: CaseResult; notLoaded?: undefined } | { result?: undefined; notLoaded: NonNullable<CaseEvaluation['notLoaded']> };
+
+async function runCase(
+  manifest: ManifestModel, testCase: TestCase, rules: RuleModel, ruleInfos: RuleInfo[], traces: TraceFiles,
+  evaluate: (trace: unknown, parameters: Record<string, unknown>) => Promise<CaseEvaluation>,
+): Promise<CaseRun> {
   const started = performance.now();
   const result: CaseResult = {
     index: testCase.index, name: testCase.name, status: 'failed', expected: testCase.expect, found: [], missing: [], unexpected: [], notes: [], fired: [], durationMs: 0,
     location: { uri: manifest.uri, start: manifest.lines.positionAt(testCase.nameSpan.start), end: manifest.lines.positionAt(testCase.nameSpan.end) },
   };
-  const done = (): CaseResult => {
+  const done = (): CaseRun => {
     result.durationMs = performance.now() - started;
-    return result;
+    return { result };
   };
   if (testCase.skip !== undefined) {
     result.status = 'skipped';
@@ -235,7 +250,8 @@ async function runCase(manifest: ManifestModel, testCase: TestCase, rules: RuleM
     result.error = { kind: 'manifest', message: trace.found.problem.kind === 'not-json' ? `the trace${where} is not valid JSON: ${trace.found.problem.detail}` : `the trace${where} ${noTraceMessage}` };
     return done();
   }
-  const evaluation = evaluateLoadedRules(rules, trace.found.trace, { parameters: testCase.params, budget: options.budget, timeLimitMs: options.timeLimitMs });
+  const evaluation = await evaluate(trace.found.trace, testCase.params);
+  if (evaluation.notLoaded) return { notLoaded: evaluation.notLoaded };
   const rulesName = fileNameOfUri(rules.uri);
   if (evaluation.failure) {
     const at = evaluation.failure.start || evaluation.failure.end ? `${rulesName}:${ruleLine(rules, evaluation.failure.start)}: ` : '';
@@ -250,7 +266,7 @@ async function runCase(manifest: ManifestModel, testCase: TestCase, rules: RuleM
   if (result.error) return done();
   const placer = new ErrorPlacer(trace.text, trace.found);
   for (const error of evaluation.errors) {
-    const ranges = error.placeRanges();
+    const ranges = error.placeRanges;
     const first = ranges.length > 0 ? /^messages\.(\d+)/.exec(ranges[0]) : null;
     result.found.push({
       message: error.message ?? String(error.args[0] ?? error.key),
@@ -259,7 +275,7 @@ async function runCase(manifest: ManifestModel, testCase: TestCase, rules: RuleM
       ...(first ? { at: Number(first[1]) } : {}),
       ranges,
       bindings: error.bindings.map((b) => ({ ...b, location: location(placer.addressSpan(b.address)) })),
-      location: location(placer.place(error, traceStart)),
+      location: location(placer.place({ placeRanges: () => ranges }, traceStart)),
     });
   }
   result.fired = [...new Set(result.found.map((v) => v.ruleIndex))].sort((a, b) => a - b);
