@@ -43,6 +43,19 @@ describe('agent-traces eval: rules bounded in time and memory', () => {
     assert.equal(result.code, 4, 'a violation, and a trace not evaluated in full');
   });
 
+  it('eval --compare stops a version\'s rule at the time limit: that trace is not evaluated, the other trace is compared', () => {
+    writeFileSync(join(dir, 'old.gr'), 'raise "backtracks" if:\n    (m: Message)\n    match("(a+)+$", m.content)\n\nraise "hello" if:\n    (m: Message)\n    "hello" in m.content\n');
+    writeFileSync(join(dir, 'new.gr'), 'raise "hi" if:\n    (m: Message)\n    "hello" in m.content\n');
+    const result = run(dir, 'eval', '--compare', 'old.gr', 'new.gr', 'backtracks.trace.json', 'hello.trace.json', '--timeout', '1000');
+    assert.deepEqual(result.lines, [
+      'backtracks.trace.json: error: the old rules could not be evaluated: Rule 1 stopped after running 1 s on this trace (the time limit); its violations are not reported',
+      'hello.trace.json:1:28 removed hello (old.gr:5)',
+      'hello.trace.json:1:28 added hi (new.gr:1)',
+      '1 of 2 traces in 2 files flip: 1 violation added, 1 removed, 1 not evaluated',
+    ]);
+    assert.equal(result.code, 4, 'a flip, and a trace not evaluated');
+  });
+
   it('has a time limit of 5 s by default, said in --help', () => {
     writeFileSync(join(dir, 'regex-only.gr'), 'raise "backtracks" if:\n    (m: Message)\n    match("(a+)+$", m.content)\n');
     const result = run(dir, 'eval', 'regex-only.gr', 'backtracks.trace.json');

@@ -5,12 +5,15 @@ import type { RuleModel } from '../guardrail/model';
 import { loadFailure } from '../guardrail/evaluate';
 import { bytesPerMB, readTextFile } from '../disk/files';
 import { parseRevisionPath, readAtRevision } from '../disk/git';
-import { notTracesReason, traceLayoutOfFile } from '../traceFormats';
-import { compareOnText, type ComparedViolation, type TraceFlip } from '../rulesOnTraces/compare';
+import { layoutName, notTracesReason, traceLayoutOfFile } from '../traceFormats';
+import { addComparison, type Comparison, type ComparedViolation, type TraceFlip } from '../rulesOnTraces/compare';
+import { EvaluationWorkers } from '../rulesOnTraces/evaluationWorkers';
+import { nodeWorkerLauncher } from '../rulesOnTraces/workerLauncher';
+import type { RuleSource } from '../rulesOnTraces/workerProtocol';
 import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeOf } from './exitCodes';
-import { readBudget, readParameter } from './ruleOptions';
+import { defaultTimeoutMs, readBudget, readParameter, readTimeout } from './ruleOptions';
 
 /** `agent-traces eval --compare OLD.gr NEW.gr <traces...>`: what a change of a rule file flips (see rulesOnTraces/compare.ts). */
 
@@ -20,6 +23,7 @@ interface CompareOptions {
   patterns: string[];
   parameters: Record<string, unknown>;
   budget?: number;
+  timeoutMs: number;
   json: boolean;
 }
 
@@ -31,6 +35,7 @@ export function parseCompareArguments(args: string[]): CompareOptions | string {
   const parameters: Record<string, unknown> = {};
   let json = false;
   let budget: number | undefined;
+  let timeoutMs = defaultTimeoutMs;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--compare') continue;
@@ -41,12 +46,16 @@ export function parseCompareArguments(args: string[]): CompareOptions | string {
       const value = readBudget(args[++i]);
       if (typeof value === 'string') return value;
       budget = value;
+    } else if (arg === '--timeout') {
+      const value = readTimeout(args[++i]);
+      if (typeof value === 'string') return value;
+      timeoutMs = value;
     } else if (arg === '--json') json = true;
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
     else positional.push(arg);
   }
   if (positional.length < 3) return '--compare takes the old rule file, the new one, and at least one trace file, folder or glob';
-  return { oldRules: positional[0], newRules: positional[1], patterns: positional.slice(2), parameters, budget, json };
+  return { oldRules: positional[0], newRules: positional[1], patterns: positional.slice(2), parameters, budget, timeoutMs, json };
 }
 
 /** A rule file from disk or from a git revision (`git:REV:path`), parsed; or why it cannot be used (exit 2). */
@@ -95,6 +104,10 @@ export async function runCompare(args: string[], usage: string): Promise<number>
   const flips: FileFlip[] = [];
   let traces = 0;
   const traceFiles = files.filter((f) => !f.toLowerCase().endsWith('.gr'));
+  // Both versions run on a worker thread, which is ended and replaced when a rule runs past the time limit.
+  const workers = new EvaluationWorkers(nodeWorkerLauncher());
+  const sources: [RuleSource, RuleSource] = [before, after].map((rules) => ({ uri: rules.model.uri, text: rules.model.text })) as [RuleSource, RuleSource];
+  try {
   for (const file of traceFiles) {
     const shown = shownNamed(file);
     const read = await readTextFile(file, { maxBytes: maxFileBytes });
@@ -112,10 +125,20 @@ export async function runCompare(args: string[], usage: string): Promise<number>
       const p = lines.positionAt(offset);
       return { line: p.line + 1, column: p.character + 1 };
     };
-    const comparison = compareOnText(before.model, after.model, read.text, layout, { parameters: options.parameters, budget: options.budget }, file);
+    const comparison: Comparison = { traces: 0, flips: [], unreadable: [] };
+    const job = { kind: 'compare' as const, rules: sources, text: read.text, layout: layoutName(layout), path: file, options: { parameters: options.parameters, budget: options.budget, timeLimitMs: options.timeoutMs } };
+    try {
+      await workers.run(job, (part) => addComparison(comparison, part));
+    } catch (error) {
+      failures.push({ file: shown, reason: `not evaluated: ${error instanceof Error ? error.message : String(error)}` });
+      continue;
+    }
     traces += comparison.traces;
     for (const u of comparison.unreadable) failures.push({ file: shown, ...(u.line !== undefined ? { line: u.line } : {}), reason: u.reason });
     for (const flip of comparison.flips) flips.push({ file: shown, flip, position });
+  }
+  } finally {
+    workers.close();
   }
   const added = flips.reduce((n, f) => n + f.flip.added.length, 0);
   const removed = flips.reduce((n, f) => n + f.flip.removed.length, 0);

@@ -7,7 +7,7 @@ import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
 import { bytesPerMB, readTextFile } from '../disk/files';
 import { layoutName, notTracesReason, traceLayoutOfFile } from '../traceFormats';
-import { readBudget, readParameter } from './ruleOptions';
+import { defaultTimeoutMs, readBudget, readParameter, readTimeout } from './ruleOptions';
 import { EvaluationWorkers } from '../rulesOnTraces/evaluationWorkers';
 import type { Position, ReportedError, TraceReport as EvaluatedTrace } from '../rulesOnTraces/traceReports';
 import { nodeWorkerLauncher } from '../rulesOnTraces/workerLauncher';
@@ -36,7 +36,8 @@ Options:
   --compare          evaluate two versions of a rule file on the same traces and list only the traces (and
                      dataset lines) whose violations differ: each violation added or removed, at its place; the
                      old one may be git:REV:path, the file at a git revision (as git show REV:path reads it,
-                     ./ for a path relative to the current folder). A flip is a finding.
+                     ./ for a path relative to the current folder). A flip is a finding; --param, --budget,
+                     --timeout and --json apply to both versions.
   -h, --help         show this help
 
 Violations are findings. A trace file that cannot be read, a value that holds no trace, and a trace on which a
@@ -58,9 +59,6 @@ interface EvalOptions {
   stdinName?: string;
 }
 
-/** Milliseconds a rule may run on one trace, as the editor's agentTraces.guardrails.timeout. */
-export const defaultTimeoutMs = 5000;
-
 function parseEvalArguments(args: string[]): EvalOptions | string {
   const positional: string[] = [];
   const parameters: Record<string, unknown> = {};
@@ -79,8 +77,8 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
       if (typeof value === 'string') return value;
       budget = value;
     } else if (arg === '--timeout') {
-      const value = Number(args[++i]);
-      if (!Number.isFinite(value) || value < 1) return '--timeout takes a number of milliseconds of at least 1';
+      const value = readTimeout(args[++i]);
+      if (typeof value === 'string') return value;
       timeoutMs = value;
     } else if (arg === '--json') json = true;
     else if (arg === '--unique') unique = true;

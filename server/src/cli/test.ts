@@ -5,6 +5,7 @@ import { guardrailService } from '../guardrail';
 import { rulesOf } from '../guardrail/raises';
 import { bytesPerMB, readTextFile } from '../disk/files';
 import { traceLayoutOfFile } from '../traceFormats';
+import { defaultTimeoutMs, readBudget, readTimeout } from './ruleOptions';
 import { EvaluationWorkers } from '../rulesOnTraces/evaluationWorkers';
 import { nodeWorkerLauncher } from '../rulesOnTraces/workerLauncher';
 import { isManifestPath, manifestPathOf } from '../ruleTests/manifest';
@@ -50,7 +51,6 @@ interface TestOptions {
   timeoutMs: number;
 }
 
-const defaultTimeoutMs = 5000;
 
 /** Rule, manifest and trace files are read up to this size, as `agent-traces check` reads by default. */
 const maxFileBytes = 100 * bytesPerMB;
@@ -66,12 +66,12 @@ function parseTestArguments(args: string[]): TestOptions | string {
       if (!file) return '--junit takes a file to write';
       options.junit = file;
     } else if (arg === '--budget') {
-      const value = Number(args[++i]);
-      if (!Number.isInteger(value) || value < 1) return '--budget takes a whole number of at least 1';
+      const value = readBudget(args[++i]);
+      if (typeof value === 'string') return value;
       options.budget = value;
     } else if (arg === '--timeout') {
-      const value = Number(args[++i]);
-      if (!Number.isFinite(value) || value < 1) return '--timeout takes a number of milliseconds of at least 1';
+      const value = readTimeout(args[++i]);
+      if (typeof value === 'string') return value;
       options.timeoutMs = value;
     } else if (arg.startsWith('-')) return `unknown option ${arg}`;
     else options.patterns.push(arg);

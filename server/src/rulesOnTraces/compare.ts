@@ -1,7 +1,9 @@
 import type { Span } from '../common/types';
 import type { RuleModel } from '../guardrail/model';
 import { evaluateLoadedRules, type EvaluationOptions, type EvaluationResult, type VariableBinding } from '../guardrail/evaluate';
-import { ErrorPlacer, firstLineOf, tracesInText, type TraceText } from './tracesInText';
+import { Cancelled } from '../guardrail/evaluate/context';
+import type { RuleOnTrace, StoppedRule } from './evaluateOnTrace';
+import { ErrorPlacer, firstLineOf, tracesInText, type ResumePoint, type TraceText } from './tracesInText';
 import type { TraceLayout } from '../traceFormats';
 
 /**
@@ -42,25 +44,67 @@ export interface Comparison {
   unreadable: { line?: number; reason: string }[];
 }
 
-export function compareOnText(oldRules: RuleModel, newRules: RuleModel, text: string, layout: TraceLayout, options: EvaluationOptions = {}, path = ''): Comparison {
-  const comparison: Comparison = { traces: 0, flips: [], unreadable: [] };
-  for (const found of tracesInText(text, layout, path)) {
+export interface CompareOptions extends Pick<EvaluationOptions, 'parameters' | 'budget' | 'timeLimitMs' | 'isCancelled'> {
+  /** Where an earlier attempt stopped (the evaluation worker's resume), and the rules it had to end. */
+  from?: ResumePoint;
+  stopped?: readonly StoppedRule[];
+  /** Told where the evaluation is (rule file 0 is the old version, 1 the new one). */
+  watch?: (unit: RuleOnTrace) => void;
+  /** Hands over the comparison so far every `everyMs`, and goes on with an empty one. */
+  flush?: { everyMs: number; part(comparison: Comparison, next: ResumePoint): void };
+}
+
+/** `layout` and `path`: how the text holds traces, as tracesInText reads them. */
+export function compareOnText(
+  oldRules: RuleModel, newRules: RuleModel, text: string, layout: TraceLayout, options: CompareOptions = {}, path = '',
+): Comparison {
+  let comparison: Comparison = { traces: 0, flips: [], unreadable: [] };
+  let traces = options.from?.traces ?? 0;
+  let flushedAt = performance.now();
+  for (const found of tracesInText(text, layout, path, options.from)) {
+    if (options.isCancelled?.()) throw new Cancelled();
+    traces++;
     if (found.problem) {
       comparison.unreadable.push({ ...(found.line !== undefined ? { line: found.line } : {}), reason: found.problem.kind === 'not-json' ? `not valid JSON: ${found.problem.detail}` : 'it holds no trace' });
-      continue;
+    } else {
+      comparison.traces++;
+      const flip = compareOnTrace(oldRules, newRules, text, found, options);
+      if (flip) comparison.flips.push(flip);
     }
-    comparison.traces++;
-    const flip = compareOnTrace(oldRules, newRules, text, found, options);
-    if (flip) comparison.flips.push(flip);
+    if (options.flush && performance.now() - flushedAt >= options.flush.everyMs) {
+      options.flush.part(comparison, { offset: found.next, line: (found.line ?? 0) + 1, traces });
+      comparison = { traces: 0, flips: [], unreadable: [] };
+      flushedAt = performance.now();
+    }
   }
   return comparison;
 }
 
-function compareOnTrace(oldRules: RuleModel, newRules: RuleModel, text: string, found: TraceText, options: EvaluationOptions): TraceFlip | undefined {
+/** Adds a part of a comparison (from the evaluation worker) to what came before it. */
+export function addComparison(into: Comparison, part: Comparison): void {
+  into.traces += part.traces;
+  into.flips.push(...part.flips);
+  into.unreadable.push(...part.unreadable);
+}
+
+function compareOnTrace(oldRules: RuleModel, newRules: RuleModel, text: string, found: TraceText, options: CompareOptions): TraceFlip | undefined {
   const placer = new ErrorPlacer(text, found);
   const traceSpan = firstLineOf(text, found);
-  const before = violationsOf(oldRules, evaluateLoadedRules(oldRules, found.trace, options), placer, traceSpan);
-  const after = violationsOf(newRules, evaluateLoadedRules(newRules, found.trace, options), placer, traceSpan);
+  const evaluate = (rules: RuleModel, ruleFile: number): EvaluationResult | string => {
+    const stopped = options.stopped?.filter((unit) => unit.trace === found.start && unit.ruleFile === ruleFile) ?? [];
+    if (stopped.some((unit) => unit.rule === -1)) return 'reading this trace took more memory than rules may use';
+    const watch = options.watch && ((rule: number | null) => options.watch!({ trace: found.start, ruleFile, rule: rule ?? -1 }));
+    const result = evaluateLoadedRules(rules, found.trace, {
+      parameters: options.parameters, budget: options.budget, timeLimitMs: options.timeLimitMs, isCancelled: options.isCancelled,
+      stopped: new Map(stopped.map((unit) => [unit.rule, unit.reason])), watch,
+    });
+    if (result.cancelled) throw new Cancelled();
+    return result;
+  };
+  const oldResult = evaluate(oldRules, 0);
+  const newResult = evaluate(newRules, 1);
+  const before = typeof oldResult === 'string' ? oldResult : violationsOf(oldRules, oldResult, placer, traceSpan);
+  const after = typeof newResult === 'string' ? newResult : violationsOf(newRules, newResult, placer, traceSpan);
   const flip: TraceFlip = { trace: traceSpan, ...(found.line !== undefined ? { line: found.line } : {}), added: [], removed: [] };
   if (typeof before === 'string') flip.oldFailure = before;
   if (typeof after === 'string') flip.newFailure = after;

@@ -4,6 +4,7 @@ import { evaluateRulesOnTrace, type RuleFile, type RuleOnTrace } from './evaluat
 import { traceReports } from './traceReports';
 import { layoutNamed } from '../traceFormats';
 import { evaluateCase } from './caseEvaluation';
+import { compareOnText } from './compare';
 import type { ResumePoint } from './tracesInText';
 import { BudgetExceeded } from '../common/budget';
 import { WatchBoard, partEveryMs, type Attempt, type RuleSource, type WorkerMessage } from './workerProtocol';
@@ -55,6 +56,10 @@ export function runAttempt(attempt: Attempt, post: (message: WorkerMessage) => v
           ...job.options, stopped: new Map(stopped.map((unit) => [unit.rule, unit.reason])),
           watch: (rule) => watch({ trace: 0, ruleFile: 0, rule: rule ?? -1 }), isCancelled,
         });
+    } else if (job.kind === 'compare') {
+      last = compareOnText(ruleFile(job.rules[0]).model, ruleFile(job.rules[1]).model, job.text, layoutNamed(job.layout), {
+        ...job.options, from: attempt.from, stopped: attempt.stopped, watch, isCancelled, flush: { everyMs: partEveryMs, part },
+      }, job.path);
     } else {
       last = traceReports(ruleFile(job.rules[0]), job.text, layoutNamed(job.layout), job.path, {
         ...job.options, from: attempt.from, stopped: attempt.stopped, watch, isCancelled, flush: { everyMs: partEveryMs, part },

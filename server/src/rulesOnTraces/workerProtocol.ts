@@ -1,5 +1,6 @@
 import type { RuleOnTrace, RulesOnTraceOptions, RulesOnTraceResult, StoppedRule } from './evaluateOnTrace';
 import type { ReportOptions, TraceReport } from './traceReports';
+import type { Comparison } from './compare';
 import type { ResumePoint } from './tracesInText';
 
 /**
@@ -26,7 +27,9 @@ export type EvaluationJob =
     options: Pick<RulesOnTraceOptions, 'workBudget' | 'timeLimitMs' | 'maxViolations' | 'limitNames'>;
   }
   | { kind: 'reports'; rules: [RuleSource]; text: string; layout: string; path: string; options: Omit<ReportOptions, 'from' | 'stopped' | 'watch' | 'flush'> }
-  | { kind: 'case'; rules: [RuleSource]; trace: unknown; options: CaseOptions };
+  | { kind: 'case'; rules: [RuleSource]; trace: unknown; options: CaseOptions }
+  /** The old version of a rule file (first) and the new one on a document: the traces whose verdict flips. */
+  | { kind: 'compare'; rules: [RuleSource, RuleSource]; text: string; layout: string; path: string; options: CaseOptions };
 
 export interface CaseOptions {
   parameters: Record<string, unknown>;
@@ -64,9 +67,9 @@ export interface CaseViolation {
   bindings: { variable: string; address: string }[];
 }
 
-/** What a job's parts are: a document's result, its traces' reports, or a case's evaluation. */
+/** What a job's parts are: a document's result, its traces' reports, a case's evaluation, or a comparison. */
 export type PartOf<J extends EvaluationJob> = J extends { kind: 'document' } ? RulesOnTraceResult
-  : J extends { kind: 'case' } ? CaseEvaluation : TraceReport[];
+  : J extends { kind: 'case' } ? CaseEvaluation : J extends { kind: 'compare' } ? Comparison : TraceReport[];
 
 /** One attempt at a job: the first, or one after an attempt the host had to end (it goes on where that one was). */
 export interface Attempt {
