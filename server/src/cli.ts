@@ -45,7 +45,7 @@ ${exitCodeHelp}
 Also: agent-traces eval <rules.gr> <traces...> runs guardrail rules on traces (agent-traces eval --help);
       agent-traces test [manifests or folders] runs the tests of rule files (agent-traces test --help);
       agent-traces diff <left> <right> compares two runs step by step (agent-traces diff --help);
-      agent-traces convert <session> writes a Claude Code session as an Invariant trace (agent-traces convert --help).`;
+      agent-traces convert <file> writes a session, rollout or conversation as an Invariant trace (agent-traces convert --help).`;
 
 interface Options {
   patterns: string[];
@@ -117,7 +117,7 @@ Commands:
   check <files, folders or globs...>  checks trace and rule files with the same checks as the editor
   eval <rules.gr> <traces...>         runs guardrail rules on traces with the official analyzer's semantics
   diff <left> <right>                 compares two runs step by step
-  convert <session> [--out FILE]      writes a Claude Code session as an Invariant trace (a test fixture)
+  convert <file> [--out FILE]         writes a session, rollout or conversation as an Invariant trace (a test fixture)
 
 agent-traces <command> --help shows a command's options; agent-traces --version (or -v) its version.
 
