@@ -62,7 +62,10 @@ export function registerRuleTests(context: vscode.ExtensionContext, client: Lang
     let item = controller.items.get(id);
     if (!item) {
       const parsed = vscode.Uri.parse(uri);
-      item = controller.createTestItem(id, vscode.workspace.asRelativePath(parsed), parsed);
+      // A rule file outside the workspace (the user's copy of the examples) is named by its name, its folder beside.
+      const inWorkspace = vscode.workspace.getWorkspaceFolder(parsed) !== undefined;
+      item = controller.createTestItem(id, inWorkspace ? vscode.workspace.asRelativePath(parsed) : parsed.path.slice(parsed.path.lastIndexOf('/') + 1), parsed);
+      if (!inWorkspace) item.description = vscode.Uri.joinPath(parsed, '..').fsPath;
       controller.items.add(item);
     }
     item.range = range;

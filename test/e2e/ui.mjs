@@ -238,6 +238,30 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
     return `${steps.length} steps, ${shot}`;
   });
 
+  await check('the walkthrough\'s test step runs the example rule\'s tests, and the Testing view shows them passed', async () => {
+    const walkthrough = page.locator('.gettingStartedContainer');
+    if (!(await walkthrough.isVisible())) {
+      await runCommand(page, 'View: Close All Editor Groups');
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ timeout: STEP_TIMEOUT_MS });
+      await input.fill('>Welcome: Open Walkthrough');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Welcome: Open Walkthrough' }).first().click();
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with Agent Traces' }).first().click();
+    }
+    await walkthrough.locator('.getting-started-step', { hasText: 'Test your rules' }).first().click();
+    await walkthrough.getByRole('button', { name: 'Run the Example Rule\'s Tests' }).first().click();
+    await page.locator('.tabs-container .tab', { hasText: 'refunds.tests.json' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The Testing view opens beside, its summary counting the run's four cases, the rule file's item named by its
+    // name (the copy is outside the workspace: no path relative to it).
+    // (The Explorer, hidden behind it, holds a refunds.gr too: only what is shown counts.)
+    await page.getByText('4/4', { exact: true }).filter({ visible: true }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    await page.getByRole('treeitem').filter({ visible: true, hasText: /^refunds\.gr/ }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    const shot = await screenshot('walkthrough-rule-tests');
+    await runCommand(page, 'View: Show Explorer');
+    return shot;
+  });
+
   await check('a Claude Code session opens as a conversation and draws in the preview beside it', async () => {
     await runCommand(page, 'View: Close All Editor Groups');
     const sessions = page.getByRole('treeitem', { name: /^sessions$/ });
