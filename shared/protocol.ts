@@ -90,7 +90,7 @@ export interface GraphData {
   uri: string;
   /** Document version the graph was computed from (-1 when read from disk). */
   version: number;
-  format: 'trace' | 'dataset' | 'agentguard' | 'claude-code' | 'codex' | 'openai-responses' | 'anthropic' | 'otel-spans';
+  format: 'trace' | 'dataset' | 'agentguard' | 'claude-code' | 'codex' | 'openai-responses' | 'anthropic' | 'otel-spans' | 'inspect';
   /** For datasets: which trace is shown, and the traces to choose from. */
   traceIndex: number;
   traces: TraceChoice[];

@@ -97,6 +97,13 @@ export const RecognizeDocumentRequest: RequestType<RecognizeDocumentParams, stri
  */
 export const conversationWords = /"type"\s*:\s*"(?:message|tool_use|tool_result|thinking|redacted_thinking|server_tool_use|mcp_tool_use|search_result|container_upload|image|document|\w+_tool_result)"|"(?:system|input_schema)"\s*:|"model"\s*:\s*"claude|"type"\s*:\s*"[a-z_]+_\d{8}"/;
 
+/**
+ * What the beginning of an Inspect AI log holds (its `eval` object, with the task's id): the client shows the server
+ * only that beginning (inspectLogHead characters), which is all the server's recognition of a log reads.
+ */
+export const inspectLogWords = /"eval"\s*:\s*\{[^]*?"(?:task_id|eval_id)"\s*:/;
+export const inspectLogHead = 64 * 1024;
+
 export interface RulesForTraceParams {
   /** The trace document. */
   uri: string;

@@ -20,7 +20,7 @@ export interface AgentTracesApi {
   serverInfo(): Promise<ServerInfo>;
 }
 
-const languages = ['agent-trace', 'agent-trace-jsonl', 'agent-trace-anthropic', 'guardrail'];
+const languages = ['agent-trace', 'agent-trace-jsonl', 'agent-trace-anthropic', 'agent-trace-inspect', 'guardrail'];
 
 let client: LanguageClient | undefined;
 

@@ -16,7 +16,7 @@ export interface PreviewApi {
   onDidReveal: vscode.Event<RevealedInfo & { uri: string }>;
 }
 
-const TRACE_LANGUAGES = new Set(['agent-trace', 'agent-trace-jsonl', 'agent-trace-anthropic']);
+const TRACE_LANGUAGES = new Set(['agent-trace', 'agent-trace-jsonl', 'agent-trace-anthropic', 'agent-trace-inspect']);
 const VIEW_TYPE = 'agentTraces.preview';
 
 export function registerPreview(context: vscode.ExtensionContext, client: LanguageClient, modelChanged: vscode.Event<{ uri: string }>): PreviewApi {

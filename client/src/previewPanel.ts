@@ -81,11 +81,14 @@ export class PreviewPanel {
     }, MODEL_CHANGE_DELAY_MS);
   }
 
-  /** The editor's cursor moved; in a dataset, a line of another trace shows that trace, with the cursor's node selected. */
+  /**
+   * The editor's cursor moved; in a dataset (or an Inspect log), a line of another trace (sample) shows that trace,
+   * with the cursor's node selected.
+   */
   cursorMoved(line: number, character: number): void {
     this.cursor = { line, character };
     if (!this.ready) return;
-    if (this.format === 'dataset' && this.lines && (line < this.lines.first || line > this.lines.last)) {
+    if ((this.format === 'dataset' || this.format === 'inspect') && this.lines && (line < this.lines.first || line > this.lines.last)) {
       this.traceIndex = undefined;
       this.revealAfterGraph = true;
       void this.requestGraph(undefined);

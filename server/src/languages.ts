@@ -7,8 +7,9 @@ import { ruleTestsService } from './ruleTests';
 import { isManifestPath } from './ruleTests/manifest';
 import { anthropicService, namedAsJsonLines, recognizeConversation } from './anthropic';
 import { detectSpans, spansService } from './otel';
+import { inspectService, recognizeInspectLog } from './inspect';
 
-export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'openai-responses' | 'agent-trace-anthropic' | 'otel-spans' | 'guardrail' | 'rule-tests';
+export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'openai-responses' | 'agent-trace-anthropic' | 'otel-spans' | 'agent-trace-inspect' | 'guardrail' | 'rule-tests';
 
 const services: Record<LanguageId, LanguageService<unknown>> = {
   'agent-trace': traceService as LanguageService<unknown>,
@@ -17,17 +18,19 @@ const services: Record<LanguageId, LanguageService<unknown>> = {
   'agent-trace-anthropic': anthropicService as LanguageService<unknown>,
   // OpenTelemetry spans: VS Code shows them as our trace languages, and the server reads them by their content.
   'otel-spans': spansService as LanguageService<unknown>,
+  'agent-trace-inspect': inspectService as LanguageService<unknown>,
   guardrail: guardrailService as LanguageService<unknown>,
   // The tests of rule files (`X.tests.json`): VS Code opens them as JSON, and the server decides by their name.
   'rule-tests': ruleTestsService as LanguageService<unknown>,
 };
 
 /**
- * A JSON document that holds a trace, by its content: an OpenAI Responses conversation (a request, a response, a
- * list of items; by its first characters), OpenTelemetry spans (by their first keys), an Anthropic Messages
- * conversation (by what only Anthropic's API writes), else an Invariant trace.
+ * A JSON document that holds a trace, by its content: an Inspect AI log (by its first keys), an OpenAI Responses
+ * conversation (a request, a response, a list of items; by its first characters), OpenTelemetry spans (by their
+ * first keys), an Anthropic Messages conversation (by what only Anthropic's API writes), else an Invariant trace.
  */
 function jsonTraceLanguage(text: string): LanguageId {
+  if (recognizeInspectLog(text)) return 'agent-trace-inspect';
   if (detectResponses(text)) return 'openai-responses';
   if (detectSpans(text)) return 'otel-spans';
   return recognizeConversation(text, false) ? 'agent-trace-anthropic' : 'agent-trace';
@@ -76,6 +79,7 @@ export function languageForDocument(uri: string, clientLanguageId: string, text:
   if (isManifestPath(path)) return 'rule-tests';
   if (isCheckedByDefault(path)) return languageForFile(path, text);
   // Any other file is ours only when its content is a conversation a format of ours recognises.
+  if (recognizeInspectLog(text)) return 'agent-trace-inspect';
   if (detectResponses(text)) return 'openai-responses';
   if (detectSpans(text)) return 'otel-spans';
   if (looksLikeSession(text) || looksLikeRollout(text)) return 'agent-trace-jsonl';

@@ -488,7 +488,7 @@ onRequest(connection, ServerInfoRequest, () => ({ pid: process.pid, version: ser
 // A generic JSON document that is a conversation by its content: the client gives it our language.
 onRequest(connection, RecognizeDocumentRequest, (params) => {
   const language = languageForDocument(params.uri, params.languageId, params.text);
-  return language === 'agent-trace-anthropic' ? language : null;
+  return language === 'agent-trace-anthropic' || language === 'agent-trace-inspect' ? language : null;
 });
 
 documents.listen(connection);

@@ -6,8 +6,7 @@
 import type { GraphOptions, ServiceContext } from '../common/languageService';
 import type { Problem } from '../common/types';
 import type { GraphData } from '../../../shared/protocol';
-import { buildGraph, type GraphCall, type GraphItem } from '../calls/graph';
-import { compactObject } from '../calls/labels';
+import { buildGraph, callWithArguments, type GraphCall, type GraphItem } from '../calls/graph';
 import { emptyGraph } from '../preview/emptyGraph';
 import { property } from '../json/queries';
 import { callLabel, conversationFormat } from './format';
@@ -65,13 +64,5 @@ function item(model: ConversationModel, conversation: Conversation, step: Messag
 }
 
 function graphCall(model: ConversationModel, call: ConversationCall, maxText: number): GraphCall {
-  const input = call.input;
-  const source = input ? model.text.slice(input.start, Math.min(input.end, input.start + maxText)) : '';
-  return {
-    call,
-    title: callLabel(model.text, call, 60),
-    summary: input ? compactObject(source, summaryLength) : '',
-    text: { text: source, length: input ? input.end - input.start : 0 },
-    selection: call.nameSpan ?? call.idSpan ?? call.span,
-  };
+  return callWithArguments(model.text, call, call.input, callLabel(model.text, call, 60), maxText, summaryLength);
 }

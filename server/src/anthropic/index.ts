@@ -6,7 +6,7 @@
 import type { DocumentInput, LanguageService } from '../common/languageService';
 import { codeLenses } from '../calls/codeLenses';
 import { inlayHints } from '../calls/inlayHints';
-import { prepareRename, rename, renameRefusal } from '../calls/rename';
+import { countCalledTools, renameInConversations } from '../calls/rename';
 import type { ConvertedTrace } from '../calls/sourcedEvents';
 import { completion } from './completion';
 import { conversationTraces } from './events';
@@ -61,21 +61,6 @@ export const anthropicService: LanguageService<ConversationModel> = {
   graph: (model, options, context) => graph(model, options, context, options.problems ?? validate(model, context)),
   inlayHints: (model, span, context) => model.conversations.flatMap((conversation) => inlayHints(conversation, span, context)),
   codeLenses: (model, context) => (model.conversations.length === 1 ? codeLenses(model.conversations[0], model.uri, context) : []),
-  prepareRename: (model, offset) => {
-    const conversation = conversationAt(model, offset);
-    return conversation ? prepareRename(conversation, offset) : null;
-  },
-  renameRefusal: (model, offset) => {
-    const conversation = conversationAt(model, offset);
-    return conversation ? renameRefusal(conversation, offset) : undefined;
-  },
-  rename: (model, offset, newName) => {
-    const conversation = conversationAt(model, offset);
-    return conversation ? rename(conversation, offset, newName) : null;
-  },
-  calledTools: (model) => {
-    const counts = new Map<string, number>();
-    for (const conversation of model.conversations) for (const call of conversation.calls) if (call.name) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
-    return counts;
-  },
+  ...renameInConversations(conversationAt),
+  calledTools: (model) => countCalledTools(model.conversations),
 };

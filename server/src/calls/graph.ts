@@ -12,6 +12,8 @@ import type { GraphData, GraphEdge, GraphNode, GraphNodeKind, GraphTotals } from
 import { emptyGraph } from '../preview/emptyGraph';
 import { Column, eventHeight, laneOf, nestedCallHeight, nestedCallTop } from '../preview/layout';
 import type { LinkedCall, LinkedOutput } from './model';
+import type { TextSource } from '../common/textSource';
+import { compactObject } from './labels';
 
 export interface GraphText {
   /** Cut at the preview's text length by the format, or longer (cut here). */
@@ -258,4 +260,16 @@ function ownerOf(owned: Owned[], offset: number): number {
     if (entry.part) return -1;
   }
   return -1;
+}
+
+/** A call drawn inside its item, shown by its arguments (an object in the text: `args`), with this title. */
+export function callWithArguments(text: TextSource, call: LinkedCall, args: Span | undefined, title: string, maxText: number, summaryLength: number): GraphCall {
+  const source = args ? text.slice(args.start, Math.min(args.end, args.start + maxText)) : '';
+  return {
+    call,
+    title,
+    summary: args ? compactObject(source, summaryLength) : '',
+    text: { text: source, length: args ? args.end - args.start : 0 },
+    selection: call.nameSpan ?? call.idSpan ?? call.span,
+  };
 }

@@ -72,3 +72,35 @@ export function rename(model: LinkedCalls, offset: number, newName: string): Ren
   }
   return { edits };
 }
+
+/**
+ * Rename for a format whose document holds several conversations (the samples of a log, the conversations of a
+ * JSON Lines file): each feature works in the conversation holding the offset, and finds nothing outside one.
+ */
+export function renameInConversations<M>(conversationAt: (model: M, offset: number) => LinkedCalls | undefined): {
+  prepareRename(model: M, offset: number): Span | null;
+  renameRefusal(model: M, offset: number): string | undefined;
+  rename(model: M, offset: number, newName: string): RenameResult | null;
+} {
+  return {
+    prepareRename: (model, offset) => {
+      const conversation = conversationAt(model, offset);
+      return conversation ? prepareRename(conversation, offset) : null;
+    },
+    renameRefusal: (model, offset) => {
+      const conversation = conversationAt(model, offset);
+      return conversation ? renameRefusal(conversation, offset) : undefined;
+    },
+    rename: (model, offset, newName) => {
+      const conversation = conversationAt(model, offset);
+      return conversation ? rename(conversation, offset, newName) : null;
+    },
+  };
+}
+
+/** How often each tool is called in these conversations, for the workspace's tool index. */
+export function countCalledTools(conversations: Iterable<LinkedCalls>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const conversation of conversations) for (const call of conversation.calls) if (call.name) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+  return counts;
+}

@@ -62,3 +62,10 @@ export function pathAt(root: JsonNode, offset: number): PathStep[] {
     current = next.node;
   }
 }
+
+/** The child of a node at a key or an index (a path segment), if it has one. */
+export function childAt(node: JsonNode | undefined, segment: string | number): JsonNode | undefined {
+  if (!node) return undefined;
+  if (typeof segment === 'number') return node.type === 'array' ? node.items[segment] : undefined;
+  return propertyValue(node, segment);
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AttackedServer } from './harness';
+import { assistant, log, modelEvent, sample, system, tool, toolEvent, user } from '../unit/inspect/logs';
+
+/**
+ * A 100 MB Inspect log in the shape of the corpus's `inspect/log_read_sample.json` (messages with ids, events,
+ * model usage), made agentic and heavy the way real ones are: every sample's prompt holds a screenshot inline (a
+ * 400 KB data URL) and its tool calls and events repeat it in their outputs.
+ */
+function bigLog(targetBytes: number): { text: string; samples: number } {
+  const image = `data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAA'.repeat(400 * 1024 / 24)}`;
+  const samples: Record<string, unknown>[] = [];
+  let bytes = 0;
+  for (let i = 0; bytes < targetBytes; i++) {
+    const calls = [0, 1, 2].map((n) => `call_${i}_${n}`);
+    const one = sample({
+      id: i + 1, total_time: 30 + i,
+      model_usage: { 'openai/gpt-4o': { input_tokens: 5000, output_tokens: 300, total_tokens: 5300 } },
+      messages: [
+        system('You operate a browser.'),
+        user([{ type: 'text', text: `Task ${i + 1}: find the settings page.` }, { type: 'image', image }]),
+        ...calls.flatMap((id, n) => [
+          assistant(`m_${i}_${n}`, `Step ${n}`, [{ id, fn: 'browser', args: { action: 'click', x: n * 10, y: 20 } }]),
+          tool(`t_${i}_${n}`, id, 'browser', [{ type: 'text', text: 'clicked' }, { type: 'image', image }]),
+        ]),
+        assistant(`m_${i}_end`, 'Done.'),
+      ],
+      events: calls.flatMap((id, n) => [
+        modelEvent(`m_${i}_${n}`, `2025-07-05T14:0${n}:00.000Z`, { input_tokens: 1000, output_tokens: 100 }),
+        toolEvent(id, 'browser', `2025-07-05T14:0${n}:00.000Z`, `2025-07-05T14:0${n}:02.000Z`),
+      ]),
+    });
+    bytes += image.length * 4;
+    samples.push(one);
+  }
+  return { text: log(samples), samples: samples.length };
+}
+
+describe('a 100 MB Inspect log with images inline, opened as "json"', () => {
+  it('is checked within the memory bound, and the outline, hover, definition and the preview answer in time', async (t) => {
+    const server = await AttackedServer.start();
+    try {
+      const uri = 'file:///logs/2025-07-05T14-00-00_browser-agent.json';
+      const { text, samples } = bigLog(100 * 1024 ** 2);
+      assert.ok(text.length >= 100 * 1024 ** 2, `${text.length} characters`);
+      server.open(uri, 'json', text);
+      const diagnostics = await server.diagnostics(uri, 1, 120_000);
+      assert.equal(diagnostics.filter((d) => d.severity === 1).length, 0, 'every call is answered in its sample: no errors');
+      const symbols = await server.request<{ name: string; children?: unknown[] }[]>('textDocument/documentSymbol', { textDocument: { uri } });
+      assert.equal(symbols.length, samples + 1, 'the eval, then every sample');
+      assert.ok(symbols[samples].children!.length >= 2);
+      // A tool_call_id in the last sample: its hover and its definition lead to its call, in that sample.
+      const lines = text.split('\n');
+      let line = lines.length - 1;
+      while (line > 0 && !lines[line].includes(`"tool_call_id": "call_${samples - 1}_2"`)) line--;
+      const position = { line, character: lines[line].indexOf('"call_') + 3 };
+      const hover = await server.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position });
+      assert.match(hover.contents.value, /browser\(action="click"/);
+      const targets = await server.request<{ targetSelectionRange: { start: { line: number } } }[]>('textDocument/definition', { textDocument: { uri }, position });
+      assert.equal(targets.length, 1);
+      const callLine = targets[0].targetSelectionRange.start.line;
+      assert.ok(lines[callLine].includes(`"id": "call_${samples - 1}_2"`), lines[callLine]);
+      const graph = await server.request<{ nodes: unknown[]; traces: unknown[]; traceIndex: number }>('agentTraces/graph', { uri, cursorLine: line });
+      assert.equal(graph.traceIndex, samples - 1);
+      assert.equal(graph.traces.length, samples);
+      assert.equal(graph.nodes.length, 12);
+      const memory = server.assertHealthy();
+      t.diagnostic(`peak RSS ${Math.round(memory.peakBytes / 2 ** 20)} MB for a ${Math.round(text.length / 2 ** 20)} MB log of ${samples} samples`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
