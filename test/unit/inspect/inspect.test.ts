@@ -210,3 +210,28 @@ test('a log still being written (cut in the middle of a sample) keeps the sample
   const output = at(cut, '"call_ls"', 1) + 2;
   assert.equal(inspectService.definition(model, output).length, 1);
 });
+
+test('a sample as Invariant events: messages kept, tool calls as functions, attachments resolved, each value on its own characters', async () => {
+  const { sampleEvents } = await import('../../../server/src/inspect/events');
+  const text = log([sample({
+    id: 1,
+    messages: [
+      user([{ type: 'text', text: 'attachment://abc' }, { type: 'image', image: 'data:image/png;base64,AAAA' }]),
+      assistant('a1', [{ type: 'reasoning', reasoning: 'think' }, { type: 'text', text: 'Looking.' }], [{ id: 'call_1', fn: 'bash', args: { cmd: 'ls' } }]),
+      tool('t1', 'call_1', 'bash', 'attachment://abc', { type: 'timeout', message: 'slow' }),
+    ],
+    extra: { attachments: { abc: 'README.md' } },
+  })]);
+  const model = parse(text);
+  const trace = (await import('../../../server/src/inspect/model')).traceOf(model, model.samples[0]);
+  const events = sampleEvents(text, trace);
+  assert.deepEqual(events.map((each) => each.value), [
+    { role: 'user', content: [{ type: 'text', text: 'README.md' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+    { role: 'assistant', content: 'Looking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: { cmd: 'ls' } } }] },
+    { role: 'tool', content: 'README.md', tool_call_id: 'call_1', error: { type: 'timeout', message: 'slow' } },
+  ]);
+  const argumentsNode = (events[1].node.properties[2].value as any).items[0].properties[2].value.properties[1].value;
+  assert.equal(text.slice(argumentsNode.start, argumentsNode.end).replace(/\s+/g, ''), '{"cmd":"ls"}');
+  const attachment = events[2].node.properties[1].value!;
+  assert.equal(text.slice(attachment.start, attachment.end), '"README.md"');
+});
