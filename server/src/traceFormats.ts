@@ -13,6 +13,7 @@ import { conversationTracesOfText } from './anthropic';
 import { convertedEventsOfText, detectJsonLinesFormat } from './jsonl';
 import { languageForFile } from './languages';
 import { responsesTracesOfText } from './responses';
+import { inspectTracesOfText } from './inspect';
 
 export type { ConvertedTrace } from './calls/sourcedEvents';
 
@@ -39,6 +40,7 @@ export const traceFormats: readonly TraceFormat[] = [
   { name: 'a Codex rollout', holds: jsonLinesMember('codex'), traces: convertedLines },
   { name: 'an Anthropic Messages conversation', holds: (language) => language === 'agent-trace-anthropic', traces: conversationTracesOfText },
   { name: 'an OpenAI Responses conversation', holds: (language) => language === 'openai-responses', traces: (text) => responsesTracesOfText(text) },
+  { name: 'an Inspect AI log', holds: (language) => language === 'agent-trace-inspect', traces: (text) => inspectTracesOfText(text) },
 ];
 
 /** How a document of this language holds traces; undefined when it holds none (a rule file, a manifest). */

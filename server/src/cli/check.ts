@@ -2,7 +2,9 @@ import { promises as fs } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
-import { errorCode, formatMB, isPathInside, isReportedLink, readTextFileBytes, walkFiles } from '../disk/files';
+import { errorCode, formatMB, isPathInside, isReportedLink, readFileHead, readTextFileBytes, walkFiles } from '../disk/files';
+import { recognizeInspectLog } from '../inspect/recognize';
+import { inspectLogHead } from '../../../shared/requests';
 import type { Problem, PythonModules } from '../common/types';
 import { spliceBytes } from './byteEdits';
 import { fixFile, type AppliedFix, type FixResult } from './fix';
@@ -53,7 +55,7 @@ export interface InputError {
  * the user named it: absolute when the name, folder or glob was absolute, else relative to `cwd`.
  */
 export async function expandArguments(
-  patterns: string[], cwd: string, inFolders: (path: string) => boolean = isCheckedByDefault,
+  patterns: string[], cwd: string, inFolders: (path: string) => boolean | Promise<boolean> = isCheckedInFolder,
 ): Promise<{ files: string[]; unmatched: string[]; errors: InputError[]; skippedLinks: InputError[]; shown: (path: string) => string }> {
   const files = new Set<string>();
   const unmatched: string[] = [];
@@ -67,12 +69,12 @@ export async function expandArguments(
     if (absolute && !files.has(path)) absoluteNamed.add(path);
     files.add(path);
   };
-  const collect = async (walker: ReturnType<typeof walkFiles>, accept: (path: string) => boolean) => {
+  const collect = async (walker: ReturnType<typeof walkFiles>, accept: (path: string) => boolean | Promise<boolean>, acceptLink: (path: string) => boolean) => {
     for await (const item of walker) {
       if (typeof item === 'string') {
-        if (accept(item)) add(item);
+        if (await accept(item)) add(item);
       } else if ('to' in item) {
-        if (isReportedLink(item, accept)) skippedLinks.push({ path: shownFound(item.path), reason: linkSkipped });
+        if (isReportedLink(item, acceptLink)) skippedLinks.push({ path: shownFound(item.path), reason: linkSkipped });
       } else {
         errors.push({ path: shownFound(item.path), reason: item.reason });
       }
@@ -88,18 +90,29 @@ export async function expandArguments(
       const matcher = globToRegExp(resolve(cwd, normalized).split(sep).join('/'));
       const baseStat = await fs.stat(base).catch(() => undefined);
       // A base folder that does not exist matches nothing; one that cannot be read is an error.
-      if (baseStat) await collect(walkFiles(base), (path) => matcher.test(path.split(sep).join('/')));
+      const matches = (path: string) => matcher.test(path.split(sep).join('/'));
+      if (baseStat) await collect(walkFiles(base), matches, matches);
     } else {
       const path = resolve(cwd, pattern);
       const stat = await fs.stat(path).catch((error) => (errorCode(error) === 'ENOENT' ? undefined : error));
       if (stat instanceof Error) errors.push({ path: pattern, reason: `cannot read: ${errorCode(stat)}` });
-      else if (stat?.isDirectory()) await collect(walkFiles(path), inFolders);
+      else if (stat?.isDirectory()) await collect(walkFiles(path), inFolders, (found) => inFolders === isCheckedInFolder ? isCheckedByDefault(found) : inFolders(found) === true);
       else if (stat?.isFile()) add(path);
       else if (stat) errors.push({ path: pattern, reason: 'not a regular file or folder' });
     }
     if (files.size === before && errors.length === errorsBefore) unmatched.push(pattern);
   }
   return { files: [...files], unmatched, errors, skippedLinks, shown: (path) => (absoluteNamed.has(path) ? path : relativePath(path)) };
+}
+
+/**
+ * What a folder search reads by default: the files named like traces and rules (isCheckedByDefault), and the `.json`
+ * files whose beginning says they are Inspect AI logs (Inspect names its logs after the run, never `*.trace.json`).
+ * Other `.json` files cost a look at their first 64 KB.
+ */
+export async function isCheckedInFolder(path: string): Promise<boolean> {
+  if (isCheckedByDefault(path)) return true;
+  return path.toLowerCase().endsWith('.json') && recognizeInspectLog(await readFileHead(path, inspectLogHead));
 }
 
 const linkSkipped = 'a symbolic link (a folder search does not follow links; name it to check what it points to)';

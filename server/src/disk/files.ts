@@ -151,3 +151,18 @@ export async function* walkFiles(folder: string): AsyncGenerator<string | Unread
 export function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }
+
+/** The first `maxBytes` of a regular file as text (a file that cannot be read gives ''): what a look at its head needs. */
+export async function readFileHead(path: string, maxBytes: number): Promise<string> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(path, 'r');
+    const buffer = Buffer.alloc(maxBytes);
+    const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

@@ -53,7 +53,7 @@ export const messageFieldDocs: Record<string, string> = {
   tool_calls: 'The tools the assistant calls: each with its `id`, the tool (`function`) and its `arguments`. The `tool` messages that answer them name the `id` as `tool_call_id`.',
   tool_call_id: 'The `id` of the tool call this tool message answers (in an assistant message\'s `tool_calls` before it).',
   function: 'The tool that produced this message.',
-  error: 'The tool\'s error, when it failed: its `type` (`timeout`, `parsing`, `permission`, …) and `message`. Rules see it as the tool message\'s `error`.',
+  error: 'The tool\'s error, when it failed: its `type` (`timeout`, `parsing`, `permission`, …) and `message`. Rules see it as the tool output\'s `metadata.error` (`out.metadata.error.type == "timeout"`).',
   internal: 'Provider data Inspect keeps to replay the message; not shown to the model.',
 };
 

@@ -3,17 +3,19 @@
  * Inspect logs; Inspect's messages are already in the shape of OpenAI's chat messages, which the analyzer reads as
  * they are, so the mapping keeps them: each message is one event with its `role` and `content`; an assistant
  * message keeps its `tool_calls` as `{id, type: "function", function: {name, arguments}}` (Inspect's `function` is
- * the tool's name, its `arguments` the object); a tool message keeps its `tool_call_id` and its `error`. Content
+ * the tool's name, its `arguments` the object); a tool message keeps its `tool_call_id`, and its `error` goes to the event's `metadata` (the analyzer's ToolOutput has
+ * no `error`; rules read `out.metadata.error`, null when the tool did not fail). Content
  * parts become the analyzer's chunks (`text` → `{type: "text", text}`, `image` → `{type: "image_url", image_url:
  * {url}}`; reasoning and other media are dropped, as the gateway drops thinking), and a content of one text part is
  * that text. Content Inspect moved into the sample's `attachments` is the attachment's text. Every value keeps the
  * node it came from, so a violation lands on the log's own characters.
  */
-import { event, madeArray, madeNull, madeObject, madeString, original, type Sourced, type SourcedEvent } from '../calls/sourcedEvents';
+import { brokenJson, event, madeArray, madeNull, madeObject, madeString, original, type ConvertedTrace, type Sourced, type SourcedEvent } from '../calls/sourcedEvents';
 import type { Span } from '../common/types';
 import type { JsonNode } from '../json/nodes';
 import { propertyValue, stringValue } from '../json/queries';
-import type { SampleTrace } from './types';
+import { traceOf } from './model';
+import type { InspectModel, SampleTrace } from './types';
 
 const attachmentPrefix = 'attachment://';
 
@@ -45,7 +47,11 @@ export function sampleEvents(text: string, trace: SampleTrace): SourcedEvent[] {
       const id = propertyValue(step.node, 'tool_call_id');
       if (id && id.type !== 'null') fields.push(['tool_call_id', original(text, id)]);
       const error = propertyValue(step.node, 'error');
-      if (error && error.type !== 'null') fields.push(['error', original(text, error)]);
+      // The analyzer's ToolOutput has no `error`; it keeps an event's `metadata`, where a rule reads it. Every tool
+      // output has it (null when the tool did not fail), so that `out.metadata.error` is never a missing key.
+      fields.push(['metadata', error && error.type !== 'null'
+        ? madeObject(span(error), [['error', original(text, error)]])
+        : madeObject(at, [['error', madeNull(at)]])]);
     }
     events.push(event(at, fields));
   }
@@ -84,4 +90,13 @@ function resolved(text: string, trace: SampleTrace, node: JsonNode & { type: 'st
     if (held?.type === 'string') return original(text, held);
   }
   return original(text, node);
+}
+
+/** Every sample of a log as one trace (the sample's characters), read one sample at a time; a broken log converts to nothing. */
+export function sampleTraces(model: InspectModel): ConvertedTrace[] {
+  const { text } = model;
+  if (model.errors.length > 0) return [{ start: 0, end: text.length, events: [], skippedLines: [], omittedLines: 0, unreadable: brokenJson(text, model.errors[0]) }];
+  return model.samples
+    .filter((sample) => sample.node.type === 'object')
+    .map((sample) => ({ start: sample.span.start, end: sample.span.end, events: sampleEvents(text, traceOf(model, sample)), skippedLines: [], omittedLines: 0 }));
 }

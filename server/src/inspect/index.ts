@@ -8,7 +8,9 @@ import type { DocumentInput, LanguageService } from '../common/languageService';
 import { codeLenses } from '../calls/codeLenses';
 import { inlayHints } from '../calls/inlayHints';
 import { countCalledTools, renameInConversations } from '../calls/rename';
+import type { ConvertedTrace } from '../calls/sourcedEvents';
 import { completion } from './completion';
+import { sampleTraces } from './events';
 import { folding } from './folding';
 import { graph } from './graph';
 import { hover } from './hover';
@@ -21,8 +23,22 @@ import { validate } from './validate';
 export type { InspectModel } from './types';
 export { recognizeInspectLog } from './recognize';
 
+/** The logs read last: the rules that evaluate an open log convert the model the editor already read. */
+const recentModels: InspectModel[] = [];
+
+function remembered(model: InspectModel): InspectModel {
+  recentModels.unshift(model);
+  recentModels.length = Math.min(recentModels.length, 2);
+  return model;
+}
+
+/** The Invariant traces of a log's text: one per sample. */
+export function inspectTracesOfText(text: string): ConvertedTrace[] {
+  return sampleTraces(recentModels.find((model) => model.text === text) ?? parseInspectLog({ uri: '', version: 0, text }));
+}
+
 export const inspectService: LanguageService<InspectModel> = {
-  parse: (doc: DocumentInput) => parseInspectLog(doc),
+  parse: (doc: DocumentInput) => remembered(parseInspectLog(doc)),
   validate,
   hover: (model, offset) => hover(model, offset),
   definition: (model, offset) => definition(model, offset),

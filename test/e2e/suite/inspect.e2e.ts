@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import {
-  activeApi, closeAllEditors, eventAfter, expectedDiagnostic, formatRange, openFile, rangeOf, toTargets, waitFor, waitForDiagnostics,
+  activeApi, closeAllEditors, diagnosticCode, eventAfter, expectedDiagnostic, formatRange, openFile, rangeOf, toTargets, waitFor, waitForDiagnostics,
+  workspaceFile,
 } from './helpers';
 
 describe('Inspect AI logs (.json)', () => {
@@ -17,8 +19,11 @@ describe('Inspect AI logs (.json)', () => {
   after(closeAllEditors);
 
   it('reports the tool message whose call is missing and the tool that timed out', async () => {
+    // The information is on the timed-out call's tool name, in sample 2.
+    const text = document.getText();
+    const callName = text.indexOf('"get_order"', text.indexOf('"id": "call_order_2077"'));
     await waitForDiagnostics(document.uri, [
-      expectedDiagnostic('inspect/tool-error', 'information', rangeOf(document, '"get_order"', 3)),
+      expectedDiagnostic('inspect/tool-error', 'information', new vscode.Range(document.positionAt(callName), document.positionAt(callName + '"get_order"'.length))),
       expectedDiagnostic('inspect/tool-error', 'warning', rangeOf(document, '"timeout"', 0)),
       expectedDiagnostic('inspect/unknown-call-id', 'error', rangeOf(document, '"call_order_2770"')),
     ], 'the faults of the refund agent log');
@@ -48,15 +53,48 @@ describe('Inspect AI logs (.json)', () => {
   it('draws one sample in the preview, and the other when the cursor moves into it', async () => {
     const editor = await vscode.window.showTextDocument(document);
     const api = await activeApi();
-    const first = await eventAfter(api.preview.onDidRender, document.uri, () => vscode.commands.executeCommand('agentTraces.showPreview'), 'the preview of the log to render');
+    const first = await eventAfter(api.preview.onDidRender, document.uri, () => vscode.commands.executeCommand('agentTraces.showPreviewToSide'), 'the preview of the log to render');
     // Sample 1: the system prompt, the prompt, three assistant messages, two calls and their two results.
     assert.equal(first.nodeCount, 9);
-    await vscode.window.showTextDocument(document, { viewColumn: editor.viewColumn });
+    const shown = await vscode.window.showTextDocument(document, { viewColumn: editor.viewColumn });
     const second = await eventAfter(api.preview.onDidRender, document.uri, async () => {
       const into = rangeOf(document, '"call_order_2770"').start;
-      editor.selection = new vscode.Selection(into, into);
+      shown.selection = new vscode.Selection(into, into);
     }, 'the preview of sample 2 after the cursor moved into it');
     // Sample 2: the system prompt, the prompt, two assistant messages, one call, the timed-out result and the orphan.
     assert.equal(second.nodeCount, 7);
+  });
+
+  it('marks a rule\'s violation in a sample on the log\'s own characters', async () => {
+    // A rule file written into the workspace copy for this test: the refund of sample 1 is above its order's total.
+    const ruleUri = workspaceFile('rules', 'refund-total.gr');
+    writeFileSync(ruleUri.fsPath, [
+      'raise PolicyViolation("refund above the order total", call) if:',
+      '    (order: ToolOutput) -> (call: ToolCall)',
+      '    order is tool:get_order',
+      '    call is tool:issue_refund',
+      '    call.function.arguments.amount > json_loads(order.content).total',
+      '',
+    ].join('\n'));
+    try {
+      await vscode.window.showTextDocument(document);
+      const rule = await vscode.workspace.openTextDocument(ruleUri);
+      await vscode.window.showTextDocument(rule, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+      const violation = await waitFor(
+        () => vscode.languages.getDiagnostics(document.uri).find((d) => d.source === 'guardrails'),
+        30_000, 'a guardrails diagnostic on the refund agent log',
+      );
+      // The smallest element the violation binds: the get_order output of sample 1 (messages[3]), from its brace.
+      const text = document.getText();
+      const start = text.lastIndexOf('{', text.indexOf('"id": "t1"'));
+      const end = text.indexOf('}', text.indexOf('"function": "get_order"', start)) + 1;
+      assert.deepEqual(
+        [diagnosticCode(violation), formatRange(violation.range), violation.message],
+        ['guardrails/refund-total.gr:1', formatRange(new vscode.Range(document.positionAt(start), document.positionAt(end))), 'refund above the order total'],
+      );
+    } finally {
+      await closeAllEditors();
+      rmSync(ruleUri.fsPath, { force: true });
+    }
   });
 });

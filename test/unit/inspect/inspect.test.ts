@@ -228,7 +228,7 @@ test('a sample as Invariant events: messages kept, tool calls as functions, atta
   assert.deepEqual(events.map((each) => each.value), [
     { role: 'user', content: [{ type: 'text', text: 'README.md' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
     { role: 'assistant', content: 'Looking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: { cmd: 'ls' } } }] },
-    { role: 'tool', content: 'README.md', tool_call_id: 'call_1', error: { type: 'timeout', message: 'slow' } },
+    { role: 'tool', content: 'README.md', tool_call_id: 'call_1', metadata: { error: { type: 'timeout', message: 'slow' } } },
   ]);
   const argumentsNode = (events[1].node.properties[2].value as any).items[0].properties[2].value.properties[1].value;
   assert.equal(text.slice(argumentsNode.start, argumentsNode.end).replace(/\s+/g, ''), '{"cmd":"ls"}');
