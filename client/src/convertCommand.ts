@@ -13,7 +13,7 @@ export function registerConvertCommands(context: vscode.ExtensionContext, client
   const convert = async (redact: boolean, target?: vscode.Uri): Promise<vscode.Uri | undefined> => {
     const document = target ? await vscode.workspace.openTextDocument(target) : vscode.window.activeTextEditor?.document;
     if (!document) {
-      void vscode.window.showInformationMessage('Open a Claude Code session to convert it to an Invariant trace.');
+      void vscode.window.showInformationMessage('Open a Claude Code session, a Codex rollout or an Anthropic or OpenAI Responses conversation to convert it to an Invariant trace.');
       return undefined;
     }
     const answer = await sendRequest(client, ConvertToTraceRequest, { uri: document.uri.toString(), redact });

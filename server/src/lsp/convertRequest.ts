@@ -3,7 +3,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { convertText, defaultOutputPath, describeReplacement, writeTraces } from '../conversion';
 import type { ConvertToTraceParams, ConvertToTraceResult } from '../../../shared/requests';
 
-/** The Invariant trace of an open document (a Claude Code session), for the editor to write beside it and open. */
+/** The Invariant trace of an open document (a session, a rollout, a conversation: traceFormats.ts), for the editor to write beside it and open. */
 export function convertDocument(document: TextDocument | undefined, params: ConvertToTraceParams): ConvertToTraceResult {
   if (!document) return { error: 'the document is not open', warnings: [], replaced: [] };
   const path = new URL(params.uri).pathname;
