@@ -30,6 +30,20 @@ async function write(text: string, ...segments: string[]): Promise<vscode.Uri> {
   return uri;
 }
 
+/**
+ * Empties the rule files, then deletes what the tests wrote: VS Code keeps a closed file's document open for a while,
+ * and every open rule file applies to every trace, so a rule left behind would be evaluated in the tests after these.
+ */
+async function cleanUp(rules: vscode.Uri[], files: string[]): Promise<void> {
+  await closeAllEditors();
+  for (const rule of rules) {
+    await vscode.workspace.fs.writeFile(rule, new Uint8Array());
+    const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === rule.toString());
+    if (open) await waitFor(() => open.isClosed || open.getText() === '', 20_000, `${rule.path} emptied`);
+  }
+  for (const name of files) await vscode.workspace.fs.delete(workspaceFile(name)).then(undefined, () => undefined);
+}
+
 async function definitionOf(document: vscode.TextDocument, at: vscode.Position) {
   return waitFor(async () => {
     const found = toTargets(await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', document.uri, at));
@@ -68,10 +82,7 @@ describe('a Codex rollout', () => {
     await vscode.window.showTextDocument(document, { preview: false });
     await activeApi();
   });
-  after(async () => {
-    await closeAllEditors();
-    for (const name of ['rollout-2026-11-02T10-00-00-e2e.jsonl', 'no-rm.gr', 'rollout-2026-11-02T10-00-00-e2e.trace.json']) await vscode.workspace.fs.delete(workspaceFile(name)).then(undefined, () => undefined);
-  });
+  after(() => cleanUp([rule], ['rollout-2026-11-02T10-00-00-e2e.jsonl', 'no-rm.gr', 'rollout-2026-11-02T10-00-00-e2e.trace.json']));
 
   it('goes from an output\'s call_id to its call', async () => {
     const targets = await definitionOf(document, rangeOf(document, '"call_clean1"', 1).start.translate(0, 3));
@@ -126,10 +137,7 @@ describe('an OpenAI Responses conversation', () => {
     await vscode.window.showTextDocument(document, { preview: false });
     await activeApi();
   });
-  after(async () => {
-    await closeAllEditors();
-    for (const name of ['refund-responses.json', 'refunds-e2e.gr']) await vscode.workspace.fs.delete(workspaceFile(name)).then(undefined, () => undefined);
-  });
+  after(() => cleanUp([rule], ['refund-responses.json', 'refunds-e2e.gr']));
 
   it('goes from an output\'s call_id to its call', async () => {
     const targets = await definitionOf(document, rangeOf(document, '"call_refund77"', 1).start.translate(0, 3));
