@@ -23,6 +23,8 @@ export interface GraphNodeProblem {
   message: string;
   /** The exact characters a guardrail violation marks: a click on the problem selects them. */
   range?: LineRange;
+  /** A guardrail violation's bindings: the drawn node of the element each variable of the rule was bound to. */
+  bound?: { node: number; variable: string }[];
 }
 
 export interface GraphNode {

@@ -2,7 +2,7 @@
  * The trace preview webview: draws the graph the language server computed (data and layout) and reports clicks
  * back to the extension host. Virtualized: only the rows in and near the viewport exist in the DOM.
  */
-import type { GraphData, HostToWebview, WebviewToHost } from '../../shared/protocol';
+import type { GraphData, GraphNode, GraphNodeProblem, HostToWebview, WebviewToHost } from '../../shared/protocol';
 import { el, svg } from './dom';
 import { drawEdges, type Box } from './edgesView';
 import { anchorAt, anchorTop, boxOf, contentLeft, contentWidth, depthIndent, EDGE_GUTTER, edgesNear, type Anchor } from './geometry';
@@ -50,6 +50,8 @@ class Preview {
   private readonly openGroups = new Set<string>();
   private extras: Extras = new Map();
   private currentId = -1;
+  /** The nodes the selected guardrail violation bound its rule's variables to (node id → the variables' names). */
+  private bound = new Map<number, string>();
   private readonly window: VirtualWindow;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private restored: SavedState | undefined;
@@ -149,6 +151,7 @@ class Preview {
     this.model = buildViewModel(data);
     this.currentId = -1;
     if (currentKey !== undefined) this.currentId = this.findByKey(currentKey);
+    this.bound = boundOf(this.currentId >= 0 ? firstBoundViolation(this.model.nodes[this.currentId]) : undefined);
     this.toolbar.update(this.model, this.filter);
     this.empty.hidden = data.nodes.length > 0 || !!data.error;
     this.empty.textContent = 'This trace has no events.';
@@ -298,6 +301,7 @@ class Preview {
       query: this.filter.query.trim().toLowerCase(),
       matches: this.filterResult ? (id) => this.filterResult!.matched[id] === 1 : null,
       currentId: this.currentId,
+      bound: this.bound,
       contentWidth: this.contentWidth(0),
     };
   }
@@ -363,7 +367,7 @@ class Preview {
     const problemLine = target.closest('[data-problem]') as HTMLElement | null;
     const problem = problemLine ? this.model.nodes[id].problems[Number(problemLine.dataset.problem)] : undefined;
     if (problem?.range) {
-      this.select(id);
+      this.select(id, problem);
       this.post({ type: 'reveal', range: this.model.nodes[id].range, selection: problem.range });
       return;
     }
@@ -419,12 +423,22 @@ class Preview {
     this.toggleGroup(this.model.nodes[id].group!, true);
   }
 
-  private select(id: number): void {
-    if (this.currentId === id) return;
-    this.canvas.querySelectorAll(".node.current").forEach((element) => element.classList.remove("current"));
-    this.currentId = id;
-    this.canvas.querySelector(`.node[data-id="${id}"]`)?.classList.add('current');
-    this.updateProblemCounter();
+  /** Selects a node; the elements its violation (the one clicked, else its first with bindings) bound are marked. */
+  private select(id: number, violation?: GraphNodeProblem): void {
+    if (this.currentId !== id) {
+      this.canvas.querySelectorAll(".node.current").forEach((element) => element.classList.remove("current"));
+      this.currentId = id;
+      this.canvas.querySelector(`.node[data-id="${id}"]`)?.classList.add('current');
+      this.updateProblemCounter();
+    }
+    this.showBound(boundOf(violation ?? firstBoundViolation(this.model?.nodes[id])));
+  }
+
+  private showBound(next: Map<number, string>): void {
+    if (sameBound(next, this.bound)) return;
+    this.bound = next;
+    this.invalidate();
+    this.renderWindow(true);
   }
 
   private goto(id: number): void {
@@ -519,3 +533,19 @@ const host = acquireVsCodeApi();
 if (app.dataset.view === 'compare') new CompareView(app, host);
 else new Preview(app, host);
 host.postMessage({ type: 'ready' });
+
+/** A node's first guardrail violation that says what its rule's variables were bound to. */
+function firstBoundViolation(node: GraphNode | undefined): GraphNodeProblem | undefined {
+  return node?.problems.find((problem) => (problem.bound?.length ?? 0) > 0);
+}
+
+/** Node id → the names of the variables bound to it (several variables may bind one element). */
+function boundOf(violation: GraphNodeProblem | undefined): Map<number, string> {
+  const bound = new Map<number, string>();
+  for (const { node, variable } of violation?.bound ?? []) bound.set(node, bound.has(node) ? `${bound.get(node)}, ${variable}` : variable);
+  return bound;
+}
+
+function sameBound(a: ReadonlyMap<number, string>, b: ReadonlyMap<number, string>): boolean {
+  return a.size === b.size && [...a].every(([node, names]) => b.get(node) === names);
+}

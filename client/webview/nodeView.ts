@@ -18,6 +18,8 @@ export interface RowContext {
   query: string;
   matches: ((id: number) => boolean) | null;
   currentId: number;
+  /** The nodes the selected guardrail violation's variables were bound to, with the variables' names. */
+  bound: ReadonlyMap<number, string>;
   contentWidth: number;
 }
 
@@ -194,6 +196,13 @@ function decorate(box: HTMLElement, node: GraphNode, ctx: RowContext): void {
   box.dataset.id = String(node.id);
   box.dataset.kind = node.kind;
   box.dataset.event = String(node.eventIndex);
+  const boundAs = ctx.bound.get(node.id);
+  if (boundAs !== undefined) {
+    box.classList.add('bound');
+    const label = el('span', 'bound-as', boundAs);
+    label.title = `The selected violation's rule bound ${boundAs} to this element`;
+    box.appendChild(label);
+  }
 }
 
 function buildHead(node: GraphNode, ctx: RowContext, expanded: boolean): HTMLElement {
@@ -258,7 +267,8 @@ export function buildRow(id: number, ctx: RowContext): HTMLElement {
       const line = el('div', `problem sev-${problem.severity}`);
       if (problem.range) {
         line.dataset.problem = String(index);
-        line.title = `${problem.code}: select it in the trace`;
+        const bound = problem.bound?.length ? `; its bindings (${problem.bound.map((b) => b.variable).join(', ')}) are marked` : '';
+        line.title = `${problem.code}: select it in the trace${bound}`;
       }
       line.appendChild(el('span', 'icon', SEVERITY_ICONS[problem.severity] ?? '•'));
       line.appendChild(document.createTextNode(` ${problem.message}`));

@@ -99,7 +99,8 @@ describe('guardrail rules on open traces over stdio', () => {
     await traceDiagnostics((list) => list.some((d) => d.range.start.line === 2));
     const graph = await server.connection.sendRequest('agentTraces/graph', { uri: traceUri }) as { nodes: { eventIndex: number; problems: unknown[] }[] };
     const marked = graph.nodes.filter((node) => node.problems.length > 0).map((node) => [node.eventIndex, node.problems]);
-    assert.deepEqual(marked, [[1, [{ severity: 'warning', code: 'guardrails/leaks.gr:2', message: 'password in a message', range: rangeOf(2, 'sk-live-') }]]]);
+    // `bound`: the node of the message the rule's variable `m` was bound to (the preview marks it).
+    assert.deepEqual(marked, [[1, [{ severity: 'warning', code: 'guardrails/leaks.gr:2', message: 'password in a message', range: rangeOf(2, 'sk-live-'), bound: [{ node: 1, variable: 'm' }] }]]]);
   });
 
   it('takes the violations away when the rule file is closed', async () => {
@@ -135,7 +136,7 @@ describe('guardrail rules on an open dataset over stdio', () => {
     assert.deepEqual(guardrails(diagnostics).map((d) => [d.range, d.code]), [[range, 'guardrails/leaks.gr:2']]);
     const graph = await server.connection.sendRequest('agentTraces/graph', { uri: datasetUri, traceIndex: 1 }) as { nodes: { eventIndex: number; problems: unknown[] }[] };
     assert.deepEqual(graph.nodes.filter((n) => n.problems.length > 0).map((n) => [n.eventIndex, n.problems]),
-      [[1, [{ severity: 'warning', code: 'guardrails/leaks.gr:2', message: 'password in a message', range }]]]);
+      [[1, [{ severity: 'warning', code: 'guardrails/leaks.gr:2', message: 'password in a message', range, bound: [{ node: 1, variable: 'm' }] }]]]);
   });
 });
 

@@ -169,6 +169,48 @@ describe('trace preview webview', () => {
     });
   });
 
+  test('a violation marks the nodes its rule\'s variables were bound to, when chosen in the preview or from the editor\'s cursor', async () => {
+    await withPreview(async (preview) => {
+      const range = { start: { line: 22, character: 4 }, end: { line: 22, character: 20 } };
+      // Node ids: 0 the user, 1 the assistant with its calls 2 and 3, 4 the output of call 2.
+      const bound = [{ node: 2, variable: 'call' }, { node: 4, variable: 'out' }, { node: 0, variable: 'm' }, { node: 0, variable: '<img src=x onerror="window.__pwned=1">' }];
+      const data = buildGraph([
+        { kind: 'user', content: 'refund order 7' },
+        { kind: 'assistant', content: 'ok', calls: [{ id: 'c1', name: 'refund', args: '{"amount": 500}' }, { id: 'c2', name: 'notify' }] },
+        { kind: 'output', callId: 'c1', content: 'refunded', problems: [{ severity: 'warning', code: 'guardrails/refunds.gr:1', message: 'refund needs approval', range, bound }] },
+        { kind: 'assistant', content: 'done' },
+      ]);
+      await preview.showGraph(data);
+      const marks = () => preview.page.$$eval('.node.bound', (boxes) => boxes.map((b) => [(b as HTMLElement).dataset.id, b.querySelector(':scope > .bound-as')?.textContent]));
+      assert.deepEqual(await marks(), [], 'nothing is marked before a violation is chosen');
+      assert.match((await preview.page.getAttribute('.problem[data-problem]', 'title'))!, /its bindings \(call, out, m, <img[^)]*\) are marked$/);
+
+      await preview.page.click('.problem[data-problem]');
+      await preview.page.waitForSelector('.node.bound');
+      assert.deepEqual((await marks()).sort(), [['0', 'm, <img src=x onerror="window.__pwned=1">'], ['2', 'call'], ['4', 'out']]);
+      assert.equal(await preview.page.locator('.bound-as img').count(), 0, 'a variable\'s name is text, never markup');
+      assert.equal(await preview.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
+
+      await preview.page.click('.node[data-id="5"] .head');
+      await preview.page.waitForFunction(() => document.querySelectorAll('.node.bound').length === 0);
+
+      // The editor's cursor on the violation's node (the output) marks the same elements.
+      await preview.send({ type: 'cursor', line: data.nodes[4].range.start.line + 1 });
+      await preview.page.waitForSelector('.node.current[data-id="4"]');
+      await preview.page.waitForSelector('.node.bound');
+      assert.deepEqual((await marks()).map(([id]) => id).sort(), ['0', '2', '4']);
+
+      // A new version of the graph keeps the marks of the node still selected, and drops them with its violation.
+      await preview.showGraph({ ...data, version: 2 });
+      assert.deepEqual((await marks()).map(([id]) => id).sort(), ['0', '2', '4']);
+      const fixed = structuredClone(data);
+      fixed.version = 3;
+      fixed.nodes[4].problems = [];
+      await preview.showGraph(fixed);
+      assert.deepEqual(await marks(), []);
+    });
+  });
+
   test('a cursor message highlights the innermost node at that line and scrolls it into view', async () => {
     await withPreview(async (preview) => {
       const data = buildGraph(syntheticEvents(4000));

@@ -238,9 +238,18 @@ function placeProblems(
     if (problem.code.endsWith('/too-many-problems')) continue;
     const target = ownerOf(owned, problem.span.start);
     if (target < 0) continue;
-    const violation = problem.code.startsWith('guardrails/') ? { range: options.toRange(problem.span) } : {};
+    const violation = problem.code.startsWith('guardrails/') ? { range: options.toRange(problem.span), ...boundNodes(owned, problem) } : {};
     nodes[target].problems.push({ severity: problem.severity, code: problem.code, message: problem.message, ...violation });
   }
+}
+
+/** The drawn nodes a violation's variables were bound to (a call's own node inside its message); undrawn ones are left out. */
+function boundNodes(owned: Owned[], problem: Problem): { bound?: { node: number; variable: string }[] } {
+  const bound = (problem.bound ?? []).flatMap(({ variable, span }) => {
+    const node = ownerOf(owned, span.start);
+    return node >= 0 ? [{ node, variable }] : [];
+  });
+  return bound.length > 0 ? { bound } : {};
 }
 
 /** A span a drawn node owns: a part of an item, or a call inside it. */

@@ -27,6 +27,8 @@ export interface Problem {
   unnecessary?: boolean;
   /** A did-you-mean replacement for the text of the span (the quick fix offers it). */
   suggestion?: string;
+  /** A guardrail violation's bindings: the trace element each variable of the rule was bound to (the preview marks them). */
+  bound?: { variable: string; span: Span }[];
   /**
    * Shown only once the document has stayed unchanged this many milliseconds (a last line still being written);
    * a checker reading a file at rest reports it at once.

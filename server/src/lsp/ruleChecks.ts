@@ -243,6 +243,6 @@ export class RuleChecks {
     const violations = this.results.get(uri)?.violations ?? [];
     if (violations.length === 0) return problems;
     const severity = this.host.settings().guardrails.severity;
-    return [...problems, ...violations.map((v) => ({ span: v.span, severity, code: v.code, message: v.message }))];
+    return [...problems, ...violations.map((v) => ({ span: v.span, severity, code: v.code, message: v.message, bound: v.bindings }))];
   }
 }
