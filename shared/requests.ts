@@ -255,8 +255,10 @@ export interface ExplainChoicesParams {
 export interface ExplainChoices {
   /** The event or tool call at the position (its address and range), if there is one. */
   element?: { address: string; label: string; range: LineRange };
-  /** Rules of the rule files that apply to the trace (or, when none does, of the open ones). */
+  /** Rules of the rule files that apply to the trace, and of the open ones. */
   rules: RuleChoice[];
+  /** Why there is no element at the position (no trace there, or no event or call). */
+  problem?: string;
 }
 
 /** "Why not here?", step one: the element at the cursor and the rules that could be explained on it. */
@@ -267,13 +269,16 @@ export interface ExplainRuleParams extends ExplainChoicesParams {
   ruleIndex: number;
 }
 
-export interface ExplainRuleResult {
+export type ExplainRuleResult = {
   /** The element's range in the trace (where the explanation is shown). */
   range: LineRange;
   wouldFire: boolean;
   /** The explanation, with links to the rule's lines and the trace elements it names. */
   markdown: string;
-}
+} | {
+  /** Why the rule could not be asked about there (no element at the position, the rule file not open). */
+  problem: string;
+};
 
 /** "Why not here?": the rule evaluated with the element bound to its first variable of that type (see guardrail/evaluate/explain.ts). */
 export const ExplainRuleRequest: RequestType<ExplainRuleParams, ExplainRuleResult> = { method: 'agentTraces/explain/rule' };
@@ -284,7 +289,7 @@ export interface ExplainTargetsParams {
 }
 
 export interface ExplainTargets {
-  /** Per open trace the rule applies to: the elements its first free variable could be bound to. */
+  /** Per open trace: the elements a variable of the rule could be bound to (up to 2,000 per trace). */
   traces: { uri: string; label: string; elements: { address: string; label: string; range: LineRange }[] }[];
   /** Why there is nothing to choose from, if so. */
   reason?: string;
@@ -371,6 +376,8 @@ export const RevealInPreviewCommand = 'agentTraces.revealInPreview';
 export const RevealLocationsCommand = 'agentTraces.revealLocations';
 /** Evaluate rule files on the open traces (a rule file's URI, or none: every rule file that applies): EvaluateRulesRequest. */
 export const EvaluateRulesCommand = 'agentTraces.evaluateRules';
+/** "Why not here?" from a rule: the rule file's URI and the rule's index; the client asks for the trace element. */
+export const ExplainRuleOnTraceCommand = 'agentTraces.explainRuleOnTrace';
 
 export interface ConvertToTraceParams {
   /** An open document (a Claude Code session). */

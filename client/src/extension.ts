@@ -11,12 +11,14 @@ import { registerConvertCommands } from './convertCommand';
 import { adoptTraceLogs } from './jsonLinesDetection';
 import { registerPreview, type PreviewApi } from './preview';
 import { registerRuleTests, type RuleTestsApi } from './ruleTests';
+import { registerWhyNotHere, type WhyNotHereApi } from './whyNotHere';
 
 /** What the extension hands to other extensions and to its own extension-host tests. */
 export interface AgentTracesApi {
   preview: PreviewApi;
   compare: CompareApi;
   ruleTests: RuleTestsApi;
+  whyNotHere: WhyNotHereApi;
   serverInfo(): Promise<ServerInfo>;
 }
 
@@ -71,6 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   let ruleTests: RuleTestsApi | undefined;
   registerExamples(context, () => ruleTests);
   registerConvertCommands(context, languageClient);
+  const whyNotHere = registerWhyNotHere(context, languageClient);
   adoptTraceLogs(context);
   await languageClient.start();
   adoptConversations(context, languageClient);
@@ -82,6 +85,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     preview,
     compare,
     ruleTests,
+    whyNotHere,
     serverInfo: () => sendRequest(languageClient, ServerInfoRequest, undefined),
   };
 }

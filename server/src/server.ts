@@ -21,7 +21,7 @@ import { DiagnosticsPipeline } from './lsp/diagnostics';
 import { warmUpTraceReading } from './lsp/warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
-  CompareLocateRequest, CompareRequest, ConvertToTraceRequest, EvaluateRulesRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest,
+  CompareLocateRequest, CompareRequest, ConvertToTraceRequest, EvaluateRulesRequest, ExplainChoicesRequest, ExplainRuleRequest, ExplainTargetsRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest,
   RecognizeDocumentRequest, RuleTestsListRequest, RuleTestsRunRequest, sendNotification, ServerInfoRequest, VisibleRulesNotification, WorkspaceTrustNotification,
   type InitializationOptions,
 } from '../../shared/requests';
@@ -37,6 +37,7 @@ import { Comparisons } from './lsp/compareRequest';
 import { RuleTests } from './lsp/ruleTests';
 import { languageForDocument } from './languages';
 import { convertDocument } from './lsp/convertRequest';
+import { Explanations } from './lsp/explainRequest';
 
 // ---- the server's state: its settings, what the client can do, the workspace folders ----
 
@@ -473,6 +474,29 @@ onRequest(connection, RuleTestsRunRequest, async (params, token) => {
     return { uri: params.uri, cases: [], problem: 'The tests could not be run; the language server log has the details.' };
   }
 });
+
+// ---- "why not here?" (lsp/explainRequest.ts): a rule explained on one element of a trace ----
+
+const explanations = new Explanations({ documents, models, rules, settings: () => settings });
+
+/** A request answered at once: its answer, or `fallback` when it fails (logged with the document it was about). */
+function answered<R>(feature: string, uri: string, work: () => R, fallback: R): R {
+  try {
+    return work();
+  } catch (error) {
+    logFailure(feature, uri, documents.get(uri)?.version, error);
+    return fallback;
+  }
+}
+
+onRequest(connection, ExplainChoicesRequest, (params) => answered('explain/choices', params.uri, () => explanations.choices(params),
+  { rules: [], problem: 'the trace could not be read; the language server log has the details' }));
+
+onRequest(connection, ExplainRuleRequest, (params) => answered('explain/rule', params.uri, () => explanations.explain(params),
+  { problem: 'the rule could not be explained; the language server log has the details' }));
+
+onRequest(connection, ExplainTargetsRequest, (params) => answered('explain/targets', params.ruleUri, () => explanations.targets(params),
+  { traces: [], reason: 'the open traces could not be read; the language server log has the details' }));
 
 onRequest(connection, ConvertToTraceRequest, (params) => {
   try {

@@ -60,9 +60,13 @@ describe('editing help over stdio: code actions, fix-all, rename, inlay hints', 
     ]);
     const at = async (line: number, character: number) => (await server.connection.sendRequest('textDocument/codeAction', {
       textDocument: { uri: rules }, range: { start: { line, character }, end: { line, character } }, context: { diagnostics: [] },
-    }) as any[]).map((a) => [a.title, a.edit.changes[rules].map((e: any) => [e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character, e.newText])]);
+    }) as any[]).map((a) => [a.title, a.edit?.changes[rules].map((e: any) => [e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character, e.newText]) ?? a.command.command]);
     assert.deepEqual(await at(0, 34), [["Remove the unused import 'secrets'", [[0, 0, 1, 0, '']]]]);
-    assert.deepEqual(await at(4, 9), [["Add 'pii' to the import from invariant.detectors", [[0, 39, 0, 39, ', pii']]]]);
+    // Inside a rule, "why not here?" is offered beside the fixes.
+    assert.deepEqual(await at(4, 9), [
+      ["Add 'pii' to the import from invariant.detectors", [[0, 39, 0, 39, ', pii']]],
+      ['Why does "x" not fire on…? Explain it on a trace element', 'agentTraces.explainRuleOnTrace'],
+    ]);
   });
 
   it('renames a call id from a tool_call_id, and refuses elsewhere with a reason', async () => {

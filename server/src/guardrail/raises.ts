@@ -35,3 +35,10 @@ export function rulesOf(model: RuleModel): RuleInfo[] {
   }
   return out;
 }
+
+/** The rule whose text (its header and conditions) holds `offset`, if any. */
+export function ruleAt(model: RuleModel, offset: number): RuleInfo | undefined {
+  const rules = model.program.statements.filter((statement) => statement.kind === 'rule');
+  const index = rules.findIndex((rule) => rule.span.start <= offset && offset <= rule.span.end);
+  return index < 0 ? undefined : rulesOf(model)[index];
+}

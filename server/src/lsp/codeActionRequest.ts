@@ -6,6 +6,9 @@ import { codeActionsAt, fixAllEdits } from '../common/codeActions';
 import type { Problem, TextEditSpan } from '../common/types';
 import { fixAllKind, toCodeAction, toDiagnostic, toWorkspaceEdit } from './toProtocol';
 import type { ParsedDocument } from './documentModels';
+import type { RuleModel } from '../guardrail/model';
+import { ruleAt } from '../guardrail/raises';
+import { ExplainRuleOnTraceCommand } from '../../../shared/requests';
 
 export function codeActions(
   parsed: ParsedDocument, document: TextDocument, params: CodeActionParams, problems: Problem[], snippetEdits: boolean, budget?: Budget,
@@ -42,5 +45,16 @@ export function codeActions(
     }
   }
   if (wants(CodeActionKind.RefactorRewrite)) for (const fix of found.refactorings) actions.push(toCodeAction(document, fix, [], snippetEdits));
+  if (!only && parsed.languageId === 'guardrail') actions.push(...explainRuleAction(model as RuleModel, document, span.start));
   return actions;
+}
+
+/** On a rule: "why not here?" on an element of an open trace the user picks (the client asks which). */
+function explainRuleAction(model: RuleModel, document: TextDocument, offset: number): CodeAction[] {
+  const rule = ruleAt(model, offset);
+  if (!rule) return [];
+  return [{
+    title: `Why does "${rule.label}" not fire on…? Explain it on a trace element`,
+    command: { title: 'Explain the rule on a trace element', command: ExplainRuleOnTraceCommand, arguments: [document.uri, rule.index] },
+  }];
 }

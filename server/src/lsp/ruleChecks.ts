@@ -136,10 +136,18 @@ export class RuleChecks {
     return outcome === 'done' ? result : undefined;
   }
 
-  private openRuleFiles(): RuleFile[] {
+  /**
+   * The rule files a user may ask about on a trace ("why not here?"): those that apply to it, and every open one
+   * (shown in an editor or not), whatever Restricted Mode withholds: asking is the user's request.
+   */
+  rulesToAsk(traceUri: string): RuleFile[] {
+    return this.bindings.rulesFor(traceUri, this.openRuleFiles(true));
+  }
+
+  private openRuleFiles(evenHidden = false): RuleFile[] {
     const { documents, models } = this.host;
     return documents.all().flatMap((document) => {
-      if (this.visibleRules && !this.visibleRules.has(document.uri)) return [];
+      if (!evenHidden && this.visibleRules && !this.visibleRules.has(document.uri)) return [];
       // Only rule files are parsed here: a big trace being read in slices must not be read a second time at once.
       if (models.languageOf(document) !== 'guardrail') return [];
       const parsed = models.get(document);

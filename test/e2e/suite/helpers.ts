@@ -39,6 +39,9 @@ export interface AgentTracesApi {
     discovered(): Promise<void>;
     onDidFinishRun: vscode.Event<RuleTestsRunReport>;
   };
+  whyNotHere: {
+    onDidExplain: vscode.Event<{ uri: string; range: vscode.Range; wouldFire: boolean; markdown: string }>;
+  };
   serverInfo(): Promise<{ pid: number; version: string }>;
 }
 

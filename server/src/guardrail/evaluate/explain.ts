@@ -71,6 +71,33 @@ export function elementAt(input: TraceInput, address: string): EventObject | und
   return event instanceof MessageEvent ? event.toolCalls?.[Number(match[2])] : undefined;
 }
 
+/** A trace element "why not here?" can bind: its address, its type as rules name it, and a short label. */
+export interface TraceElement {
+  address: string;
+  typeName: string;
+  label: string;
+}
+
+/** A trace's events and the calls inside its messages, in the order of the trace. */
+export function traceElements(input: TraceInput): TraceElement[] {
+  const out: TraceElement[] = [];
+  input.events.forEach((event, index) => {
+    if (!(event instanceof EventObject)) return;
+    const role = event instanceof MessageEvent ? str(event.role) : undefined;
+    const answered = event instanceof ToolOutputEvent && event.call ? ` of ${callName(event.call)}` : '';
+    out.push({ address: `messages.${index}`, typeName: event.typeName, label: `#${index} ${event.typeName}${role !== undefined ? ` (${role.slice(0, 40)})` : ''}${answered}` });
+    if (!(event instanceof MessageEvent)) return;
+    (event.toolCalls ?? []).forEach((call, c) => {
+      out.push({ address: `messages.${index}.tool_calls.${c}`, typeName: call.typeName, label: `#${index} ToolCall ${callName(call)}` });
+    });
+  });
+  return out;
+}
+
+function callName(call: ToolCallEvent): string {
+  return str(call.fn.name)?.slice(0, 80) ?? '(unnamed)';
+}
+
 /** The rule's free typed variables, in the order the body declares them (`(x: T) in expr` ranges over a value: left out). */
 export function freeVariables(rule: RuleStatement): { name: string; type: string; start: number; end: number }[] {
   const found: { name: string; type: string; start: number; end: number }[] = [];
