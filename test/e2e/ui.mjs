@@ -262,6 +262,44 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
     return shot;
   });
 
+  await check('the rule tests run in the Test Explorer, and the rule file shows the cases each rule fired in', async () => {
+    await runCommand(page, 'View: Close All Editor Groups');
+    if (await page.locator('.markers-panel').isVisible()) await runCommand(page, 'View: Toggle Panel Visibility');
+    const rulesFolder = page.getByRole('treeitem', { name: /^rules$/ });
+    if ((await rulesFolder.getAttribute('aria-expanded')) === 'false') await rulesFolder.click();
+    // The Testing view, hidden behind the Explorer, lists a refunds.gr too (the walkthrough's copy): the Explorer's.
+    await page.getByRole('treeitem', { name: /^refunds\.gr/ }).filter({ visible: true }).first().click();
+    await page.locator('.tabs-container .tab', { hasText: 'refunds.gr' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await runCommand(page, 'Testing: Focus on Test Explorer View');
+    await runCommand(page, 'Test: Run All Tests');
+    // The tree shows the rule file with its manifest and cases; each case gets its result icon.
+    const tree = page.locator('.test-explorer');
+    const cases = ['a refund over the limit without approval is caught', 'an approved refund passes', 'a refund above the order total is caught, below the limit', 'a lower limit catches a small refund'];
+    const deadline = Date.now() + STEP_TIMEOUT_MS;
+    for (;;) {
+      // Wait until every case shows its pass, or an item is still collapsed (opened as a user clicks it open).
+      const state = await page.waitForFunction((names) => {
+        const rows = [...document.querySelectorAll('.test-explorer .monaco-list-row')];
+        if (names.every((name) => rows.some((row) => row.textContent.includes(name) && row.querySelector('.codicon-testing-passed-icon')))) return 'passed';
+        return rows.some((row) => row.getAttribute('aria-expanded') === 'false') ? 'collapsed' : false;
+      }, cases, { timeout: Math.max(1, deadline - Date.now()) }).then((handle) => handle.jsonValue(), async () => {
+        throw new Error(`the Test Explorer does not show every case passed: ${JSON.stringify(await tree.innerText())}`);
+      });
+      if (state === 'passed') break;
+      await tree.locator('.monaco-list-row[aria-expanded="false"] .monaco-tl-twistie').first().click();
+    }
+    // After the run, the rule file's lenses count the cases each rule fired in.
+    await page.locator('.monaco-editor .codelens-decoration', { hasText: /Tests: fired in 2 of 4 cases/ }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The README's screenshot: the tests beside the rule file, without the Test Results panel the run opened.
+    if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Toggle Panel Visibility');
+    await page.locator('.part.panel').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+    const path = join(resultsDir, 'ui-rule-tests.png');
+    await page.screenshot({ path });
+    // The Explorer back in the side bar, for the steps after this one.
+    await runCommand(page, 'View: Show Explorer');
+    return relative(extensionPath, path);
+  });
+
   await check('a Claude Code session opens as a conversation and draws in the preview beside it', async () => {
     await runCommand(page, 'View: Close All Editor Groups');
     const sessions = page.getByRole('treeitem', { name: /^sessions$/ });
