@@ -329,6 +329,8 @@ export interface RuleCompareResult {
   flips: RuleCompareFlip[];
   /** Set when not every trace file of the workspace was read (a limit), naming the setting. */
   limitNotice?: string;
+  /** Traces neither version could evaluate, for the same reason (the first trace's): no verdict to compare. */
+  notEvaluated?: { traces: number; reason: string };
   /** Why nothing was compared (a version does not load). */
   problem?: string;
 }

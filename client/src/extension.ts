@@ -12,6 +12,7 @@ import { adoptTraceLogs } from './jsonLinesDetection';
 import { registerPreview, type PreviewApi } from './preview';
 import { registerRuleTests, type RuleTestsApi } from './ruleTests';
 import { registerWhyNotHere, type WhyNotHereApi } from './whyNotHere';
+import { registerRuleCompare } from './ruleCompare';
 
 /** What the extension hands to other extensions and to its own extension-host tests. */
 export interface AgentTracesApi {
@@ -74,6 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   registerExamples(context, () => ruleTests);
   registerConvertCommands(context, languageClient);
   const whyNotHere = registerWhyNotHere(context, languageClient);
+  registerRuleCompare(context, languageClient);
   adoptTraceLogs(context);
   await languageClient.start();
   adoptConversations(context, languageClient);

@@ -21,7 +21,7 @@ import { DiagnosticsPipeline } from './lsp/diagnostics';
 import { warmUpTraceReading } from './lsp/warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
-  CompareLocateRequest, CompareRequest, ConvertToTraceRequest, EvaluateRulesRequest, ExplainChoicesRequest, ExplainRuleRequest, ExplainTargetsRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest,
+  CompareLocateRequest, CompareRequest, ConvertToTraceRequest, EvaluateRulesRequest, ExplainChoicesRequest, ExplainRuleRequest, ExplainTargetsRequest, RuleCompareRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest,
   RecognizeDocumentRequest, RuleTestsListRequest, RuleTestsRunRequest, sendNotification, ServerInfoRequest, VisibleRulesNotification, WorkspaceTrustNotification,
   type InitializationOptions,
 } from '../../shared/requests';
@@ -38,6 +38,7 @@ import { RuleTests } from './lsp/ruleTests';
 import { languageForDocument } from './languages';
 import { convertDocument } from './lsp/convertRequest';
 import { Explanations } from './lsp/explainRequest';
+import { compareRuleVersions } from './lsp/ruleCompareRequest';
 
 // ---- the server's state: its settings, what the client can do, the workspace folders ----
 
@@ -497,6 +498,18 @@ onRequest(connection, ExplainRuleRequest, (params) => answered('explain/rule', p
 
 onRequest(connection, ExplainTargetsRequest, (params) => answered('explain/targets', params.ruleUri, () => explanations.targets(params),
   { traces: [], reason: 'the open traces could not be read; the language server log has the details' }));
+
+// ---- what a rule file's change flips over the workspace's traces (lsp/ruleCompareRequest.ts) ----
+
+onRequest(connection, RuleCompareRequest, async (params, token) => {
+  try {
+    const result = await compareRuleVersions(params, { documents, models, settings: () => settings, folders: workspaceFolderPaths }, () => token.isCancellationRequested);
+    return result ?? new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
+  } catch (error) {
+    logFailure('rules/compare', params.uri, documents.get(params.uri)?.version, error);
+    return { traces: 0, files: 0, flips: [], problem: 'the versions could not be compared; the language server log has the details' };
+  }
+});
 
 onRequest(connection, ConvertToTraceRequest, (params) => {
   try {

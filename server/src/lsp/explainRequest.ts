@@ -66,7 +66,7 @@ export class Explanations {
     const settings = this.host.settings();
     const explained = explainOnTrace().explainAt(
       source, document.uri, document.offsetAt(params.position), rule, params.ruleIndex, (uri, span) => this.link(uri, span),
-      { budget: settings.guardrails.workBudget },
+      { budget: settings.guardrails.workBudget, timeLimitMs: settings.guardrails.timeout },
     );
     if (typeof explained === 'string') return { problem: explained };
     return { range: toRange(document, explained.element.span), wouldFire: explained.explanation.wouldFire, markdown: explained.markdown };

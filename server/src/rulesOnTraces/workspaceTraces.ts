@@ -53,35 +53,62 @@ export async function evaluateWorkspaceTraces(
 ): Promise<WorkspaceTraces | undefined> {
   const found: WorkspaceTraces = { entries: new Map(), problems: [] };
   if (rules.length === 0 || limits.maxTraces <= 0) return found;
+  for await (const file of traceFilesOnDisk(open, limits, found, 'agentTraces.guardrails.maxLensTraces', 'counted')) {
+    if (isStale()) return undefined;
+    const result = await evaluate(rules, file.text, file.layout, file.path);
+    if (!result || isStale()) return undefined;
+    // Only what the lenses read is kept: the counts, and the places of violations with the file's line starts (a
+    // file without violations has no place to convert).
+    const positions = result.violations.length > 0 ? new LineStarts(file.text) : noPositions;
+    found.entries.set(file.uri, { result: { ...result, notices: [] }, positions });
+    await nextTurn();
+  }
+  return isStale() ? undefined : found;
+}
+
+/** A trace file of the workspace read from disk, and how its traces are laid out. */
+export interface TraceFileOnDisk {
+  uri: string;
+  path: string;
+  text: string;
+  layout: TraceLayout;
+}
+
+/**
+ * The workspace's trace files that are not open, read one at a time through the bounded disk reader, up to
+ * `maxTraces` files; `report` gathers the files not read and, when the limit left files out, the notice naming
+ * `setting`. Files that hold no traces (traceFormats.ts decides) are passed over.
+ */
+export async function* traceFilesOnDisk(
+  open: ReadonlySet<string>,
+  limits: WorkspaceTraceLimits,
+  report: { problems: string[]; limitNotice?: string },
+  setting: string,
+  verb: string,
+): AsyncGenerator<TraceFileOnDisk> {
   const seen = new Set<string>();
+  let read = 0;
+  const isTrace = (file: string) => isCheckedByDefault(file) && !file.toLowerCase().endsWith('.gr');
   for (const folder of limits.folders) {
     for await (const path of walkFiles(folder)) {
-      if (isStale()) return undefined;
-      const isTrace = (file: string) => isCheckedByDefault(file) && !file.toLowerCase().endsWith('.gr');
-      if (isReportedLink(path, isTrace)) found.problems.push(`${path.path}: ${linkNotFollowed}`);
+      if (isReportedLink(path, isTrace)) report.problems.push(`${path.path}: ${linkNotFollowed}`);
       if (typeof path !== 'string' || !isTrace(path)) continue;
       const uri = pathToFileURL(path).toString();
       if (open.has(uri) || seen.has(uri)) continue;
       seen.add(uri);
-      if (found.entries.size >= limits.maxTraces) {
-        found.limitNotice = `more than ${limits.maxTraces} trace files in the workspace: the first ${limits.maxTraces} counted (agentTraces.guardrails.maxLensTraces)`;
-        return found;
+      if (read >= limits.maxTraces) {
+        report.limitNotice = `more than ${limits.maxTraces} trace files in the workspace: the first ${limits.maxTraces} ${verb} (${setting})`;
+        return;
       }
-      const read = await readTextFile(path, { maxBytes: limits.maxBytes, folders: limits.folders, setting: 'agentTraces.workspace.maxFileSizeMB' });
-      if (!read.ok) {
-        found.problems.push(`${path}: ${read.reason}`);
+      const file = await readTextFile(path, { maxBytes: limits.maxBytes, folders: limits.folders, setting: 'agentTraces.workspace.maxFileSizeMB' });
+      if (!file.ok) {
+        report.problems.push(`${path}: ${file.reason}`);
         continue;
       }
-      const layout = traceLayoutOfFile(read.path, read.text);
+      const layout = traceLayoutOfFile(file.path, file.text);
       if (!layout) continue;
-      const result = await evaluate(rules, read.text, layout, read.path);
-      if (!result || isStale()) return undefined;
-      // Only what the lenses read is kept: the counts, and the places of violations with the file's line starts (a
-      // file without violations has no place to convert).
-      const positions = result.violations.length > 0 ? new LineStarts(read.text) : noPositions;
-      found.entries.set(uri, { result: { ...result, notices: [] }, positions });
-      await nextTurn();
+      read++;
+      yield { uri, path: file.path, text: file.text, layout };
     }
   }
-  return found;
 }
