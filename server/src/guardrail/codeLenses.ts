@@ -9,10 +9,12 @@ import { coverageLenses } from './coverage';
  * Per rule: "N violations in M traces" over the traces the file was evaluated on (the open ones and, up to a limit
  * the lens names when hit, the workspace's other trace files), with on how many it was not evaluated (and why,
  * when it found nothing elsewhere); or only why, when it was evaluated on none. In an untrusted workspace, until the
- * user asks for the file: a lens that asks. Beside it, after a run of the file's tests, the cases the rule fired in.
+ * user asks for the file: a lens that asks. Before it, after a run of the file's tests, the cases the rule fired in.
  */
 export function codeLenses(model: RuleModel, context: ServiceContext): Lens[] {
-  return [...violationLenses(model, context), ...coverageLenses(model, context)];
+  // The tests' count first: after a run it is what the author looks for, and a reason a rule was not evaluated on
+  // the open traces can fill the line.
+  return [...coverageLenses(model, context), ...violationLenses(model, context)];
 }
 
 function violationLenses(model: RuleModel, context: ServiceContext): Lens[] {
