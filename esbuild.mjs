@@ -42,6 +42,8 @@ const builds = [
   { ...nodeCommon, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // Rules are evaluated on worker threads that the server and the CLI end when a rule runs past its time limit.
   { ...nodeCommon, entryPoints: ['server/src/rulesOnTraces/evaluationWorker.ts'], outfile: 'dist/evaluationWorker.js' },
+  // "Why not here?" and what a rule change flips, loaded by the server on first use (lsp/ruleAuthoringBundle.ts).
+  { ...nodeCommon, entryPoints: ['server/src/rulesOnTraces/ruleAuthoring.ts'], outfile: 'dist/ruleAuthoring.js' },
   {
     ...common,
     platform: 'browser',

@@ -13,9 +13,10 @@ import type {
   ExplainChoices, ExplainChoicesParams, ExplainRuleParams, ExplainRuleResult, ExplainTargets, ExplainTargetsParams,
 } from '../../../shared/requests';
 
-type ExplainOnTrace = typeof import('../rulesOnTraces/explainOnTrace');
-/** The explanation runs the rule evaluator: loaded on the first question (a require is what the bundler keeps lazy). */
-const explainOnTrace = (): ExplainOnTrace => require('../rulesOnTraces/explainOnTrace') as ExplainOnTrace;
+import { loadRuleAuthoring } from './ruleAuthoringBundle';
+
+/** The explanation runs the rule evaluator, from its own bundle: loaded on the first question. */
+const explainOnTrace = loadRuleAuthoring;
 
 export interface ExplainHost {
   documents: TextDocuments<TextDocument>;

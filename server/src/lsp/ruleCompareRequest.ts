@@ -9,9 +9,10 @@ import type { DocumentModels } from './documentModels';
 import { toRange, type PositionMapper } from './toProtocol';
 import type { RuleCompareFlip, RuleCompareParams, RuleCompareResult, RuleCompareViolation } from '../../../shared/requests';
 
-type CompareWorkspace = typeof import('../rulesOnTraces/compareWorkspace');
-/** The comparison runs the rule evaluator: loaded on the first one (a require is what the bundler keeps lazy). */
-const compareWorkspace = (): CompareWorkspace => require('../rulesOnTraces/compareWorkspace') as CompareWorkspace;
+import { loadRuleAuthoring } from './ruleAuthoringBundle';
+
+/** The comparison runs the rule evaluator, from its own bundle: loaded on the first one. */
+const compareWorkspace = loadRuleAuthoring;
 
 export interface RuleCompareHost {
   documents: TextDocuments<TextDocument>;

@@ -38,13 +38,18 @@ export const workerHeapLimitMB = 2048;
 
 /** The worker bundle beside this bundle (dist/), or the package's dist/ for the tests bundled into out/. */
 export function evaluationWorkerScript(): string {
-  const beside = join(__dirname, 'evaluationWorker.js');
+  return bundleBeside('evaluationWorker.js', 'the rule evaluation worker');
+}
+
+/** A bundle of esbuild.mjs beside this one (dist/), or in the package's dist/ for the tests bundled into out/. */
+export function bundleBeside(fileName: string, what: string): string {
+  const beside = join(__dirname, fileName);
   if (existsSync(beside)) return beside;
   for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
-    const built = join(dir, 'dist', 'evaluationWorker.js');
+    const built = join(dir, 'dist', fileName);
     if (existsSync(join(dir, 'package.json')) && existsSync(built)) return built;
   }
-  throw new Error(`the rule evaluation worker (evaluationWorker.js) is missing beside ${__dirname}: build with node esbuild.mjs`);
+  throw new Error(`${what} (${fileName}) is missing beside ${__dirname}: build with node esbuild.mjs`);
 }
 
 /** `yieldToServer`: the worker runs at a lower priority than the thread that started it (the server's). */
