@@ -3,6 +3,7 @@
  * lists of messages, read into the model of linked calls, with their own checks, hovers, outline, completion and
  * preview. Recognised by content (recognize.ts); languages.ts sends such files here whatever the editor calls them.
  */
+import { RecentModels } from '../common/recentModels';
 import type { DocumentInput, LanguageService } from '../common/languageService';
 import { codeLenses } from '../calls/codeLenses';
 import { inlayHints } from '../calls/inlayHints';
@@ -32,24 +33,17 @@ function isJsonLines(doc: DocumentInput): boolean {
   return namedAsJsonLines(doc.uri) ?? recognizeConversation(doc.text, undefined)?.lines ?? false;
 }
 
-/** The documents read last: the rules that evaluate an open conversation convert the model the editor already read. */
-const recentModels: ConversationModel[] = [];
-
-function remembered(model: ConversationModel): ConversationModel {
-  recentModels.unshift(model);
-  recentModels.length = Math.min(recentModels.length, 2);
-  return model;
-}
+const recentModels = new RecentModels<ConversationModel>();
 
 /** The Invariant traces of a conversation's text (one per conversation it holds), `path` naming it JSON Lines or not. */
 export function conversationTracesOfText(text: string, path: string): ConvertedTrace[] {
   const doc = { uri: path, version: 0, text };
   const lines = isJsonLines(doc);
-  return conversationTraces(recentModels.find((model) => model.text === text && model.lines === lines) ?? parseConversation(doc, lines));
+  return conversationTraces(recentModels.find(text, (model) => model.lines === lines) ?? parseConversation(doc, lines));
 }
 
 export const anthropicService: LanguageService<ConversationModel> = {
-  parse: (doc: DocumentInput) => remembered(parseConversation(doc, isJsonLines(doc))),
+  parse: (doc: DocumentInput) => recentModels.remember(parseConversation(doc, isJsonLines(doc))),
   validate,
   hover: (model, offset) => hover(model, offset),
   definition: (model, offset) => definition(model, offset),

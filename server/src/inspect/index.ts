@@ -4,6 +4,7 @@
  * naming them by tool_call_id), read lazily, one sample at a time; the shared features answer within the sample
  * under the cursor, and the outline and the preview go sample by sample.
  */
+import { RecentModels } from '../common/recentModels';
 import type { DocumentInput, LanguageService } from '../common/languageService';
 import { codeLenses } from '../calls/codeLenses';
 import { inlayHints } from '../calls/inlayHints';
@@ -23,22 +24,15 @@ import { validate } from './validate';
 export type { InspectModel } from './types';
 export { recognizeInspectLog } from './recognize';
 
-/** The logs read last: the rules that evaluate an open log convert the model the editor already read. */
-const recentModels: InspectModel[] = [];
-
-function remembered(model: InspectModel): InspectModel {
-  recentModels.unshift(model);
-  recentModels.length = Math.min(recentModels.length, 2);
-  return model;
-}
+const recentModels = new RecentModels<InspectModel>();
 
 /** The Invariant traces of a log's text: one per sample. */
 export function inspectTracesOfText(text: string): ConvertedTrace[] {
-  return sampleTraces(recentModels.find((model) => model.text === text) ?? parseInspectLog({ uri: '', version: 0, text }));
+  return sampleTraces(recentModels.find(text) ?? parseInspectLog({ uri: '', version: 0, text }));
 }
 
 export const inspectService: LanguageService<InspectModel> = {
-  parse: (doc: DocumentInput) => remembered(parseInspectLog(doc)),
+  parse: (doc: DocumentInput) => recentModels.remember(parseInspectLog(doc)),
   validate,
   hover: (model, offset) => hover(model, offset),
   definition: (model, offset) => definition(model, offset),

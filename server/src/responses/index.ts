@@ -4,6 +4,7 @@
  * (navigation by `call_id`, link problems, hover on ids, inlay hints, lenses) and this format's own (schema, docs,
  * completion, the did-you-mean fix for an output naming its call's item id).
  */
+import { RecentModels } from '../common/recentModels';
 import type { DocumentInput, LanguageService } from '../common/languageService';
 import { definition } from '../calls/definition';
 import { highlights, references } from '../calls/references';
@@ -24,22 +25,15 @@ import { validate } from './validate';
 export type { ResponsesModel } from './model';
 export { detectResponses } from './recognize';
 
-/** The documents read last: the rules that evaluate an open conversation convert the model the editor already read. */
-const recentModels: ResponsesModel[] = [];
-
-function remembered(model: ResponsesModel): ResponsesModel {
-  recentModels.unshift(model);
-  recentModels.length = Math.min(recentModels.length, 2);
-  return model;
-}
+const recentModels = new RecentModels<ResponsesModel>();
 
 /** The Invariant trace of a Responses document's text. */
 export function responsesTracesOfText(text: string): ConvertedTrace[] {
-  return responsesTraces(recentModels.find((model) => model.text === text) ?? parseResponses({ uri: '', version: 0, text }));
+  return responsesTraces(recentModels.find(text) ?? parseResponses({ uri: '', version: 0, text }));
 }
 
 export const responsesService: LanguageService<ResponsesModel> = {
-  parse: (doc: DocumentInput): ResponsesModel => remembered(parseResponses(doc)),
+  parse: (doc: DocumentInput): ResponsesModel => recentModels.remember(parseResponses(doc)),
   validate,
   hover: (model, offset) => hover(model, offset),
   definition: (model, offset) => definition(model, offset),
