@@ -14,6 +14,7 @@ import { convertedEventsOfText, detectJsonLinesFormat } from './jsonl';
 import { languageForFile } from './languages';
 import { responsesTracesOfText } from './responses';
 import { inspectTracesOfText } from './inspect';
+import { spansTracesOfText } from './otel';
 
 export type { ConvertedTrace } from './calls/sourcedEvents';
 
@@ -41,6 +42,7 @@ export const traceFormats: readonly TraceFormat[] = [
   { name: 'an Anthropic Messages conversation', holds: (language) => language === 'agent-trace-anthropic', traces: conversationTracesOfText },
   { name: 'an OpenAI Responses conversation', holds: (language) => language === 'openai-responses', traces: (text) => responsesTracesOfText(text) },
   { name: 'an Inspect AI log', holds: (language) => language === 'agent-trace-inspect', traces: (text) => inspectTracesOfText(text) },
+  { name: 'a file of OpenTelemetry spans', holds: (language) => language === 'otel-spans', traces: spansTracesOfText },
 ];
 
 /** How a document of this language holds traces; undefined when it holds none (a rule file, a manifest). */

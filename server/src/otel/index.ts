@@ -18,6 +18,8 @@ import { definition, highlights, references, traceAt } from './navigation';
 import { symbols } from './symbols';
 import type { SpansModel } from './types';
 import { validate } from './validate';
+import type { ConvertedTrace } from '../calls/sourcedEvents';
+import { spansTraces } from './events';
 
 export type { SpansModel } from './types';
 export { detectSpans } from './recognize';
@@ -25,10 +27,20 @@ export { detectSpans } from './recognize';
 const defaultOutlineEntries = 10_000;
 const outlineLimits = new WeakMap<SpansModel, number>();
 
+/** The documents read last: the rules that evaluate an open file of spans convert the model the editor already read. */
+const recentModels: SpansModel[] = [];
+
+/** The Invariant traces of a file of spans, one per trace it holds. */
+export function spansTracesOfText(text: string): ConvertedTrace[] {
+  return spansTraces(recentModels.find((model) => model.text === text) ?? parseSpans({ uri: '', version: 0, text }));
+}
+
 export const spansService: LanguageService<SpansModel> = {
   parse: (doc: DocumentInput): SpansModel => {
     const model = parseSpans(doc);
     outlineLimits.set(model, doc.maxOutlineEntries ?? defaultOutlineEntries);
+    recentModels.unshift(model);
+    recentModels.length = Math.min(recentModels.length, 2);
     return model;
   },
   validate,

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activeApi, closeAllEditors, eventAfter, formatRange, openFile, rangeOf, toTargets, waitFor } from './helpers';
+import { activeApi, closeAllEditors, diagnosticCode, eventAfter, formatRange, openFile, rangeOf, toTargets, waitFor, workspaceFile } from './helpers';
 
 describe('OpenTelemetry spans', () => {
   let document: vscode.TextDocument;
@@ -49,5 +49,32 @@ describe('OpenTelemetry spans', () => {
     // The agent, three model spans with their two calls, and the two tool spans.
     assert.equal(event.nodeCount, 8);
     assert.ok(event.domNodeCount > 0);
+  });
+});
+
+describe('guardrail rules on OpenTelemetry spans', () => {
+  // Written into the workspace's copy of the examples, and taken away after: other tests count the workspace's rules.
+  let ruleUri: vscode.Uri;
+  after(async () => {
+    await closeAllEditors();
+    await vscode.workspace.fs.delete(ruleUri);
+  });
+
+  it('marks a rule\'s violation on the span file\'s own characters, inside the model span\'s escaped messages', async () => {
+    const { document } = await openFile('spans', 'travel-assistant.jsonl');
+    ruleUri = workspaceFile('spans', 'partner-mail.gr');
+    const source = '# Mail to a partner needs an approval this agent never asks for.\nraise "Mail sent to a partner without approval" if:\n    (call: ToolCall)\n    call is tool:send_email\n    "@partner.example" in call.function.arguments.to\n';
+    await vscode.workspace.fs.writeFile(ruleUri, new TextEncoder().encode(source));
+    const rule = await vscode.workspace.openTextDocument(ruleUri);
+    await vscode.window.showTextDocument(rule, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+    const violation = await waitFor(
+      () => vscode.languages.getDiagnostics(document.uri).find((d) => d.source === 'guardrails'),
+      30_000, 'a guardrails diagnostic on travel-assistant.jsonl',
+    );
+    // The call's `to`, written inside the chat span's gen_ai.output.messages string.
+    assert.deepEqual(
+      [diagnosticCode(violation), formatRange(violation.range), violation.message],
+      ['guardrails/partner-mail.gr:2', formatRange(rangeOf(document, '\\"ana@partner.example\\"', 0)), 'Mail sent to a partner without approval'],
+    );
   });
 });
