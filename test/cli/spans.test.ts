@@ -87,12 +87,15 @@ describe('agent-traces convert, check and eval on OpenTelemetry spans', () => {
     const folder = join(dir, 'exports');
     mkdirSync(folder);
     writeFileSync(join(folder, 'batch-1.jsonl'), exporterFile(conventionsRun()));
+    // A .json of spans is found by its first characters (one OTLP object, pretty-printed); other .json files are not read.
+    writeFileSync(join(folder, 'export.json'), JSON.stringify(JSON.parse(exporterFile(runWithoutIds()).split('\n')[0]), null, 2));
+    writeFileSync(join(folder, 'package.json'), '{"name": "exports", "spans": []}\n');
     const checked = run(dir, 'check', 'exports');
     assert.equal(checked.code, 0, checked.stdout);
-    assert.match(checked.stdout, /^1 file checked: 0 errors/m);
+    assert.match(checked.stdout, /^2 files checked: 0 errors/m);
     const ran = run(dir, 'eval', 'rules.gr', 'exports');
     assert.equal(ran.code, 1, ran.stdout + ran.stderr);
     assert.match(ran.stdout, /^exports\/batch-1\.jsonl:1:\d+ warning guardrails writes a file$/m);
-    assert.match(ran.stdout, /^1 trace in 1 file evaluated: 3 violations, 0 failed$/m);
+    assert.match(ran.stdout, /^2 traces in 2 files evaluated: \d+ violations, 0 failed$/m);
   });
 });

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { errorCode, formatMB, isPathInside, isReportedLink, readFileHead, readTextFileBytes, walkFiles } from '../disk/files';
 import { recognizeInspectLog } from '../inspect/recognize';
+import { detectSpans } from '../otel/recognize';
 import { inspectLogHead } from '../../../shared/requests';
 import type { Problem, PythonModules } from '../common/types';
 import { spliceBytes } from './byteEdits';
@@ -107,12 +108,15 @@ export async function expandArguments(
 
 /**
  * What a folder search reads by default: the files named like traces and rules (isCheckedByDefault), and the `.json`
- * files whose beginning says they are Inspect AI logs (Inspect names its logs after the run, never `*.trace.json`).
- * Other `.json` files cost a look at their first 64 KB.
+ * files whose beginning says they are Inspect AI logs (Inspect names its logs after the run, never `*.trace.json`) or
+ * files of OpenTelemetry spans (the collector's file exporter and any-agent name them as their users say). Other
+ * `.json` files cost a look at their first 64 KB.
  */
 export async function isCheckedInFolder(path: string): Promise<boolean> {
   if (isCheckedByDefault(path)) return true;
-  return path.toLowerCase().endsWith('.json') && recognizeInspectLog(await readFileHead(path, inspectLogHead));
+  if (!path.toLowerCase().endsWith('.json')) return false;
+  const head = await readFileHead(path, inspectLogHead);
+  return recognizeInspectLog(head) || detectSpans(head) !== undefined;
 }
 
 const linkSkipped = 'a symbolic link (a folder search does not follow links; name it to check what it points to)';
