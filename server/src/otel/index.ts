@@ -6,6 +6,7 @@
  * tree in the outline and the preview, durations and tokens, hovers on spans, ids and attributes).
  */
 import type { DocumentInput, LanguageService } from '../common/languageService';
+import { RecentModels } from '../common/recentModels';
 import { prepareRename, renameRefusal } from '../calls/rename';
 import { inlayHints } from '../calls/inlayHints';
 import { codeLenses } from '../calls/codeLenses';
@@ -28,20 +29,18 @@ const defaultOutlineEntries = 10_000;
 const outlineLimits = new WeakMap<SpansModel, number>();
 
 /** The documents read last: the rules that evaluate an open file of spans convert the model the editor already read. */
-const recentModels: SpansModel[] = [];
+const recentModels = new RecentModels<SpansModel>();
 
 /** The Invariant traces of a file of spans, one per trace it holds. */
 export function spansTracesOfText(text: string): ConvertedTrace[] {
-  return spansTraces(recentModels.find((model) => model.text === text) ?? parseSpans({ uri: '', version: 0, text }));
+  return spansTraces(recentModels.find(text) ?? parseSpans({ uri: '', version: 0, text }));
 }
 
 export const spansService: LanguageService<SpansModel> = {
   parse: (doc: DocumentInput): SpansModel => {
     const model = parseSpans(doc);
     outlineLimits.set(model, doc.maxOutlineEntries ?? defaultOutlineEntries);
-    recentModels.unshift(model);
-    recentModels.length = Math.min(recentModels.length, 2);
-    return model;
+    return recentModels.remember(model);
   },
   validate,
   hover: (model, offset) => hover(model, offset),
