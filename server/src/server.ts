@@ -503,7 +503,10 @@ onRequest(connection, ExplainTargetsRequest, (params) => answered('explain/targe
 
 onRequest(connection, RuleCompareRequest, async (params, token) => {
   try {
-    const result = await compareRuleVersions(params, { documents, models, settings: () => settings, folders: workspaceFolderPaths }, () => token.isCancellationRequested);
+    const result = await compareRuleVersions(params, {
+      documents, models, settings: () => settings, folders: workspaceFolderPaths,
+      compareVersions: (sources, document, isCancelled) => rules.compareVersions(sources, document, isCancelled),
+    }, () => token.isCancellationRequested);
     return result ?? new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
   } catch (error) {
     logFailure('rules/compare', params.uri, documents.get(params.uri)?.version, error);

@@ -11,6 +11,8 @@ import { RuleBindings } from '../rulesOnTraces/bindings';
 import { EvaluationConsent, withheldNotice } from '../rulesOnTraces/consent';
 import type { RuleFile, RulesOnTraceResult } from '../rulesOnTraces/evaluateOnTrace';
 import { EvaluationWorkers } from '../rulesOnTraces/evaluationWorkers';
+import { addComparison, type Comparison } from '../rulesOnTraces/comparison';
+import type { TraceDocument } from '../rulesOnTraces/compareWorkspace';
 import { TraceResults, addPart } from '../rulesOnTraces/results';
 import { nodeWorkerLauncher, type WorkerLauncher } from '../rulesOnTraces/workerLauncher';
 import type { CaseEvaluation, CaseOptions, RuleSource } from '../rulesOnTraces/workerProtocol';
@@ -116,6 +118,21 @@ export class RuleChecks {
   /** A rule test's case, on the worker of the open documents (its time limit is the rules' own). */
   evaluateCase(rules: RuleSource, trace: unknown, options: CaseOptions, isCancelled: () => boolean): Promise<CaseEvaluation | undefined> {
     return this.worker('open').evaluateCase(rules, trace, options, isCancelled);
+  }
+
+  /**
+   * Two versions of a rule file on one document (what a change flips), on the worker of the open documents, with
+   * the rules' work budget and time limit; undefined when cancelled.
+   */
+  async compareVersions(rules: [RuleSource, RuleSource], document: TraceDocument, isCancelled: () => boolean): Promise<Comparison | undefined> {
+    const { guardrails } = this.host.settings();
+    const comparison: Comparison = { traces: 0, flips: [], unreadable: [] };
+    const job = {
+      kind: 'compare' as const, rules, text: document.text, layout: layoutName(document.layout), path: document.path,
+      options: { parameters: {}, budget: guardrails.workBudget, timeLimitMs: guardrails.timeout },
+    };
+    const outcome = await this.worker('open').run(job, (part) => addComparison(comparison, part), isCancelled);
+    return outcome === 'done' ? comparison : undefined;
   }
 
   private worker(which: 'open' | 'workspace'): EvaluationWorkers {

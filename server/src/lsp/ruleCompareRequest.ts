@@ -9,16 +9,18 @@ import type { DocumentModels } from './documentModels';
 import { toRange, type PositionMapper } from './toProtocol';
 import type { RuleCompareFlip, RuleCompareParams, RuleCompareResult, RuleCompareViolation } from '../../../shared/requests';
 
+import { compareOverWorkspace, type TraceDocument } from '../rulesOnTraces/compareWorkspace';
+import type { Comparison } from '../rulesOnTraces/comparison';
+import type { RuleSource } from '../rulesOnTraces/workerProtocol';
 import { loadRuleAuthoring } from './ruleAuthoringBundle';
-
-/** The comparison runs the rule evaluator, from its own bundle: loaded on the first one. */
-const compareWorkspace = loadRuleAuthoring;
 
 export interface RuleCompareHost {
   documents: TextDocuments<TextDocument>;
   models: DocumentModels;
   settings(): ServerSettings;
   folders(): string[];
+  /** Both versions on one document, on the rule evaluation workers; undefined when cancelled. */
+  compareVersions(rules: [RuleSource, RuleSource], document: TraceDocument, isCancelled: () => boolean): Promise<Comparison | undefined>;
 }
 
 /**
@@ -31,18 +33,17 @@ export async function compareRuleVersions(params: RuleCompareParams, host: RuleC
   const empty = { traces: 0, files: 0, flips: [] };
   const current = await currentText(params.uri, host);
   if (typeof current !== 'string') return { ...empty, problem: current.problem };
-  const versions = compareWorkspace().loadVersions(params.uri, params.oldText, current);
+  // Whether both versions load is decided by the evaluator's loader, from its own bundle (loaded on the first compare).
+  const versions = loadRuleAuthoring().loadVersions(params.uri, params.oldText, current);
   if (typeof versions === 'string') return { ...empty, problem: versions };
+  const sources: [RuleSource, RuleSource] = [{ uri: params.uri, text: params.oldText }, { uri: params.uri, text: current }];
   const open = host.documents.all().flatMap((document) => {
     const text = document.getText();
     const layout = traceLayout(host.models.languageOf(document), text);
     return layout ? [{ uri: document.uri, path: document.uri, text, layout }] : [];
   });
-  const limits = {
-    maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: host.folders(),
-    workBudget: settings.guardrails.workBudget, timeLimitMs: settings.guardrails.timeout,
-  };
-  const found = await compareWorkspace().compareOverWorkspace(versions.oldRules, versions.newRules, open, limits, isCancelled);
+  const limits = { maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: host.folders() };
+  const found = await compareOverWorkspace(open, limits, (document) => host.compareVersions(sources, document, isCancelled), isCancelled);
   if (!found) return undefined;
   const flips: RuleCompareFlip[] = [];
   for (const file of found.files) {

@@ -5,6 +5,9 @@ import { Cancelled } from '../guardrail/evaluate/context';
 import type { RuleOnTrace, StoppedRule } from './evaluateOnTrace';
 import { ErrorPlacer, firstLineOf, tracesInText, type ResumePoint, type TraceText } from './tracesInText';
 import type { TraceLayout } from '../traceFormats';
+import type { ComparedViolation, Comparison, TraceFlip } from './comparison';
+
+export { addComparison, type ComparedViolation, type Comparison, type TraceFlip } from './comparison';
 
 /**
  * What a change of a rule file flips: both versions evaluated on the same traces (a trace file, or each trace line
@@ -12,37 +15,6 @@ import type { TraceLayout } from '../traceFormats';
  * those only the old one found (removed). A violation is the same in both when its message, the trace elements its
  * variables were bound to and the place it marks are: moving or adding other rules changes none of these.
  */
-
-export interface ComparedViolation {
-  message: string;
-  /** 1-based line of the rule's `raise` in its version of the rule file. */
-  rule: number;
-  /** Where it is in the document. */
-  span: Span;
-  ranges: string[];
-  bindings: VariableBinding[];
-}
-
-export interface TraceFlip {
-  /** The trace's place in the document (its first line, for a dataset its line). */
-  trace: Span;
-  /** 1-based line of a dataset line; absent for a trace file. */
-  line?: number;
-  added: ComparedViolation[];
-  removed: ComparedViolation[];
-  /** Why a version could not be evaluated on this trace (its verdict there is not known). */
-  oldFailure?: string;
-  newFailure?: string;
-}
-
-export interface Comparison {
-  /** Traces of the document that were evaluated by both versions. */
-  traces: number;
-  /** Only the traces whose verdict differs, or that a version could not evaluate. */
-  flips: TraceFlip[];
-  /** The document holds no trace, or a line is not JSON: what was not evaluated. */
-  unreadable: { line?: number; reason: string }[];
-}
 
 export interface CompareOptions extends Pick<EvaluationOptions, 'parameters' | 'budget' | 'timeLimitMs' | 'isCancelled'> {
   /** Where an earlier attempt stopped (the evaluation worker's resume), and the rules it had to end. */
@@ -80,12 +52,6 @@ export function compareOnText(
   return comparison;
 }
 
-/** Adds a part of a comparison (from the evaluation worker) to what came before it. */
-export function addComparison(into: Comparison, part: Comparison): void {
-  into.traces += part.traces;
-  into.flips.push(...part.flips);
-  into.unreadable.push(...part.unreadable);
-}
 
 function compareOnTrace(oldRules: RuleModel, newRules: RuleModel, text: string, found: TraceText, options: CompareOptions): TraceFlip | undefined {
   const placer = new ErrorPlacer(text, found);

@@ -1,9 +1,5 @@
-import { guardrailService } from '../guardrail';
-import type { RuleModel } from '../guardrail/model';
-import { loadFailure } from '../guardrail/evaluate';
-import { nextTurn } from '../common/steps';
 import type { TraceLayout } from '../traceFormats';
-import { compareOnText, type CompareOptions, type Comparison } from './compare';
+import type { Comparison } from './comparison';
 import { traceFilesOnDisk, type WorkspaceTraceLimits } from './workspaceTraces';
 
 /**
@@ -39,30 +35,20 @@ export interface WorkspaceComparison {
   notEvaluated: { traces: number; reason?: string };
 }
 
-/** Both versions of a rule file parsed, or why one does not load (nothing is compared then). */
-export function loadVersions(uri: string, oldText: string, newText: string): { oldRules: RuleModel; newRules: RuleModel } | string {
-  const versions: RuleModel[] = [];
-  for (const [name, text] of [['the committed version', oldText], ['the working copy', newText]] as const) {
-    const model = guardrailService.parse({ uri, version: 0, text }) as RuleModel;
-    const failure = loadFailure(model);
-    if (failure) return `${name} does not load (line ${model.lines.positionAt(failure.start).line + 1}: ${failure.message})`;
-    versions.push(model);
-  }
-  return { oldRules: versions[0], newRules: versions[1] };
-}
-
+/**
+ * `compareText` compares both versions on one document (on the rule evaluation workers, bounded by the rules' time
+ * limit; undefined when cancelled).
+ */
 export async function compareOverWorkspace(
-  oldRules: RuleModel,
-  newRules: RuleModel,
   open: TraceDocument[],
-  limits: WorkspaceTraceLimits & { workBudget: number; timeLimitMs: number },
+  limits: WorkspaceTraceLimits,
+  compareText: (document: TraceDocument) => Promise<Comparison | undefined>,
   isCancelled: () => boolean,
 ): Promise<WorkspaceComparison | undefined> {
   const found: WorkspaceComparison = { files: [], traces: 0, filesCompared: 0, problems: [], notEvaluated: { traces: 0 } };
-  // In the server's thread, each version's evaluation of a trace bounded by the work budget and the rules' time limit.
-  const options: CompareOptions = { budget: limits.workBudget, timeLimitMs: limits.timeLimitMs };
-  const compare = (document: TraceDocument) => {
-    const comparison = compareOnText(oldRules, newRules, document.text, document.layout, options, document.path);
+  const compare = async (document: TraceDocument): Promise<void> => {
+    const comparison = await compareText(document);
+    if (!comparison) return;
     comparison.flips = comparison.flips.filter((flip) => {
       const same = flip.oldFailure !== undefined && flip.oldFailure === flip.newFailure && flip.added.length === 0 && flip.removed.length === 0;
       if (same) {
@@ -77,15 +63,12 @@ export async function compareOverWorkspace(
   };
   for (const document of open) {
     if (isCancelled()) return undefined;
-    compare(document);
-    await nextTurn();
+    await compare(document);
   }
   const openUris = new Set(open.map((document) => document.uri));
   for await (const file of traceFilesOnDisk(openUris, limits, found, 'agentTraces.guardrails.maxLensTraces', 'compared')) {
     if (isCancelled()) return undefined;
-    compare(file);
-    // One file at a time: other requests get through between them.
-    await nextTurn();
+    await compare(file);
   }
   return isCancelled() ? undefined : found;
 }
