@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
+import { corpusOrSkip as corpusPresent, runCli } from './cliRun';
 import { filesUnder } from '../unit/testing';
 import { prompt, reply, result, session, text, toolUse } from '../unit/jsonl/claudeCodeSessions';
 
-const cli = resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
 const formats = resolve(__dirname, '../../..', '../shared/corpus/formats');
 const corpus = join(formats, 'claude-code');
 const yaml = require('js-yaml') as { load(text: string): unknown };
@@ -23,17 +22,8 @@ function recordedBodies(prefix: string): { name: string; text: string }[] {
   });
 }
 
-function run(cwd: string, ...args: string[]) {
-  const ran = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };
-}
-
-function corpusOrSkip(t: TestContext): boolean {
-  if (existsSync(corpus)) return true;
-  if (process.env.CI) assert.fail(`corpus not found at ${corpus}`);
-  t.skip(`corpus not found at ${corpus}`);
-  return false;
-}
+const run = runCli;
+const corpusOrSkip = (t: TestContext) => corpusPresent(t, corpus);
 
 /** Rules that fire on what real sessions hold: shell calls, file reads, outputs, failed results, assistant text. */
 const rules = [

@@ -1,26 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
+import { corpusOrSkip as corpusPresent, runCli } from './cliRun';
 import { agentLog } from '../unit/inspect/logs';
 
-const cli = resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
 const corpus = resolve(__dirname, '../../..', '../shared/corpus/formats/inspect');
 const example = resolve(__dirname, '../../..', 'examples/logs/2025-07-05T14-00-00_refund-agent.json');
 
-function run(cwd: string, ...args: string[]) {
-  const ran = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };
-}
-
-function corpusOrSkip(t: TestContext): boolean {
-  if (existsSync(corpus)) return true;
-  if (process.env.CI) assert.fail(`corpus not found at ${corpus}`);
-  t.skip(`corpus not found at ${corpus}`);
-  return false;
-}
+const run = runCli;
+const corpusOrSkip = (t: TestContext) => corpusPresent(t, corpus);
 
 /** Rules that fire on what Inspect logs hold: calls and their arguments, outputs, failed tools, messages. */
 const rules = [

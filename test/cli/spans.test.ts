@@ -4,27 +4,17 @@
  * test/unit/otel/samples.ts says (imitating OPENAI_trace.json's run), also in a folder.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
+import { corpusOrSkip as corpusPresent, runCli } from './cliRun';
 import { conventionsRun, exporterFile, runWithoutIds } from '../unit/otel/samples';
 
-const cli = resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
 const corpus = resolve(__dirname, '../../..', '../shared/corpus/formats/otel-any-agent');
 
-function run(cwd: string, ...args: string[]) {
-  const ran = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };
-}
-
-function corpusOrSkip(t: TestContext): boolean {
-  if (existsSync(corpus)) return true;
-  if (process.env.CI) assert.fail(`corpus not found at ${corpus}`);
-  t.skip(`corpus not found at ${corpus}`);
-  return false;
-}
+const run = runCli;
+const corpusOrSkip = (t: TestContext) => corpusPresent(t, corpus);
 
 /** Rules that fire on what the runs hold: calls and their arguments, results, a call then its result, the prompt. */
 const rules = [
