@@ -225,3 +225,37 @@ describe('agent-traces convert', () => {
     assert.match(checked.stdout, /3 files checked: 0 errors/);
   });
 });
+
+describe('check and eval on a folder of saved conversations', () => {
+  let dir: string;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'agent-traces-conversations-'));
+    writeFileSync(join(dir, 'refund-request.json'), readFileSync(resolve(__dirname, '../../..', 'examples/conversations/refund-request.json'), 'utf8'));
+    writeFileSync(join(dir, 'saved-request.json'), JSON.stringify({
+      model: 'gpt-4.1',
+      input: [
+        { role: 'user', content: 'refund order 7' },
+        { type: 'function_call', call_id: 'call_1', name: 'issue_refund', arguments: '{"amount": 500}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'refunded' },
+      ],
+    }));
+    writeFileSync(join(dir, 'package.json'), '{"name": "saved", "version": "1.0.0", "messages": []}\n');
+    writeFileSync(join(dir, 'refund.gr'), 'raise "refund" if:\n    (call: ToolCall)\n    "refund" in call.function.name\n');
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('find Anthropic Messages and OpenAI Responses conversations by their content, and leave other .json files alone', () => {
+    const evaluated = run(dir, 'eval', 'refund.gr', '.');
+    assert.deepEqual(evaluated.stdout.trim().split('\n').filter((line) => !line.startsWith('  bound:')), [
+      'refund-request.json:78:20 warning guardrails refund',
+      'refund-request.json:103:20 warning guardrails refund',
+      'saved-request.json:1:129 warning guardrails refund',
+      '2 traces in 2 files evaluated: 3 violations, 0 failed',
+    ]);
+    assert.equal(evaluated.code, 1);
+    const checked = run(dir, 'check', '.');
+    assert.match(checked.stdout, /^3 files checked: /m, 'the two conversations and the rule file, not package.json');
+  });
+});

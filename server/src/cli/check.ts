@@ -5,6 +5,8 @@ import { LineIndex } from '../common/lineIndex';
 import { errorCode, formatMB, isPathInside, isReportedLink, readFileHead, readTextFileBytes, walkFiles } from '../disk/files';
 import { recognizeInspectLog } from '../inspect/recognize';
 import { detectSpans } from '../otel/recognize';
+import { recognizeConversation } from '../anthropic/recognize';
+import { detectResponses } from '../responses/recognize';
 import { inspectLogHead } from '../../../shared/requests';
 import type { Problem, PythonModules } from '../common/types';
 import { spliceBytes } from './byteEdits';
@@ -108,15 +110,17 @@ export async function expandArguments(
 
 /**
  * What a folder search reads by default: the files named like traces and rules (isCheckedByDefault), and the `.json`
- * files whose beginning says they are Inspect AI logs (Inspect names its logs after the run, never `*.trace.json`) or
- * files of OpenTelemetry spans (the collector's file exporter and any-agent name them as their users say). Other
- * `.json` files cost a look at their first 64 KB.
+ * files whose beginning says they are Inspect AI logs (Inspect names its logs after the run, never `*.trace.json`),
+ * files of OpenTelemetry spans (the collector's file exporter and any-agent name them as their users say), or
+ * Anthropic Messages or OpenAI Responses conversations (saved request and response bodies). Other `.json` files cost
+ * a look at their first 64 KB.
  */
 export async function isCheckedInFolder(path: string): Promise<boolean> {
   if (isCheckedByDefault(path)) return true;
   if (!path.toLowerCase().endsWith('.json')) return false;
   const head = await readFileHead(path, inspectLogHead);
-  return recognizeInspectLog(head) || detectSpans(head) !== undefined;
+  return recognizeInspectLog(head) || detectSpans(head) !== undefined || detectResponses(head) !== undefined
+    || recognizeConversation(head, false) !== undefined;
 }
 
 const linkSkipped = 'a symbolic link (a folder search does not follow links; name it to check what it points to)';
