@@ -493,8 +493,10 @@ function answered<R>(feature: string, uri: string, work: () => R, fallback: R): 
 onRequest(connection, ExplainChoicesRequest, (params) => answered('explain/choices', params.uri, () => explanations.choices(params),
   { rules: [], problem: 'the trace could not be read; the language server log has the details' }));
 
-onRequest(connection, ExplainRuleRequest, (params) => answered('explain/rule', params.uri, () => explanations.explain(params),
-  { problem: 'the rule could not be explained; the language server log has the details' }));
+onRequest(connection, ExplainRuleRequest, (params, token) => explanations.explain(params, () => token.isCancellationRequested).catch((error) => {
+  logFailure('explain/rule', params.uri, documents.get(params.uri)?.version, error);
+  return { problem: 'the rule could not be explained; the language server log has the details' };
+}));
 
 onRequest(connection, ExplainTargetsRequest, (params) => answered('explain/targets', params.ruleUri, () => explanations.targets(params),
   { traces: [], reason: 'the open traces could not be read; the language server log has the details' }));

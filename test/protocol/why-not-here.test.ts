@@ -88,3 +88,28 @@ describe('"why not here?" over stdio', () => {
     assert.deepEqual(await request<ExplainTargets>(ExplainTargetsRequest.method, { ruleUri, ruleIndex: 3 }), { traces: [], reason: 'the rule file has no rule 4' });
   });
 });
+
+describe('"why not here?" on a rule that backtracks for minutes', () => {
+  const server = new ServerProcess({ guardrails: { timeout: 1000 } });
+  const hostileUri = 'file:///workspace/backtracks.trace.json';
+  const hostileRuleUri = 'file:///workspace/backtracks.gr';
+
+  before(async () => {
+    await server.initialize();
+    await server.configured;
+    server.open(hostileUri, 'agent-trace', JSON.stringify([{ role: 'user', content: 'a'.repeat(30) + '!' }]));
+    server.open(hostileRuleUri, 'guardrail', 'raise "backtracks" if:\n    (m: Message)\n    match("(a+)+$", m.content)\n');
+    await server.diagnosticsFor(hostileUri, 1);
+  });
+
+  after(async () => {
+    assert.equal(await server.shutdown(), 0);
+  });
+
+  it('is evaluated on the rule evaluation worker: the rule is ended at its time limit, and the server answers meanwhile', async () => {
+    const asked = server.connection.sendRequest(ExplainRuleRequest.method, { uri: hostileUri, position: { line: 0, character: 3 }, ruleUri: hostileRuleUri, ruleIndex: 0 }) as Promise<ExplainRuleResult>;
+    const hover = await server.connection.sendRequest('textDocument/hover', { textDocument: { uri: hostileRuleUri }, position: { line: 1, character: 8 } });
+    assert.notEqual(hover, undefined);
+    assert.deepEqual(await asked, { problem: 'rule 1 ran past its time limit on this trace' });
+  });
+});

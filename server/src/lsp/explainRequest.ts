@@ -1,6 +1,5 @@
 import type { TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Span } from '../common/types';
 import { fileNameOfUri } from '../common/uri';
 import type { RuleFile } from '../rulesOnTraces/evaluateOnTrace';
 import type { TraceSource } from '../rulesOnTraces/explainOnTrace';
@@ -58,19 +57,19 @@ export class Explanations {
     };
   }
 
-  explain(params: ExplainRuleParams): ExplainRuleResult {
+  /** The explanation runs on the rule evaluation workers, where a rule past its time limit is ended. */
+  async explain(params: ExplainRuleParams, isCancelled: () => boolean): Promise<ExplainRuleResult> {
     const trace = this.traceDocument(params.uri);
     if (typeof trace === 'string') return { problem: trace };
     const { document, source } = trace;
     const rule = this.ruleFile(params.ruleUri, params.uri);
     if (!rule) return { problem: `${params.ruleUri} is not an open rule file, nor one that applies to the trace` };
-    const settings = this.host.settings();
-    const explained = explainOnTrace().explainAt(
-      source, document.uri, document.offsetAt(params.position), rule, params.ruleIndex, (uri, span) => this.link(uri, span),
-      { budget: settings.guardrails.workBudget, timeLimitMs: settings.guardrails.timeout },
+    const answer = await this.host.rules.explainOnWorker(
+      { uri: rule.uri, text: rule.model.text }, { uri: document.uri, text: source.text, layout: source.layout }, document.offsetAt(params.position), params.ruleIndex, isCancelled,
     );
-    if (typeof explained === 'string') return { problem: explained };
-    return { range: toRange(document, explained.element.span), wouldFire: explained.explanation.wouldFire, markdown: explained.markdown };
+    if (!answer) return { problem: 'the explanation was cancelled' };
+    if ('problem' in answer) return { problem: answer.problem };
+    return { range: toRange(document, answer.span), wouldFire: answer.wouldFire, markdown: answer.markdown };
   }
 
   targets(params: ExplainTargetsParams): ExplainTargets {
@@ -109,13 +108,5 @@ export class Explanations {
     const document = this.host.documents.get(ruleUri);
     const parsed = document ? this.host.models.get(document) : undefined;
     return parsed?.languageId === 'guardrail' ? { uri: ruleUri, model: parsed.model as RuleFile['model'] } : undefined;
-  }
-
-  /** A link the editor opens at the span's first character (`#L<line>,<column>`, both 1-based). */
-  private link(uri: string, span: Span): string {
-    const document = this.host.documents.get(uri);
-    if (!document) return uri;
-    const { line, character } = document.positionAt(span.start);
-    return `${uri}#L${line + 1},${character + 1}`;
   }
 }

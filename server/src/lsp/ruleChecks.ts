@@ -15,7 +15,7 @@ import { addComparison, type Comparison } from '../rulesOnTraces/comparison';
 import type { TraceDocument } from '../rulesOnTraces/compareWorkspace';
 import { TraceResults, addPart } from '../rulesOnTraces/results';
 import { nodeWorkerLauncher, type WorkerLauncher } from '../rulesOnTraces/workerLauncher';
-import type { CaseEvaluation, CaseOptions, RuleSource } from '../rulesOnTraces/workerProtocol';
+import type { CaseEvaluation, CaseOptions, ExplainAnswer, RuleSource } from '../rulesOnTraces/workerProtocol';
 import { evaluateWorkspaceTraces } from '../rulesOnTraces/workspaceTraces';
 import { toDiagnostic } from './toProtocol';
 import type { ServerSettings } from '../settings';
@@ -133,6 +133,20 @@ export class RuleChecks {
     };
     const outcome = await this.worker('open').run(job, (part) => addComparison(comparison, part), isCancelled);
     return outcome === 'done' ? comparison : undefined;
+  }
+
+  /** "Why not here?" on the worker of the open documents, with the rules' work budget and time limit; undefined when cancelled. */
+  async explainOnWorker(
+    rule: RuleSource, trace: { uri: string; text: string; layout: TraceLayout }, offset: number, ruleIndex: number, isCancelled: () => boolean,
+  ): Promise<ExplainAnswer | undefined> {
+    const { guardrails } = this.host.settings();
+    let answer: ExplainAnswer | undefined;
+    const job = {
+      kind: 'explain' as const, rules: [rule] as [RuleSource], text: trace.text, layout: layoutName(trace.layout), path: trace.uri, traceUri: trace.uri,
+      offset, ruleIndex, options: { parameters: {}, budget: guardrails.workBudget, timeLimitMs: guardrails.timeout },
+    };
+    const outcome = await this.worker('open').run(job, (part) => (answer = part), isCancelled);
+    return outcome === 'done' ? answer : undefined;
   }
 
   private worker(which: 'open' | 'workspace'): EvaluationWorkers {

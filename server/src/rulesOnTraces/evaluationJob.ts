@@ -5,6 +5,7 @@ import { traceReports } from './traceReports';
 import { layoutNamed } from '../traceFormats';
 import { evaluateCase } from './caseEvaluation';
 import { compareOnText } from './compare';
+import { explainJob } from './explainOnTrace';
 import type { ResumePoint } from './tracesInText';
 import { BudgetExceeded } from '../common/budget';
 import { WatchBoard, partEveryMs, type Attempt, type RuleSource, type WorkerMessage } from './workerProtocol';
@@ -56,6 +57,16 @@ export function runAttempt(attempt: Attempt, post: (message: WorkerMessage) => v
           ...job.options, stopped: new Map(stopped.map((unit) => [unit.rule, unit.reason])),
           watch: (rule) => watch({ trace: 0, ruleFile: 0, rule: rule ?? -1 }), isCancelled,
         });
+    } else if (job.kind === 'explain') {
+      const stopped = attempt.stopped.find((unit) => unit.trace === 0 && unit.rule === job.ruleIndex);
+      if (stopped) {
+        last = { problem: stopped.reason === 'memory' ? `rule ${job.ruleIndex + 1} took more memory than rules may use on this trace` : `rule ${job.ruleIndex + 1} ran past its time limit on this trace` };
+      } else {
+        // The board shows the rule running, so that the host ends this worker if one regular expression holds it.
+        watch({ trace: 0, ruleFile: 0, rule: job.ruleIndex });
+        last = explainJob(job, ruleFile(job.rules[0]));
+        watch({ trace: 0, ruleFile: 0, rule: -1 });
+      }
     } else if (job.kind === 'compare') {
       last = compareOnText(ruleFile(job.rules[0]).model, ruleFile(job.rules[1]).model, job.text, layoutNamed(job.layout), {
         ...job.options, from: attempt.from, stopped: attempt.stopped, watch, isCancelled, flush: { everyMs: partEveryMs, part },

@@ -5,7 +5,9 @@ import { rulesOf as rulesWithLabels } from '../guardrail/raises';
 import {
   buildInput, explainRule, freeVariables, rulesOf, traceElements, type Explanation, type ExplainOptions, type TraceElement,
 } from '../guardrail/evaluate/explain';
-import type { TraceLayout } from '../traceFormats';
+import { layoutNamed, type TraceLayout } from '../traceFormats';
+import { LineIndex } from '../common/lineIndex';
+import type { EvaluationJob, ExplainAnswer } from './workerProtocol';
 import type { RuleChoice } from '../../../shared/requests';
 import type { RuleFile } from './evaluateOnTrace';
 import { ErrorPlacer, noTraceMessage, tracesInText, type TraceText } from './tracesInText';
@@ -163,4 +165,19 @@ export function explanationMarkdown(
   if (f.values.length > maxValuesShown) values.push(`- and ${f.values.length - maxValuesShown} more`);
   if (values.length > 0) out.push(values.join('\n'));
   return out.join('\n\n');
+}
+
+/** The evaluation worker's side of "why not here?": the explanation, with links to the trace's and the rule's lines. */
+export function explainJob(job: Extract<EvaluationJob, { kind: 'explain' }>, rule: RuleFile): ExplainAnswer {
+  const traceLines = new LineIndex(job.text);
+  const linkTo: LinkTo = (uri, span) => {
+    const lines = uri === job.traceUri ? traceLines : uri === rule.uri ? rule.model.lines : undefined;
+    if (!lines) return uri;
+    const { line, character } = lines.positionAt(span.start);
+    return `${uri}#L${line + 1},${character + 1}`;
+  };
+  const source = { text: job.text, layout: layoutNamed(job.layout), path: job.path };
+  const explained = explainAt(source, job.traceUri, job.offset, rule, job.ruleIndex, linkTo, job.options);
+  if (typeof explained === 'string') return { problem: explained };
+  return { span: { start: explained.element.span.start, end: explained.element.span.end }, wouldFire: explained.explanation.wouldFire, markdown: explained.markdown };
 }

@@ -29,7 +29,12 @@ export type EvaluationJob =
   | { kind: 'reports'; rules: [RuleSource]; text: string; layout: string; path: string; options: Omit<ReportOptions, 'from' | 'stopped' | 'watch' | 'flush'> }
   | { kind: 'case'; rules: [RuleSource]; trace: unknown; options: CaseOptions }
   /** The old version of a rule file (first) and the new one on a document: the traces whose verdict flips. */
-  | { kind: 'compare'; rules: [RuleSource, RuleSource]; text: string; layout: string; path: string; options: CaseOptions };
+  | { kind: 'compare'; rules: [RuleSource, RuleSource]; text: string; layout: string; path: string; options: CaseOptions }
+  /** "Why not here?": rule `ruleIndex` explained on the trace element at `offset` of the document `traceUri`. */
+  | { kind: 'explain'; rules: [RuleSource]; text: string; layout: string; path: string; traceUri: string; offset: number; ruleIndex: number; options: CaseOptions };
+
+/** An explanation as the editor shows it (Markdown whose links open `uri#Lline,column`), or why there is none. */
+export type ExplainAnswer = { problem: string } | { span: { start: number; end: number }; wouldFire: boolean; markdown: string };
 
 export interface CaseOptions {
   parameters: Record<string, unknown>;
@@ -69,7 +74,8 @@ export interface CaseViolation {
 
 /** What a job's parts are: a document's result, its traces' reports, a case's evaluation, or a comparison. */
 export type PartOf<J extends EvaluationJob> = J extends { kind: 'document' } ? RulesOnTraceResult
-  : J extends { kind: 'case' } ? CaseEvaluation : J extends { kind: 'compare' } ? Comparison : TraceReport[];
+  : J extends { kind: 'case' } ? CaseEvaluation : J extends { kind: 'compare' } ? Comparison : J extends { kind: 'explain' } ? ExplainAnswer
+  : TraceReport[];
 
 /** One attempt at a job: the first, or one after an attempt the host had to end (it goes on where that one was). */
 export interface Attempt {
