@@ -166,7 +166,7 @@ export function explainRule(model: Pick<RuleModel, 'text' | 'program' | 'syntaxP
     else if (e instanceof RangeError && /call stack/.test(e.message)) problem = 'RecursionError: maximum recursion depth exceeded';
     else {
       const raised = e instanceof PyError ? e : engineError(e);
-      problem = `the rule raises ${raised.pyType}: ${raised.detail}, as the analyzer would (its whole evaluation on this trace fails)`;
+      problem = `the rule raises ${raised.pyType}: ${raised.detail.replace(/\.$/, '')}, as the analyzer would (its whole evaluation on this trace fails)`;
     }
   }
   const result: Explanation = { ...base, assignments: tried, ...(problem ? { problem } : {}) };

@@ -91,7 +91,11 @@ describe('"Why not here?": a rule explained on one trace element', () => {
 
   it('reports a rule that raises on the element as the analyzer would', () => {
     const e = explain('raise "x" if:\n    (m: Message)\n    len(m.content) > input.missing\n', 'messages.0');
-    assert.match(e.problem ?? '', /^the rule raises MissingPolicyParameter: /);
+    assert.equal(
+      e.problem,
+      "the rule raises MissingPolicyParameter: Missing Policy Parameter: 'missing' (policy relies on `input.missing`), " +
+        'which is required for evaluation of a rule, as the analyzer would (its whole evaluation on this trace fails)',
+    );
   });
 
   it('lists a rule\'s free variables in the order declared, leaving out those that range over a value', () => {
