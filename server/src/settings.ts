@@ -41,6 +41,8 @@ export interface ServerSettings extends Settings {
     maxLensTraces: number;
     /** Milliseconds a rule may run on one trace before it is stopped (its worker ended when it does not stop). */
     timeout: number;
+    /** Policy parameters (`input.name`) of the rules evaluated in the editor, as `eval --param` gives them. */
+    parameters: Record<string, unknown>;
   };
 }
 
@@ -58,13 +60,17 @@ export const defaultServerSettings: ServerSettings = {
   pythonPaths: [],
   maxPythonFileSize: 1_000_000,
   compare: { maxSteps: 200_000, maxAlignmentWork: defaultMaxAlignmentWork, ignore: [] },
-  guardrails: { policies: [], severity: 'warning', workBudget: 1_000_000, maxLensTraces: 200, timeout: 5000 },
+  guardrails: { policies: [], severity: 'warning', workBudget: 1_000_000, maxLensTraces: 200, timeout: 5000, parameters: {} },
 };
 
 const severities = ['error', 'warning', 'information', 'hint'] as const;
 
 function positiveNumber(value: unknown, fallback: number, minimum = 0): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
+}
+
+function plainObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
 }
 
 function strings(value: unknown): string[] {
@@ -111,6 +117,7 @@ export function readSettings(section: unknown): ServerSettings {
       workBudget: Math.floor(positiveNumber(raw.guardrails?.workBudget, defaultServerSettings.guardrails.workBudget, 1)),
       maxLensTraces: Math.floor(positiveNumber(raw.guardrails?.maxLensTraces, defaultServerSettings.guardrails.maxLensTraces)),
       timeout: Math.floor(positiveNumber(raw.guardrails?.timeout, defaultServerSettings.guardrails.timeout, 100)),
+      parameters: plainObject(raw.guardrails?.parameters),
     },
   };
 }

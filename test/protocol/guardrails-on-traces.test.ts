@@ -169,6 +169,38 @@ describe('a rule\'s time limit from agentTraces.guardrails.timeout', () => {
   });
 });
 
+describe('policy parameters from agentTraces.guardrails.parameters', () => {
+  const traceUri = 'file:///workspace/refund.trace.json';
+  const refund = JSON.stringify([
+    { role: 'assistant', content: null, tool_calls: [{ id: 'r', type: 'function', function: { name: 'issue_refund', arguments: { amount: 500 } } }] },
+  ]);
+  const limitRule = 'raise "refund over the limit" if:\n    (call: ToolCall)\n    call.function.arguments.amount > input.limit\n';
+
+  async function guardrailMessages(server: ServerProcess): Promise<string[]> {
+    await server.initialize();
+    await server.configured;
+    server.open(traceUri, 'agent-trace', refund);
+    server.open(ruleUri, 'guardrail', limitRule);
+    let diagnostics = await server.diagnosticsFor(traceUri, 1);
+    while (!guardrails(diagnostics).length) diagnostics = await server.nextDiagnostics(traceUri);
+    assert.equal(await server.shutdown(), 0);
+    return guardrails(diagnostics).map((d) => `${d.code}: ${d.message}`);
+  }
+
+  it('evaluates a rule that reads input.limit with the value set', async () => {
+    assert.deepEqual(await guardrailMessages(new ServerProcess({ guardrails: { parameters: { limit: 100 } } })), [
+      'guardrails/leaks.gr:1: refund over the limit',
+    ]);
+  });
+
+  it('says which parameter a rule needs, and where to give it, when it is not set', async () => {
+    assert.deepEqual(await guardrailMessages(new ServerProcess()), [
+      "guardrails/failed: Guardrails from leaks.gr could not be evaluated: Evaluation failed at line 3 (rule 1): MissingPolicyParameter: Missing Policy Parameter: 'limit' " +
+        '(policy relies on `input.limit`), which is required for evaluation of a rule. (leaks.gr:3); give it in the setting agentTraces.guardrails.parameters',
+    ]);
+  });
+});
+
 describe('a rule file\'s code lens over the workspace\'s trace files', () => {
   const server = new ServerProcess({ guardrails: { maxLensTraces: 2 } });
   const folder = mkdtempSync(join(tmpdir(), 'lens-workspace-'));

@@ -113,3 +113,30 @@ describe('"why not here?" on a rule that backtracks for minutes', () => {
     assert.deepEqual(await asked, { problem: 'rule 1 ran past its time limit on this trace' });
   });
 });
+
+describe('"why not here?" on a rule that reads a policy parameter, over stdio', () => {
+  const limitRuleUri = 'file:///workspace/limits.gr';
+  const limitRule = 'raise "refund over the limit" if:\n    (call: ToolCall)\n    call.function.arguments.amount > input.limit\n';
+
+  async function explainWith(configuration: unknown): Promise<ExplainRuleResult> {
+    const server = new ServerProcess(configuration);
+    await server.initialize();
+    await server.configured;
+    server.open(traceUri, 'agent-trace', traceText);
+    server.open(limitRuleUri, 'guardrail', limitRule);
+    await server.diagnosticsFor(traceUri, 1);
+    const result = await server.connection.sendRequest(ExplainRuleRequest.method, { uri: traceUri, position: at(2, '"refund"'), ruleUri: limitRuleUri, ruleIndex: 0 });
+    assert.equal(await server.shutdown(), 0);
+    return result as ExplainRuleResult;
+  }
+
+  it('takes the parameter from agentTraces.guardrails.parameters', async () => {
+    const firing = await explainWith({ guardrails: { parameters: { limit: 100 } } });
+    assert.ok('markdown' in firing, JSON.stringify(firing));
+    assert.equal(firing.wouldFire, true);
+    const quiet = await explainWith({ guardrails: { parameters: { limit: 1000 } } });
+    assert.ok('markdown' in quiet, JSON.stringify(quiet));
+    assert.equal(quiet.wouldFire, false);
+    assert.match(quiet.markdown, /`call\.function\.arguments\.amount` was `500`/);
+  });
+});

@@ -129,7 +129,7 @@ export class RuleChecks {
     const comparison: Comparison = { traces: 0, flips: [], unreadable: [] };
     const job = {
       kind: 'compare' as const, rules, text: document.text, layout: layoutName(document.layout), path: document.path,
-      options: { parameters: {}, budget: guardrails.workBudget, timeLimitMs: guardrails.timeout },
+      options: { parameters: guardrails.parameters, budget: guardrails.workBudget, timeLimitMs: guardrails.timeout },
     };
     const outcome = await this.worker('open').run(job, (part) => addComparison(comparison, part), isCancelled);
     return outcome === 'done' ? comparison : undefined;
@@ -143,7 +143,7 @@ export class RuleChecks {
     let answer: ExplainAnswer | undefined;
     const job = {
       kind: 'explain' as const, rules: [rule] as [RuleSource], text: trace.text, layout: layoutName(trace.layout), path: trace.uri, traceUri: trace.uri,
-      offset, ruleIndex, options: { parameters: {}, budget: guardrails.workBudget, timeLimitMs: guardrails.timeout },
+      offset, ruleIndex, options: { parameters: guardrails.parameters, budget: guardrails.workBudget, timeLimitMs: guardrails.timeout },
     };
     const outcome = await this.worker('open').run(job, (part) => (answer = part), isCancelled);
     return outcome === 'done' ? answer : undefined;
@@ -161,7 +161,7 @@ export class RuleChecks {
     const result: RulesOnTraceResult = { violations: [], notices: [], outcomes: new Map(), traces: 0 };
     const job = {
       kind: 'document' as const, rules: rules.map((rule) => ({ uri: rule.uri, text: rule.model.text })), text, layout: layoutName(layout), path,
-      options: { workBudget: guardrails.workBudget, timeLimitMs: guardrails.timeout, maxViolations: maxProblems },
+      options: { workBudget: guardrails.workBudget, timeLimitMs: guardrails.timeout, maxViolations: maxProblems, parameters: guardrails.parameters },
     };
     const outcome = await this.worker(which).run(job, (part) => addPart(result, part), isCancelled);
     return outcome === 'done' ? result : undefined;

@@ -79,8 +79,10 @@ export interface RulesOnTraceOptions {
   workBudget: number;
   /** Milliseconds a rule may run on one trace (agentTraces.guardrails.timeout); default: no limit. */
   timeLimitMs?: number;
+  /** Policy parameters (`input.name`; agentTraces.guardrails.parameters); default none. */
+  parameters?: Record<string, unknown>;
   /** Where the setting names the limits, for the notices: the editor's settings by default. */
-  limitNames?: { workBudget: string; timeLimit: string; maxViolations: string };
+  limitNames?: { workBudget: string; timeLimit: string; maxViolations: string; parameters: string };
   /** Violations per rule and trace before the rule stops with a notice (agentTraces.maxProblems); default none. */
   maxViolations?: number;
   /** When the evaluation should stop (a newer version, a closed file): it then throws BudgetExceeded. */
@@ -110,6 +112,7 @@ export const ruleFileName = fileNameOfUri;
 /** The editor's settings for each limit, as notices name them. */
 export const editorLimitNames = {
   workBudget: 'setting agentTraces.guardrails.workBudget', timeLimit: 'setting agentTraces.guardrails.timeout', maxViolations: 'setting agentTraces.maxProblems',
+  parameters: 'setting agentTraces.guardrails.parameters',
 };
 
 /** `layout`: how the text holds traces (traceFormats.ts): one trace, one per line, or those of another format's conversion. */
@@ -192,7 +195,7 @@ function* evaluationSteps(rules: RuleFile[], text: string, layout: TraceLayout, 
       try {
         const watch = options.watch && ((ruleIndex: number | null) => options.watch!({ trace: found.start, ruleFile: ruleFileIndex, rule: ruleIndex ?? -1 }));
         evaluation = yield* evaluateLoadedRulesStepwise(rule.model, found.trace, {
-          budget: options.workBudget, timeLimitMs: options.timeLimitMs, maxErrors: options.maxViolations, isCancelled, stopped, watch,
+          budget: options.workBudget, timeLimitMs: options.timeLimitMs, maxErrors: options.maxViolations, parameters: options.parameters, isCancelled, stopped, watch,
         });
       } catch (error) {
         // A fault of the evaluator must cost this rule file its verdict on this trace, never the trace its diagnostics.
@@ -211,7 +214,8 @@ function* evaluationSteps(rules: RuleFile[], text: string, layout: TraceLayout, 
           continue;
         }
         const line = rule.model.lines.positionAt(failure.start).line + 1;
-        notice(rule, failure.ruleIndex, noticeSpan, `Guardrails from ${name} could not be evaluated${onLine}: ${failure.message} (${name}:${line})`, { start: failure.start, end: failure.end }, 'failed');
+        const remedy = failure.pyType === 'MissingPolicyParameter' ? `; give it in the ${limitNames.parameters}` : '';
+        notice(rule, failure.ruleIndex, noticeSpan, `Guardrails from ${name} could not be evaluated${onLine}: ${failure.message} (${name}:${line})${remedy}`, { start: failure.start, end: failure.end }, 'failed');
         outcome(result, rule.uri, -1).reason ??= failure.message; // the rules after it were not reached either
         continue;
       }

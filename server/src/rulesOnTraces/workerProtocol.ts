@@ -24,7 +24,7 @@ export type EvaluationJob =
     /** How the text holds traces (traceFormats.ts layoutName), and the document's path, which may decide how it is read. */
     layout: string;
     path: string;
-    options: Pick<RulesOnTraceOptions, 'workBudget' | 'timeLimitMs' | 'maxViolations' | 'limitNames'>;
+    options: Pick<RulesOnTraceOptions, 'workBudget' | 'timeLimitMs' | 'maxViolations' | 'limitNames' | 'parameters'>;
   }
   | { kind: 'reports'; rules: [RuleSource]; text: string; layout: string; path: string; options: Omit<ReportOptions, 'from' | 'stopped' | 'watch' | 'flush'> }
   | { kind: 'case'; rules: [RuleSource]; trace: unknown; options: CaseOptions }

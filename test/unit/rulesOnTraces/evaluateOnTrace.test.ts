@@ -110,7 +110,7 @@ describe('rules on a trace document', () => {
     const result = evaluateRulesOnTrace([rules(policy)], '[{"role": "user", "content": "x"}]', 'trace', options);
     assert.equal(result.notices.length, 1);
     assert.equal(result.notices[0].kind, 'failed');
-    assert.match(result.notices[0].message, /^Guardrails from leak\.gr could not be evaluated: .*expected.* \(leak\.gr:3\)$/);
+    assert.match(result.notices[0].message, /^Guardrails from leak\.gr could not be evaluated: .*expected.* \(leak\.gr:3\); give it in the setting agentTraces\.guardrails\.parameters$/);
   });
 
   it('says when a rule hit the work budget, naming the setting', () => {
