@@ -221,15 +221,7 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
   });
 
   await check('the getting-started walkthrough lists its steps, and its first button opens the example trace', async () => {
-    await runCommand(page, 'View: Close All Editor Groups');
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: STEP_TIMEOUT_MS });
-    await input.fill('>Welcome: Open Walkthrough');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Welcome: Open Walkthrough' }).first().click();
-    // The next pick lists every walkthrough: ours by its title.
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with Agent Traces' }).first().click();
-    const walkthrough = page.locator('.gettingStartedContainer');
+    const walkthrough = await openWalkthrough(page);
     const steps = ['Open an example trace', 'See the run as a graph', 'Check it with a rule', 'Test your rules', 'Check traces from the command line'];
     for (const step of steps) await walkthrough.locator('.getting-started-step', { hasText: step }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
     const shot = await screenshot('walkthrough');
@@ -239,16 +231,8 @@ export async function runUiSmoke({ context, server, workspace, extensionPath, re
   });
 
   await check('the walkthrough\'s test step runs the example rule\'s tests, and the Testing view shows them passed', async () => {
-    const walkthrough = page.locator('.gettingStartedContainer');
-    if (!(await walkthrough.isVisible())) {
-      await runCommand(page, 'View: Close All Editor Groups');
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ timeout: STEP_TIMEOUT_MS });
-      await input.fill('>Welcome: Open Walkthrough');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Welcome: Open Walkthrough' }).first().click();
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with Agent Traces' }).first().click();
-    }
+    let walkthrough = page.locator('.gettingStartedContainer');
+    if (!(await walkthrough.isVisible())) walkthrough = await openWalkthrough(page);
     await walkthrough.locator('.getting-started-step', { hasText: 'Test your rules' }).first().click();
     await walkthrough.getByRole('button', { name: 'Run the Example Rule\'s Tests' }).first().click();
     await page.locator('.tabs-container .tab', { hasText: 'refunds.tests.json' }).waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -357,4 +341,17 @@ async function runCommand(page, label) {
   await row.waitFor({ timeout: STEP_TIMEOUT_MS });
   await row.click();
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+}
+
+/** Opens our getting-started walkthrough from the command palette, in an empty editor area, and returns its page. */
+async function openWalkthrough(page) {
+  await runCommand(page, 'View: Close All Editor Groups');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: STEP_TIMEOUT_MS });
+  await input.fill('>Welcome: Open Walkthrough');
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Welcome: Open Walkthrough' }).first().click();
+  // The next pick lists every walkthrough: ours by its title.
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with Agent Traces' }).first().click();
+  return page.locator('.gettingStartedContainer');
 }
