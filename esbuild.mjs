@@ -54,6 +54,14 @@ const builds = [
   },
 ];
 
+const assertForTheBrowser = {
+  name: 'assert-for-the-browser',
+  setup(build) {
+    const target = join(process.cwd(), 'test', 'web', 'suite', 'assert.ts');
+    build.onResolve({ filter: /^(node:)?assert(\/strict)?$/ }, () => ({ path: target }));
+  },
+};
+
 if (withTests) {
   const testEntries = [
     ...findFiles('test', '.test.ts'),
@@ -69,6 +77,21 @@ if (withTests) {
       external: ['vscode', 'mocha', 'playwright-core'],
     });
   }
+  // The web-worker extension host's tests (test/web/run.mjs) and cold-start benchmark (bench/web.bench.mjs): each one
+  // CommonJS module inside the extension folder, as VS Code's extensionTestsPath wants, built for the browser so that
+  // a test needing Node fails here. The shared extension-host test files import node:assert/strict, which the
+  // browser has not: they get our module instead.
+  builds.push({
+    ...common,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'cjs',
+    entryPoints: ['test/web/suite/index.ts', 'test/web/bench/coldOpen.ts'],
+    outdir: 'out',
+    outbase: '.',
+    external: ['vscode'],
+    plugins: [assertForTheBrowser],
+  });
 }
 
 function copyMedia() {

@@ -1,5 +1,6 @@
 // `npm test`: every tier, in order — build, type check, service/CLI/protocol/webview tests (node:test), then the
-// extension-host tests in a real VS Code. Ends with one closing line: `N passed, N failed, N skipped`.
+// extension-host tests in a real VS Code, in its Node host (e2e) and in its browser's web worker (web). Ends with
+// one closing line: `N passed, N failed, N skipped`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -60,18 +61,22 @@ if (wants('examples')) {
   if (examples.status !== 0 && (!closing || Number(closing[2]) === 0)) totals.failed += 1; // it could not run them all
 }
 
-if (wants('e2e')) {
-  const e2e = spawnSync(process.execPath, ['test/e2e/run.mjs'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-  console.log(`\n=== extension host (real VS Code): node test/e2e/run.mjs`);
-  process.stdout.write(e2e.stdout ?? '');
-  const closing = [...(e2e.stdout ?? '').matchAll(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].pop();
+/** Runs a tier whose runner prints `N passed, N failed[, N skipped]` last, and adds its counts to the totals. */
+function runCountedTier(title, script) {
+  const tier = spawnSync(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  console.log(`\n=== ${title}: node ${script}`);
+  process.stdout.write(tier.stdout ?? '');
+  const closing = [...(tier.stdout ?? '').matchAll(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].pop();
   if (closing) {
     totals.passed += Number(closing[1]);
     totals.failed += Number(closing[2]);
     totals.skipped += Number(closing[3] ?? 0);
   }
-  if (e2e.status !== 0 && (!closing || Number(closing[2]) === 0)) totals.failed += 1; // the runner itself failed
+  if (tier.status !== 0 && (!closing || Number(closing[2]) === 0)) totals.failed += 1; // the runner itself failed
 }
+
+if (wants('e2e')) runCountedTier('extension host (real VS Code)', 'test/e2e/run.mjs');
+if (wants('web')) runCountedTier('web-worker extension host (VS Code for the Web)', 'test/web/run.mjs');
 
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 || totals.passed === 0 ? 1 : 0);

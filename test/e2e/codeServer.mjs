@@ -33,12 +33,13 @@ export function freePort() {
 
 /**
  * @param {{ node: string, codeServerEntry: string }} tools from install.mjs
- * @param {{ runDir?: string, port?: number, onLog?: (line: string) => void, startTimeoutMs?: number, workspaceTrust?: boolean, env?: Record<string, string> }} options
+ * @param {{ runDir?: string, port?: number, onLog?: (line: string) => void, startTimeoutMs?: number, workspaceTrust?: boolean, env?: Record<string, string>, settings?: Record<string, unknown> }} options
  *   `workspaceTrust`: leave VS Code's Workspace Trust on (a new folder opens untrusted, in Restricted Mode, with no
- *   startup prompt); `env`: added to the environment of code-server and so of its extension host
+ *   startup prompt); `env`: added to the environment of code-server and so of its extension host; `settings`: user
+ *   settings added to the quiet defaults
  * @returns {Promise<{ port: number, origin: string, runDir: string, process: import('node:child_process').ChildProcess, stop(): Promise<void> }>}
  */
-export async function startCodeServer(tools, { runDir, port, onLog = () => {}, startTimeoutMs = 60_000, workspaceTrust = false, env: extraEnv = {} } = {}) {
+export async function startCodeServer(tools, { runDir, port, onLog = () => {}, startTimeoutMs = 60_000, workspaceTrust = false, env: extraEnv = {}, settings: extraSettings = {} } = {}) {
   const ownRunDir = !runDir;
   runDir ??= mkdtempSync(join(tmpdir(), 'agent-traces-e2e-'));
   const dirs = {
@@ -53,7 +54,11 @@ export async function startCodeServer(tools, { runDir, port, onLog = () => {}, s
   // Quiet, offline-friendly defaults: no chat side bar, no update or gallery checks, no start page.
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
   const settingsPath = join(dirs.userData, 'User', 'settings.json');
-  const settings = workspaceTrust ? { ...WORKBENCH_SETTINGS, 'security.workspace.trust.startupPrompt': 'never' } : WORKBENCH_SETTINGS;
+  const settings = {
+    ...WORKBENCH_SETTINGS,
+    ...(workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
+    ...extraSettings,
+  };
   if (!existsSync(settingsPath)) writeFileSync(settingsPath, JSON.stringify(settings, null, 2) + '\n');
 
   port ??= await freePort();

@@ -12,10 +12,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { startCodeServer, killGroup } from './codeServer.mjs';
+import { startCodeServer } from './codeServer.mjs';
+import { runnerLifecycle } from './lifecycle.mjs';
 import { ensureTools, repoRoot, ToolsUnavailableError } from './install.mjs';
 import { buildIfStale, copyExamples, suiteModule } from './prepare.mjs';
-import { workbenchUrl, launchBrowser, isOfflineNoise, formatLogArgs } from './workbench.mjs';
+import { workbenchUrl, launchBrowser, runExtensionTests } from './workbench.mjs';
 
 const required = process.env.E2E === 'required';
 const phase = process.env.E2E_PHASE ?? 'all';
@@ -24,50 +25,15 @@ const verbose = process.env.E2E_VERBOSE === '1';
 const resultsDir = join(repoRoot, 'test-results');
 const startedAt = Date.now();
 
-const cleanups = [];
-/** Process groups of the code-servers started, killed on any exit. */
-const codeServerPids = [];
-let browserPid;
-let finished = false;
-
-// Synchronous last resort: whatever path the process leaves by, its children go with it.
-process.on('exit', () => {
-  for (const pid of codeServerPids) killGroup(pid, 'SIGKILL');
-  if (browserPid) {
-    killGroup(browserPid, 'SIGKILL');
-    try {
-      process.kill(browserPid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    console.error(`\n[e2e] ${signal}: stopping code-server and the browser`);
-    finish(130, { passed: 0, failed: 0, interrupted: true });
-  });
-}
-
-function log(line) {
-  console.log(`[e2e] ${line}`);
-}
-
-async function finish(code, counts) {
-  if (finished) return;
-  finished = true;
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      console.error(`[e2e] cleanup failed: ${error.message}`);
-    }
-  }
-  if (counts && !counts.skipped && !counts.interrupted) {
+const { onEnd, track, finish } = runnerLifecycle('e2e', (_code, counts) => {
+  if (counts && !counts.skipped) {
     log(`run time ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
     console.log(`${counts.passed} passed, ${counts.failed} failed`);
   }
-  process.exit(code);
+});
+
+function log(line) {
+  console.log(`[e2e] ${line}`);
 }
 
 function skipOrFail(reason) {
@@ -102,7 +68,7 @@ async function main() {
   }
 
   const runDir = mkdtempSync(join(tmpdir(), 'agent-traces-e2e-'));
-  cleanups.push(() => rmSync(runDir, { recursive: true, force: true, maxRetries: 3 }));
+  onEnd(() => rmSync(runDir, { recursive: true, force: true, maxRetries: 3 }));
   const workspace = join(runDir, 'workspace');
   copyExamples(workspace);
   mkdirSync(resultsDir, { recursive: true });
@@ -115,14 +81,14 @@ async function main() {
     },
   }) : undefined;
   if (server) {
-    codeServerPids.push(server.process.pid);
-    cleanups.push(() => server.stop());
+    track(server.process.pid);
+    onEnd(() => server.stop());
     log(`code-server (VS Code ${codeServerVersion(tools)}) listening on ${server.origin}, workspace ${workspace}`);
   }
 
   const browser = await launchBrowser(tools.chromium);
-  browserPid = browser.process?.pid;
-  cleanups.push(() => browser.close());
+  track(browser.process?.pid);
+  onEnd(() => browser.close());
 
   const overall = setTimeout(() => onTimeout(browser), timeoutMs);
   overall.unref();
@@ -185,8 +151,8 @@ async function runUntrustedSuite(tools, context, runDir) {
       if (verbose) console.log(`[code-server] ${line}`);
     },
   });
-  codeServerPids.push(server.process.pid);
-  cleanups.push(() => server.stop());
+  track(server.process.pid);
+  onEnd(() => server.stop());
   log(`untrusted: a second code-server with Workspace Trust on, listening on ${server.origin}, workspace ${workspace}`);
   try {
     return await runSuite(context, server, workspace);
@@ -196,46 +162,19 @@ async function runUntrustedSuite(tools, context, runDir) {
 }
 
 async function runSuite(context, server, workspace) {
-  const page = await context.newPage();
-  currentPage = page;
-  let reported;
-  let resolveExit;
-  const exited = new Promise((resolvePromise) => (resolveExit = resolvePromise));
-
-  await page.exposeFunction('codeAutomationLog', (type, args) => {
-    const text = formatLogArgs(args);
-    const marker = text.indexOf('E2E_RESULT ');
-    if (marker >= 0) {
-      try {
-        reported = JSON.parse(text.slice(marker + 'E2E_RESULT '.length));
-      } catch {
-        // a malformed marker leaves the result unknown, which counts as a failure below
-      }
-      return;
-    }
-    if (!text.includes('[suite]') && isOfflineNoise(text)) {
-      if (verbose) console.log(`[noise] ${text}`);
-      return;
-    }
-    const prefix = type === 'error' ? '[vscode:error] ' : type === 'warn' ? '[vscode:warn] ' : '';
-    for (const line of text.split('\n')) console.log(`${prefix}${line}`);
-  });
-  await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
-
   const url = workbenchUrl(server, workspace, [
     ['extensionDevelopmentPath', repoRoot],
     ['extensionTestsPath', suiteModule],
   ]);
   log(`suite: ${relative(repoRoot, suiteModule)} in ${url.split('?')[0]}`);
-  await page.goto(url);
-  const exitCode = await exited;
+  const { exitCode, reported } = await runExtensionTests(context, url, { verbose, onPage: (page) => (currentPage = page) });
   log(`suite finished with exit code ${exitCode}`);
-  await page.close().catch(() => {});
-  if (!reported) {
+  const counts = reported.E2E_RESULT;
+  if (!counts) {
     console.error('[e2e] the suite exited without reporting its results (see the log above)');
     return { passed: 0, failed: 1, exitCode: exitCode || 1 };
   }
-  return { passed: reported.passed, failed: reported.failed, exitCode };
+  return { passed: counts.passed, failed: counts.failed, exitCode };
 }
 
 async function onTimeout(browser) {

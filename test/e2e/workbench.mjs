@@ -7,12 +7,12 @@ export { CHROMIUM_FLAGS };
 
 /**
  * The workbench address for a folder, with a payload of [name, absolute path] pairs
- * (paths become vscode-remote:// URIs on this server).
+ * (paths become vscode-remote:// URIs on this server) and [name, value] pairs passed as they are.
  */
-export function workbenchUrl(server, folder, payloadPaths = []) {
+export function workbenchUrl(server, folder, payloadPaths = [], payloadValues = []) {
   const authority = `127.0.0.1:${server.port}`;
   const payload = payloadPaths.map(([name, path]) => [name, `vscode-remote://${authority}${path}`]);
-  payload.push(['skipWelcome', 'true']);
+  payload.push(...payloadValues, ['skipWelcome', 'true']);
   return `${server.origin}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
@@ -47,6 +47,9 @@ const NOISE = [
   /\[Extension Host\] (debugger|Debugger) /,
   /service worker/i,
   /^(Resolving connection token|Resolved connection token|Creating a socket|Updating additional builtin extensions cache)/,
+  /\[DefaultAccount\]/,
+  /^Creation of workbench contribution '[^']*' took \d+ms/,
+  /^Canceled(: Canceled)+\n\s+at /, // the extension host stopping once the tests are done
   /\[reconnection-grace-time\]|\[AgentHost:|\[(AgentHost|AccountPolicyGate|ChatModelSelection|ChatSessions?|LanguageModels?)\]/,
 ];
 
@@ -67,4 +70,44 @@ export function formatLogArgs(args) {
       }
     })
     .join(' ');
+}
+
+/**
+ * Opens the workbench at `url` (whose payload names the extension tests) in a new page of `context` and resolves
+ * once the tests report their exit code through `codeAutomationExit`. Prints the extension host's console output,
+ * filtered of offline noise, and collects the JSON of every `<MARKER> {...}` line named in `markers` (the last of
+ * each): `E2E_RESULT` carries the suite's counts. `onPage` receives the page, for a screenshot on timeout.
+ * @returns {Promise<{ exitCode: number, reported: Record<string, any> }>}
+ */
+export async function runExtensionTests(context, url, { verbose = false, markers = ['E2E_RESULT'], onPage = () => {} } = {}) {
+  const page = await context.newPage();
+  onPage(page);
+  const reported = {};
+  let resolveExit;
+  const exited = new Promise((resolvePromise) => (resolveExit = resolvePromise));
+
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const text = formatLogArgs(args);
+    for (const marker of markers) {
+      const at = text.indexOf(`${marker} `);
+      if (at < 0) continue;
+      try {
+        reported[marker] = JSON.parse(text.slice(at + marker.length + 1));
+      } catch {
+        // a malformed marker leaves the result unknown, which the caller counts as a failure
+      }
+      return;
+    }
+    if (!text.includes('[suite]') && isOfflineNoise(text)) {
+      if (verbose) console.log(`[noise] ${text}`);
+      return;
+    }
+    const prefix = type === 'error' ? '[vscode:error] ' : type === 'warn' ? '[vscode:warn] ' : '';
+    for (const line of text.split('\n')) console.log(`${prefix}${line}`);
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
+  await page.goto(url);
+  const exitCode = await exited;
+  await page.close().catch(() => {});
+  return { exitCode, reported };
 }
