@@ -1,8 +1,8 @@
 // Bundles the extension (client, server, CLI, webview) into dist/ and the tests and benchmarks into out/.
 // Usage: node esbuild.mjs [--production] [--watch] [--no-tests]
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 // `npm pack` and `npm publish` run the prepare script: a package ships minified bundles, as the VSIX does.
 const packing = ['pack', 'publish'].includes(process.env.npm_command ?? '');
@@ -36,6 +36,28 @@ function findFiles(dir, suffix) {
   return found;
 }
 
+/**
+ * The browser build (VS Code for the Web: the client in the web-worker extension host, the server in a web worker)
+ * takes `X.browser.ts` wherever the code imports `X.ts` and a file of that name lies beside it: the browser's side
+ * of what needs the disk or the OS (see ARCHITECTURE.md, "The host: Node and the browser"). `node:path` becomes
+ * disk/path.browser.ts (string work on URIs); any other Node built-in fails the build, which is the check that the
+ * browser bundles hold none.
+ */
+const browserModules = {
+  name: 'browser-modules',
+  setup(build) {
+    build.onResolve({ filter: /^node:path$/ }, () => ({ path: resolve('server/src/disk/path.browser.ts') }));
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const base = resolve(args.resolveDir, args.path).replace(/\.ts$/, '');
+      const twin = `${base}.browser.ts`;
+      if (existsSync(twin) && resolve(args.importer) !== twin) return { path: twin };
+      return undefined;
+    });
+  },
+};
+
+const browserCommon = { ...common, platform: 'browser', target: 'chrome120', mainFields: ['browser', 'module', 'main'], plugins: [browserModules] };
+
 const builds = [
   { ...nodeCommon, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   { ...nodeCommon, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js', banner: { js: '#!/usr/bin/env node' } },
@@ -44,6 +66,10 @@ const builds = [
   { ...nodeCommon, entryPoints: ['server/src/rulesOnTraces/evaluationWorker.ts'], outfile: 'dist/evaluationWorker.js' },
   // "Why not here?" and what a rule change flips, loaded by the server on first use (lsp/ruleAuthoringBundle.ts).
   { ...nodeCommon, entryPoints: ['server/src/rulesOnTraces/ruleAuthoring.ts'], outfile: 'dist/ruleAuthoring.js' },
+  // VS Code for the Web: the extension in the web-worker extension host, its language server in a web worker.
+  { ...browserCommon, format: 'cjs', entryPoints: ['client/src/browserExtension.ts'], outfile: 'dist/web/client.js', external: ['vscode'] },
+  { ...browserCommon, format: 'iife', entryPoints: ['server/src/server.ts'], outfile: 'dist/web/server.js' },
+  { ...browserCommon, format: 'iife', entryPoints: ['server/src/rulesOnTraces/evaluationWorker.browser.ts'], outfile: 'dist/web/evaluationWorker.js' },
   {
     ...common,
     platform: 'browser',

@@ -80,6 +80,49 @@ export interface ServerInfo {
 export const ServerInfoRequest: RequestType<void, ServerInfo> = { method: 'agentTraces/serverInfo' };
 
 /**
+ * Files for a language server that cannot read them itself (in VS Code for the Web it runs in a web worker): the
+ * server asks the client, which reads through `workspace.fs` and lists with `findFiles`. The server bounds each
+ * answer as it bounds a read from disk (a size cap, a count cap); the client applies the same caps before reading.
+ */
+export interface ReadFileParams {
+  uri: string;
+  /** A file larger than this is refused, not read in part. */
+  maxBytes: number;
+}
+
+export type ReadFileResult = { ok: true; text: string } | { ok: false; reason: string; tooLarge?: number };
+
+export const ReadFileRequest: RequestType<ReadFileParams, ReadFileResult> = { method: 'agentTraces/readFile' };
+
+export interface ListFilesParams {
+  /** A folder's URI: the files below it, in any depth, leaving out dependency, version-control and build folders. */
+  folder: string;
+  /** Folder names left out wherever they are (node_modules, .git, …). */
+  skippedFolders: string[];
+  maxFiles: number;
+}
+
+export interface ListFilesResult {
+  /** File URIs, sorted. */
+  uris: string[];
+  /** More files were there than maxFiles. */
+  truncated: boolean;
+  /** Why the folder could not be listed. */
+  problem?: string;
+}
+
+export const ListFilesRequest: RequestType<ListFilesParams, ListFilesResult> = { method: 'agentTraces/listFiles' };
+
+/** What a URI names: a regular file, something else (a folder), or nothing. */
+export const FileKindRequest: RequestType<{ uri: string }, 'file' | 'other' | 'missing'> = { method: 'agentTraces/fileKind' };
+
+/**
+ * The text of a bundle of the extension for a language server in a web worker, which makes its rule evaluation
+ * workers from it (a `blob:` URL): the client reads it from the extension's own files.
+ */
+export const WorkerBundleRequest: RequestType<{ name: 'evaluationWorker' }, string> = { method: 'agentTraces/workerBundle' };
+
+/**
  * Whether a document the editor gave a generic language (`json`, `jsonl`) is one the server reads by its content
  * (an Anthropic Messages conversation), and as which of our languages; null when it is not ours.
  */

@@ -3,9 +3,8 @@
  * when it knows the file's repository, else with `git show` in the file's folder. Also the URI that version opens
  * under (the git extension's `git:` URI), so that a click on it in the compare view shows it.
  */
-import { execFile } from 'node:child_process';
-import { dirname, relative } from 'node:path';
 import * as vscode from 'vscode';
+import { committedWithGitCommand } from './gitCommand';
 
 interface GitRepository {
   show(ref: string, path: string): Promise<string>;
@@ -29,15 +28,6 @@ async function gitApi(): Promise<GitApi | undefined> {
   }
 }
 
-function git(args: string[], cwd: string, maxBuffer: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, encoding: 'utf8', maxBuffer, windowsHide: true }, (error, stdout, stderr) => {
-      if (error) reject(new Error((stderr || error.message).trim().split('\n')[0]));
-      else resolve(stdout);
-    });
-  });
-}
-
 /** The file's text at HEAD; `maxBytes` bounds what is read (agentTraces.files.maxSizeMB). */
 export async function committedVersion(uri: vscode.Uri, maxBytes: number): Promise<CommittedVersion> {
   if (uri.scheme !== 'file') return { ok: false, reason: 'only files on disk have a committed version' };
@@ -51,13 +41,6 @@ export async function committedVersion(uri: vscode.Uri, maxBytes: number): Promi
       // The extension's repository may not have the file at HEAD, or not be ready yet: git itself says which.
     }
   }
-  const folder = dirname(uri.fsPath);
-  try {
-    const root = (await git(['rev-parse', '--show-toplevel'], folder, 1 << 16)).trim();
-    const path = relative(root, uri.fsPath).split('\\').join('/');
-    return { ok: true, text: await git(['show', `HEAD:${path}`], root, maxBytes), uri: gitUri };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, reason: /maxBuffer/i.test(reason) ? 'its committed version is larger than agentTraces.files.maxSizeMB' : `it has no committed version (${reason})` };
-  }
+  const read = await committedWithGitCommand(uri.fsPath, maxBytes);
+  return read.ok ? { ok: true, text: read.text, uri: gitUri } : read;
 }

@@ -3,7 +3,7 @@
  * Version" (a trace's working copy against HEAD, as VS Code's own "Open Changes"): each opens a compare view.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { committedVersion } from './committedVersion';
 import { ComparePanel, type CompareRenderedInfo, type CompareRevealedInfo, type CompareSideSource } from './comparePanel';
 import { fileName } from './previewPanel';

@@ -3,9 +3,8 @@
  * server computes for two traces, computed again when either file changes, and a click on a step selecting its
  * source in that side's file.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import type { CompareData, HostToWebview, LineRange, WebviewToHost } from '../../shared/protocol';
 import { CompareLocateRequest, CompareRequest, sendRequest, type CompareSideParams } from '../../shared/requests';
 import { createNonce, previewHtml } from './previewHtml';
@@ -64,7 +63,7 @@ export class ComparePanel {
     const webview = panel.webview;
     webview.html = previewHtml({
       cspSource: webview.cspSource,
-      nonce: createNonce((size) => randomBytes(size)),
+      nonce: createNonce((size) => crypto.getRandomValues(new Uint8Array(size))),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(host.mediaRoot, 'preview.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(host.mediaRoot, 'preview.css')).toString(),
       view: 'compare',

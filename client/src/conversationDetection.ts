@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { conversationWords, inspectLogHead, inspectLogWords, RecognizeDocumentRequest, sendRequest } from '../../shared/requests';
 
 /** JSON Lines files are recognised by their first lines: only these are searched for the words. */

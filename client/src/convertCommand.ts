@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { ConvertToTraceRequest, sendRequest } from '../../shared/requests';
 
 export const convertCommand = 'agentTraces.convertToTrace';
@@ -27,7 +27,7 @@ export function registerConvertCommands(context: vscode.ExtensionContext, client
       const replace = await vscode.window.showWarningMessage(`${answer.fileName} exists. Replace it with this conversion?`, { modal: true }, 'Replace');
       if (replace !== 'Replace') return undefined;
     }
-    await vscode.workspace.fs.writeFile(output, Buffer.from(answer.text, 'utf8'));
+    await vscode.workspace.fs.writeFile(output, new TextEncoder().encode(answer.text));
     await vscode.window.showTextDocument(output, { viewColumn: vscode.ViewColumn.Beside, preview: false });
     const notes = [...answer.warnings, ...(redact ? [`${answer.replaced.length} replacement${answer.replaced.length === 1 ? '' : 's'}${answer.replaced.length > 0 ? `: ${answer.replaced.slice(0, 5).join('; ')}${answer.replaced.length > 5 ? '; …' : ''}` : ''}`] : [])];
     if (notes.length > 0) void vscode.window.showInformationMessage(`Agent Traces: ${answer.fileName}: ${notes.join('; ')}`);

@@ -3,7 +3,7 @@
  * the language server computes, kept in step with edits and with the editor's cursor.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { RevealInPreviewCommand } from '../../shared/requests';
 import { fileName, PreviewPanel, type PanelHost, type RenderedInfo, type RevealedInfo } from './previewPanel';
 

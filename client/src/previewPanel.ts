@@ -1,7 +1,6 @@
 /** One trace preview: a webview panel showing one document's graph, asking the server again when it changes. */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import type { GraphData, HostToWebview, LineRange, WebviewToHost } from '../../shared/protocol';
 import { GraphRequest, sendRequest } from '../../shared/requests';
 import { createNonce, previewHtml } from './previewHtml';
@@ -58,7 +57,7 @@ export class PreviewPanel {
     const webview = panel.webview;
     webview.html = previewHtml({
       cspSource: webview.cspSource,
-      nonce: createNonce((size) => randomBytes(size)),
+      nonce: createNonce((size) => crypto.getRandomValues(new Uint8Array(size))),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(host.mediaRoot, 'preview.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(host.mediaRoot, 'preview.css')).toString(),
     });

@@ -4,7 +4,7 @@
  * the traces whose verdict the change flips are listed, each entry opening the trace at the changed violation.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { RuleCompareRequest, type RuleCompareFlip, type RuleCompareParams, type RuleCompareResult, type RuleCompareViolation } from '../../shared/requests';
 import { committedVersion } from './committedVersion';
 

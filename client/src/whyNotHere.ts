@@ -4,7 +4,7 @@
  * trace, the command asks which rule; from a rule (its code action), which element of an open trace.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import {
   ExplainChoicesRequest, ExplainRuleOnTraceCommand, ExplainRuleRequest, ExplainTargetsRequest, sendRequest, type ExplainRuleResult, type RuleChoice,
 } from '../../shared/requests';

@@ -1,7 +1,7 @@
 import {
   CancellationToken, CodeActionKind, ErrorCodes, DidChangeConfigurationNotification, FileChangeType, LSPErrorCodes,
   ResponseError, TextDocuments, TextDocumentSyncKind, type InitializeResult, type Position,
-} from 'vscode-languageserver/node';
+} from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './common/languageService';
 import { emptyGraph } from './preview/emptyGraph';
@@ -31,7 +31,7 @@ import { FolderPythonModules } from './disk/pythonModules';
 import { version as serverVersion } from '../../package.json';
 import { readPolicyFiles } from './rulesOnTraces/policies';
 import { RuleChecks } from './lsp/ruleChecks';
-import { createServerConnection } from './transport/connection';
+import { createServerConnection, warmUpDecoder } from './transport/connection';
 import { describeError } from './common/text';
 import { Comparisons } from './lsp/compareRequest';
 import { RuleTests } from './lsp/ruleTests';
@@ -60,7 +60,7 @@ function workspaceFolderPaths(): string[] {
 const connection = createServerConnection();
 // Edited traces are read again only where the edit touched them; the end-to-end benchmark sets this variable to
 // compare with reading every version in full.
-const edits = process.env.AGENT_TRACES_FULL_REREAD ? undefined : new EditLog();
+const edits = globalThis.process?.env.AGENT_TRACES_FULL_REREAD ? undefined : new EditLog();
 const documents = new TextDocuments<TextDocument>(edits ? documentsRecordingEdits(edits) : EditorDocument);
 const models = new DocumentModels(
   () => ({
@@ -144,7 +144,7 @@ connection.onInitialize((params): InitializeResult => {
 });
 
 connection.onInitialized(async () => {
-  warmUpTraceReading();
+  warmUpTraceReading(warmUpDecoder);
   if (canPullConfiguration) {
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'agentTraces' }).catch(() => undefined);
   }
@@ -525,7 +525,7 @@ onRequest(connection, ConvertToTraceRequest, (params) => {
   }
 });
 
-onRequest(connection, ServerInfoRequest, () => ({ pid: process.pid, version: serverVersion }));
+onRequest(connection, ServerInfoRequest, () => ({ pid: globalThis.process?.pid ?? 0, version: serverVersion }));
 
 // A generic JSON document that is a conversation by its content: the client gives it our language.
 onRequest(connection, RecognizeDocumentRequest, (params) => {

@@ -33,3 +33,15 @@ export function firstLines(text: string, count: number, maxChars: number): strin
   if (lines.length > count || out.length > maxChars) out = `${out.slice(0, maxChars)}\n…`;
   return out;
 }
+
+/** The length of text in UTF-8 bytes, without encoding it (Node's Buffer.byteLength where there is one). */
+export function utf8Length(text: string): number {
+  if (typeof Buffer === 'function') return Buffer.byteLength(text);
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0x800) bytes += unit >= 0xd800 && unit <= 0xdbff ? 1 : 2; // a surrogate pair is 4 bytes for 2 units
+    else if (unit >= 0x80) bytes += 1;
+  }
+  return bytes;
+}

@@ -124,6 +124,8 @@ export interface PythonModules {
   find(module: string): PythonModuleFile | undefined;
   /** The folders searched, as the user wrote them (for messages); empty when none are configured. */
   readonly folders: readonly string[];
+  /** Why no module can be read here at all (VS Code for the Web), said instead of "not found". */
+  readonly unavailable?: string;
 }
 
 export interface PythonModuleFile {

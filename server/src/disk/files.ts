@@ -1,6 +1,7 @@
 import { constants, promises as fs } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { homedir } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * Every read of a trace or rule file from disk goes through here (the preview of files too large to open, the
@@ -34,6 +35,28 @@ export function pathOfUri(uri: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The file: URI of a path. */
+export function uriOfPath(path: string): string {
+  return pathToFileURL(path).toString();
+}
+
+/** The user's home folder, which redaction hides in converted traces. */
+export function homeFolder(): string | undefined {
+  return homedir();
+}
+
+/**
+ * Whether a path names a regular file: 'outside' when it lies outside the folders (after resolving links), where
+ * nothing is said about it.
+ */
+export async function fileKind(path: string, folders: string[]): Promise<'file' | 'other' | 'missing' | 'outside'> {
+  const stat = await fs.stat(path).catch(() => undefined);
+  if (!stat) return 'missing';
+  const real = await fs.realpath(path).catch(() => path);
+  if (!(await isInsideFolders(real, folders))) return 'outside';
+  return stat.isFile() ? 'file' : 'other';
 }
 
 /** True when path is folder or lies below it (both already resolved: no links, no `..`). */

@@ -48,6 +48,7 @@ export function pythonImportProblems(model: RuleModel, modules: PythonModules | 
 function unresolvedMessage(module: string, modules: PythonModules | undefined): string {
   const base = `Module '${module}' is not part of the standard library: it must be importable where the policy runs`;
   const path = module.replace(/\./g, '/');
+  if (modules?.unavailable) return `${base}. ${modules.unavailable}, so its names are not checked here`;
   if (!modules || modules.folders.length === 0) {
     return `${base}. To check it here, add the folder holding ${path}.py to agentTraces.guardrails.pythonPaths`;
   }

@@ -1,5 +1,5 @@
 /** The code action request: the services' fixes and fix-alls as LSP code actions (the server's wiring for them). */
-import { CodeActionKind, type CodeAction, type CodeActionParams } from 'vscode-languageserver/node';
+import { CodeActionKind, type CodeAction, type CodeActionParams } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { BudgetExceeded, type Budget } from '../common/budget';
 import { codeActionsAt, fixAllEdits } from '../common/codeActions';

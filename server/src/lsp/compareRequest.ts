@@ -6,7 +6,7 @@
  */
 import { basename } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocuments } from 'vscode-languageserver';
 import type { CompareData } from '../../../shared/protocol';
 import type { CompareLocateParams, CompareParams, CompareSideParams } from '../../../shared/requests';
 import type { LineRange } from '../../../shared/protocol';

@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { homeFolder } from '../disk/files';
 import { convertText, defaultOutputPath, describeReplacement, writeTraces } from '../conversion';
 import type { ConvertToTraceParams, ConvertToTraceResult } from '../../../shared/requests';
 
@@ -10,7 +10,7 @@ export function convertDocument(document: TextDocument | undefined, params: Conv
   const name = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || 'session.jsonl';
   const conversion = convertText(name, document.getText());
   if ('reason' in conversion) return { error: conversion.reason, warnings: [], replaced: [] };
-  const written = writeTraces(conversion, 'trace', params.redact ? { home: homedir() } : undefined);
+  const written = writeTraces(conversion, 'trace', params.redact ? { home: homeFolder() } : undefined);
   const warnings = conversion.skippedLines.map((line) => `line ${line} left out: not valid JSON`);
   if (conversion.omittedLines > 0) warnings.push(`the last ${conversion.omittedLines} lines left out: past the limit of lines read (agentTraces.jsonl.maxLines)`);
   if (conversion.traces.length > 1) warnings.push(`the file holds ${conversion.traces.length} traces; the trace file holds the first`);

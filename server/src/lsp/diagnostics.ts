@@ -1,4 +1,4 @@
-import type { Diagnostic, TextDocuments } from 'vscode-languageserver/node';
+import type { Diagnostic, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { BudgetExceeded } from '../common/budget';
 import type { ServiceContext } from '../common/languageService';

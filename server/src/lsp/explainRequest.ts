@@ -1,4 +1,4 @@
-import type { TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileNameOfUri } from '../common/uri';
 import type { RuleFile } from '../rulesOnTraces/evaluateOnTrace';

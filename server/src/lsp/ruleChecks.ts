@@ -1,4 +1,4 @@
-import type { Diagnostic, TextDocuments } from 'vscode-languageserver/node';
+import type { Diagnostic, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { BudgetExceeded, type Budget } from '../common/budget';
 import type { GuardrailResults, Problem, Severity } from '../common/types';
@@ -14,7 +14,7 @@ import { EvaluationWorkers } from '../rulesOnTraces/evaluationWorkers';
 import { addComparison, type Comparison } from '../rulesOnTraces/comparison';
 import type { TraceDocument } from '../rulesOnTraces/compareWorkspace';
 import { TraceResults, addPart } from '../rulesOnTraces/results';
-import { nodeWorkerLauncher, type WorkerLauncher } from '../rulesOnTraces/workerLauncher';
+import { platformWorkerLauncher, type WorkerLauncher } from '../rulesOnTraces/workerLauncher';
 import type { CaseEvaluation, CaseOptions, ExplainAnswer, RuleSource } from '../rulesOnTraces/workerProtocol';
 import { evaluateWorkspaceTraces } from '../rulesOnTraces/workspaceTraces';
 import { toDiagnostic } from './toProtocol';
@@ -150,7 +150,7 @@ export class RuleChecks {
   }
 
   private worker(which: 'open' | 'workspace'): EvaluationWorkers {
-    return (this.workers[which] ??= new EvaluationWorkers(this.host.launchWorker ?? nodeWorkerLauncher({ yieldToServer: true }), (message) => this.host.info(message)));
+    return (this.workers[which] ??= new EvaluationWorkers(this.host.launchWorker ?? platformWorkerLauncher({ yieldToServer: true }), (message) => this.host.info(message)));
   }
 
   /** The rule files evaluated on a document's text, on a worker; undefined when `isCancelled` stopped it first. */

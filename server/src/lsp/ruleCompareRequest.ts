@@ -1,4 +1,4 @@
-import type { TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { LineIndex } from '../common/lineIndex';
 import { bytesPerMB, pathOfUri, readTextFile } from '../disk/files';

@@ -1,6 +1,5 @@
-import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
-import type { TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { RuleCoverageResults, RuleFileCoverage, RuleTestFiles } from '../common/types';
 import { nextTurn } from '../common/steps';
@@ -8,7 +7,7 @@ import { LineIndex } from '../common/lineIndex';
 import { guardrailService } from '../guardrail';
 import { rulesOf } from '../guardrail/raises';
 import { fileNameOfUri, resolveUri } from '../common/uri';
-import { bytesPerMB, isInsideFolders, pathOfUri, readTextFile } from '../disk/files';
+import { bytesPerMB, fileKind, pathOfUri, readTextFile } from '../disk/files';
 import { traceLayoutOfFile } from '../traceFormats';
 import { parseManifest, type ManifestModel } from '../ruleTests/manifest';
 import { caseFailures, expectedAndFound } from '../testRuns/report';
@@ -66,13 +65,10 @@ export class RuleTests {
       if (this.host.documents.get(uri)) return;
       const path = pathOfUri(uri);
       if (!path) return;
-      const stat = await fs.stat(path).catch(() => undefined);
+      const kind = await fileKind(path, this.foldersOf(manifest.uri));
       // Outside the folders a manifest reads nothing is said about a file (the editor does not look there).
-      if (stat && !(await isInsideFolders(await fs.realpath(path), this.foldersOf(manifest.uri)))) {
-        this.exists.delete(uri);
-        return;
-      }
-      this.exists.set(uri, stat?.isFile() === true);
+      if (kind === 'outside') this.exists.delete(uri);
+      else this.exists.set(uri, kind === 'file');
     }));
     if (rules && !this.host.documents.get(rules) && this.exists.get(rules)) {
       const read = await this.read(rules, manifest.uri);

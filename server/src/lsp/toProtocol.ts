@@ -2,7 +2,7 @@ import {
   CodeAction, CodeActionKind, CodeLens, CompletionItem, InlayHint, CompletionItemKind, Diagnostic, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
   DocumentHighlightKind, DocumentSymbol, FoldingRange, Hover, InsertTextFormat, LocationLink, MarkupKind, Range,
   SymbolKind, TextEdit, type SnippetTextEdit, type WorkspaceEdit,
-} from 'vscode-languageserver/node';
+} from 'vscode-languageserver';
 import type { TraceNotice, TraceViolation } from '../rulesOnTraces/evaluateOnTrace';
 import type {
   CodeFix, CompletionEntry, InlayLabel, Lens, CompletionKind, FoldingSpan, Highlight, HoverResult, OutlineItem, OutlineKind, Problem, Severity,

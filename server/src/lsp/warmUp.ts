@@ -3,7 +3,7 @@ import { defaultSettings } from '../common/languageService';
 import { EditorDocument } from './editorDocument';
 import { traceService } from '../trace';
 import type { TraceModel } from '../trace/model';
-import { decodeMessageBody } from '../transport/messageDecoder';
+import { afterEvents } from '../common/steps';
 
 /**
  * Reads and checks a small made-up trace a few times, a turn of the event loop each, right after the server starts:
@@ -12,11 +12,11 @@ import { decodeMessageBody } from '../transport/messageDecoder';
  * long). The message decoder is warmed up the same way, on the trace as a message. About 170 KB per round, a few
  * milliseconds each once optimized.
  */
-export function warmUpTraceReading(rounds = 3): void {
+export function warmUpTraceReading(decodeMessage: (message: string) => void, rounds = 3): void {
   const text = sampleTrace(250);
   const message = JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: 'warm-up:trace', text } } });
   inRounds(rounds, () => {
-    decodeMessageBody(Buffer.from(message), 0);
+    decodeMessage(message);
     readAndCheck(text);
   });
 }
@@ -26,7 +26,7 @@ export function warmUpTraceReading(rounds = 3): void {
  * about 20 ms in a 50 MB trace; a trace without problems has not needed them yet) and editing is warmed up.
  */
 export function prepareForTyping(document: TextDocument): void {
-  setImmediate(() => document.lineCount);
+  afterEvents(() => document.lineCount);
   warmUpEditing();
 }
 
@@ -53,9 +53,9 @@ function inRounds(count: number, round: () => unknown): void {
     } catch {
       return; // a warm-up that fails costs nothing more: the real reading reports its own failures
     }
-    if (--left > 0) setImmediate(next);
+    if (--left > 0) afterEvents(next);
   };
-  setImmediate(next);
+  afterEvents(next);
 }
 
 function readAndCheck(text: string): void {

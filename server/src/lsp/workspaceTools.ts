@@ -1,5 +1,6 @@
-import { pathToFileURL } from 'node:url';
-import { bytesPerMB, formatMB, isReportedLink, linkNotFollowed, pathOfUri, readTextFile, walkFiles } from '../disk/files';
+import { bytesPerMB, formatMB, isReportedLink, linkNotFollowed, pathOfUri, readTextFile, uriOfPath, walkFiles } from '../disk/files';
+import { afterEvents } from '../common/steps';
+import { utf8Length } from '../common/text';
 import type { ToolUsage, WorkspaceTools } from '../common/types';
 import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 
@@ -75,7 +76,7 @@ export class WorkspaceToolIndex implements WorkspaceTools {
         }
         seen++;
         if (!(await this.indexFile(path, roots))) break walking;
-        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise<void>((resolve) => afterEvents(resolve));
       }
     }
     if (roots.length > 0) this.log(`Tool index: done, ${seen} trace files seen, ${formatMB(this.readBytes)} read.`);
@@ -106,12 +107,12 @@ export class WorkspaceToolIndex implements WorkspaceTools {
       this.log(`Tool index: left out ${path}: ${read.reason}`);
       return true;
     }
-    this.readBytes += Buffer.byteLength(read.text);
+    this.readBytes += utf8Length(read.text);
     try {
       const languageId = languageForFile(read.path, read.text);
       const service = languageId && serviceFor(languageId);
       if (!languageId || !service || languageId === 'guardrail') return true;
-      const uri = pathToFileURL(path).toString();
+      const uri = uriOfPath(path);
       this.update(uri, languageId, service.parse({ uri, version: -1, text: read.text, maxLines: limits.maxLines }));
     } catch (error) {
       this.log(`Tool index: could not read ${path}: ${(error as Error).message}`);

@@ -1,7 +1,6 @@
 import { relative, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { globToRegExp } from '../common/glob';
-import { isReportedLink, linkNotFollowed, readTextFile, walkFiles } from '../disk/files';
+import { isReportedLink, linkNotFollowed, readTextFile, uriOfPath, walkFiles } from '../disk/files';
 
 export interface PolicyFile {
   uri: string;
@@ -38,7 +37,7 @@ export async function readPolicyFiles(globs: string[], folders: string[], limits
         return result;
       }
       const read = await readTextFile(path, { maxBytes: limits.maxBytes, folders, setting: 'agentTraces.files.maxSizeMB' });
-      if (read.ok) result.files.push({ uri: pathToFileURL(path).toString(), text: read.text });
+      if (read.ok) result.files.push({ uri: uriOfPath(path), text: read.text });
       else result.problems.push(`${name}: ${read.reason}`);
     }
   }

@@ -52,6 +52,9 @@ export function bundleBeside(fileName: string, what: string): string {
   throw new Error(`${what} (${fileName}) is missing beside ${__dirname}: build with node esbuild.mjs`);
 }
 
+/** The platform's launcher: Node worker threads here, nested web workers in the browser build (workerLauncher.browser.ts). */
+export const platformWorkerLauncher = (options: { yieldToServer?: boolean } = {}): WorkerLauncher => nodeWorkerLauncher(options);
+
 /** `yieldToServer`: the worker runs at a lower priority than the thread that started it (the server's). */
 export function nodeWorkerLauncher(options: { yieldToServer?: boolean; script?: string } = {}): WorkerLauncher {
   const script = options.script ?? evaluationWorkerScript();

@@ -84,7 +84,7 @@ export interface Attempt {
   from?: ResumePoint;
   stopped: StoppedRule[];
   /** The shared board the worker writes where it is to (see WatchBoard). */
-  board: SharedArrayBuffer;
+  board: BoardMemory;
   /** `Date.now()` when the attempt was sent: the board's times count from it. */
   epoch: number;
 }
@@ -107,6 +107,28 @@ const CANCEL = 5;
 const SLOTS = 6;
 
 /**
+ * The board's memory: shared between the threads where the platform allows it (Node; a cross-origin isolated page),
+ * else a copy each side holds, which the worker keeps current on the host's side by messages (boardCopies below).
+ */
+export type BoardMemory = SharedArrayBuffer | ArrayBuffer;
+
+let copyListener: ((slots: Int32Array) => void) | undefined;
+
+/**
+ * Where memory cannot be shared (a web worker in a page that is not cross-origin isolated), the worker sends the host
+ * each write of its board: `listener` gets the board after each. The host copies it into its own (BoardCopy); a
+ * cancellation the host writes is then seen by the worker only when the job ends, and a rule that runs on is ended.
+ */
+export function boardCopies(listener: ((slots: Int32Array) => void) | undefined): void {
+  copyListener = listener;
+}
+
+/** The host's side of a board the worker reports by messages: the worker's copy of the slots, written into the host's. */
+export function copyBoard(into: BoardMemory, slots: Int32Array): void {
+  new Int32Array(into).set(slots.subarray(0, CANCEL));
+}
+
+/**
  * Where the worker is, written by the worker as it goes and read by the host, which cannot ask (the worker may be
  * inside one long regular expression): the rule running and since when, or where it reads. The host writes one
  * thing: which attempt to cancel. Shared memory, so that neither waits for the other.
@@ -114,13 +136,18 @@ const SLOTS = 6;
 export class WatchBoard {
   private readonly slots: Int32Array;
 
-  readonly buffer: SharedArrayBuffer;
+  readonly buffer: BoardMemory;
 
   /** A new board (nothing running), or the worker's view of the host's. */
-  constructor(buffer?: SharedArrayBuffer) {
-    this.buffer = buffer ?? new SharedArrayBuffer(SLOTS * 4);
+  constructor(buffer?: BoardMemory) {
+    this.buffer = buffer ?? (typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(SLOTS * 4) : new ArrayBuffer(SLOTS * 4));
     this.slots = new Int32Array(this.buffer);
     if (!buffer) this.reset();
+  }
+
+  /** After a write by the worker, where the board is a copy: the host is sent it. */
+  private written(): void {
+    if (copyListener && !(typeof SharedArrayBuffer === 'function' && this.buffer instanceof SharedArrayBuffer)) copyListener(this.slots);
   }
 
   /** Worker: the evaluation is at `unit` (a rule starting, or rule -1: no rule running). */
@@ -133,12 +160,14 @@ export class WatchBoard {
       Atomics.store(this.slots, STARTED, Date.now() - epoch);
       Atomics.store(this.slots, RUNNING, 1);
     }
+    this.written();
   }
 
   /** Before an attempt: nothing runs yet. */
   reset(): void {
     Atomics.store(this.slots, RUNNING, 0);
     Atomics.store(this.slots, TRACE, -1);
+    this.written();
   }
 
   /** Host: where the worker is, whether a rule runs, and since when (ms after the attempt's epoch). */

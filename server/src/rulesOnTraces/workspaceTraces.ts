@@ -1,6 +1,5 @@
-import { pathToFileURL } from 'node:url';
 import { LineStarts } from '../common/lineIndex';
-import { isReportedLink, linkNotFollowed, readTextFile, walkFiles } from '../disk/files';
+import { isReportedLink, linkNotFollowed, readTextFile, uriOfPath, walkFiles } from '../disk/files';
 import { isCheckedByDefault } from '../languages';
 import { traceLayoutOfFile, type TraceLayout } from '../traceFormats';
 import { nextTurn } from '../common/steps';
@@ -93,7 +92,7 @@ export async function* traceFilesOnDisk(
     for await (const path of walkFiles(folder)) {
       if (isReportedLink(path, isTrace)) report.problems.push(`${path.path}: ${linkNotFollowed}`);
       if (typeof path !== 'string' || !isTrace(path)) continue;
-      const uri = pathToFileURL(path).toString();
+      const uri = uriOfPath(path);
       if (open.has(uri) || seen.has(uri)) continue;
       seen.add(uri);
       if (read >= limits.maxTraces) {

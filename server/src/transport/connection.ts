@@ -37,3 +37,8 @@ const jsonDecoder = {
     return (isUtf8 ? decodeMessageBody(body) : JSON.parse(new TextDecoder(options.charset).decode(body))) as Message;
   },
 };
+
+/** Decodes a message as stdio's reader would, for the server's warm-up at start (lsp/warmUp.ts). */
+export function warmUpDecoder(message: string): void {
+  decodeMessageBody(Buffer.from(message), 0);
+}

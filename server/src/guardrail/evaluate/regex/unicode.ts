@@ -1,7 +1,6 @@
-import { inflateRawSync } from 'node:zlib';
 import { CodePointSet, decodeMap, decodeRanges } from './codePointSet';
 import { CASED, CJK_UNIFIED, DIGIT, EXTRA_CASES, LOWER, SPACE, UPPER, WORD } from './unicodeTables';
-import { NAMES } from './unicodeNames';
+import { unicodeNamesText } from './unicodeNamesText';
 
 /**
  * The character data of Python 3.11's `re` on str patterns (Unicode 14.0), from tables generated with that Python:
@@ -156,8 +155,9 @@ export function lookupName(name: string): number | undefined {
 
 function namesTable(): Map<string, number> {
   if (names) return names;
+  const text = unicodeNamesText();
+  if (text === undefined) return new Map(); // not unpacked yet (a browser unpacks it in the background)
   names = new Map();
-  const text = inflateRawSync(Buffer.from(NAMES, 'base64')).toString('latin1');
   let cp = -1;
   for (const line of text.split('\n')) {
     const colon = line.indexOf(':');

@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import { BrowserMessageReader, BrowserMessageWriter, LanguageClient, type MessageTransports } from 'vscode-languageclient/browser';
+import { FileKindRequest, ListFilesRequest, onRequest, ReadFileRequest, WorkerBundleRequest } from '../../shared/requests';
+import { activateOn, deactivate, type AgentTracesApi } from './activation';
+import { answerFileKind, answerListFiles, answerReadFile, type EditorFiles } from './clientFiles';
+
+export type { AgentTracesApi } from './activation';
+export { deactivate };
+
+/** What the server's file requests read: VS Code's file system, whatever provides it (github.dev's is virtual). */
+const editorFiles: EditorFiles = {
+  stat: async (uri) => {
+    const stat = await vscode.workspace.fs.stat(vscode.Uri.parse(uri, true));
+    return { isFile: (stat.type & vscode.FileType.File) !== 0, size: stat.size };
+  },
+  readFile: (uri) => Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.parse(uri, true))),
+  findFiles: async (folder, exclude, maxResults) => {
+    const found = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.parse(folder, true), '**/*'), exclude || null, maxResults);
+    return found.map((uri) => uri.toString());
+  },
+};
+
+async function bundleText(context: vscode.ExtensionContext, name: string): Promise<string> {
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', name)));
+}
+
+/**
+ * The extension in VS Code for the Web (vscode.dev, github.dev, code-server's browser host): the language server is a
+ * web worker, made from a `blob:` URL of its bundle, which the extension reads from its own files (a worker from a
+ * URL inside the extension is refused in some hosts). The server reads files by asking this client.
+ */
+export function activate(context: vscode.ExtensionContext): Promise<AgentTracesApi> {
+  let worker: Worker | undefined;
+  context.subscriptions.push({ dispose: () => worker?.terminate() });
+  // The transports, not the worker: the host's Worker may be its own class, which the library's `instanceof` misses.
+  const startServer = async (): Promise<MessageTransports> => {
+    worker?.terminate(); // a restart makes a new one
+    const url = URL.createObjectURL(new Blob([await bundleText(context, 'server.js')], { type: 'text/javascript' }));
+    worker = new Worker(url, { name: 'Agent Traces language server' });
+    return { reader: new BrowserMessageReader(worker), writer: new BrowserMessageWriter(worker) };
+  };
+  return activateOn({
+    schemes: ['file', 'untitled', 'vscode-remote', 'vscode-vfs', 'vscode-test-web'],
+    createClient: (clientOptions) => new LanguageClient('agentTraces', 'Agent Traces', startServer, clientOptions),
+    beforeStart: (client) => [
+      onRequest(client, ReadFileRequest, (params) => answerReadFile(editorFiles, params)),
+      onRequest(client, ListFilesRequest, (params) => answerListFiles(editorFiles, params)),
+      onRequest(client, FileKindRequest, (params) => answerFileKind(editorFiles, params.uri)),
+      onRequest(client, WorkerBundleRequest, (params) => bundleText(context, `${params.name}.js`)),
+    ],
+  }, context);
+}
