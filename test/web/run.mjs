@@ -4,11 +4,12 @@
 // Usage: node test/web/run.mjs
 //   E2E=required      fail instead of skipping when code-server is not installed (npm run setup)
 //   WEB_TIMEOUT_MS    overall limit (default 240000); on timeout a screenshot goes to test-results/web-timeout.png
+//   E2E_GREP=<text>   run only the tests whose full title contains the text
 //   E2E_VERBOSE=1     also print the workbench's offline noise and code-server's log
 //
 // Exit code 0 when every test passed; prints `N passed, N failed, N skipped` as its last line.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { installedTools, repoRoot } from '../e2e/install.mjs';
@@ -45,11 +46,7 @@ function skipOrFail(reason) {
 }
 
 async function main() {
-  if (!manifest.browser) {
-    // Before the extension has a browser entry there is nothing to run in the web worker, in CI or not.
-    console.log('[web] skipped: no browser entry in package.json');
-    return finish(0);
-  }
+  if (!manifest.browser) return skipOrFail('no browser entry in package.json');
   try {
     buildIfStale();
     if (!hasBrowserEntry() || !existsSync(webSuiteModule)) {
@@ -73,6 +70,8 @@ async function main() {
   const runDir = mkdtempSync(join(tmpdir(), 'agent-traces-web-'));
   onEnd(() => rmSync(runDir, { recursive: true, force: true, maxRetries: 3 }));
   const workspace = copyExamples(join(runDir, 'workspace'));
+  // Read by the suite (test/web/suite/index.ts), which has no environment of its own.
+  writeFileSync(join(runDir, 'web-tests.json'), JSON.stringify({ grep: process.env.E2E_GREP || undefined }));
   mkdirSync(resultsDir, { recursive: true });
 
   const overall = setTimeout(onTimeout, timeoutMs);

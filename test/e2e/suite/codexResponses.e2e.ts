@@ -26,7 +26,7 @@ const refundRule = 'raise "refund to an attacker" if:\n    (call: ToolCall)\n   
 
 async function write(text: string, ...segments: string[]): Promise<vscode.Uri> {
   const uri = workspaceFile(...segments);
-  await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   return uri;
 }
 
@@ -114,7 +114,7 @@ describe('a Codex rollout', () => {
     const output = await vscode.commands.executeCommand<vscode.Uri | undefined>('agentTraces.convertToTrace', document.uri);
     assert.ok(output, 'the command wrote a trace');
     assert.ok(output.path.endsWith('/rollout-2026-11-02T10-00-00-e2e.trace.json'), output.path);
-    const written = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(output)).toString('utf8')) as unknown;
+    const written = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(output))) as unknown;
     assert.deepEqual(written, [
       { role: 'user', content: 'Clean the build folder' },
       { role: 'assistant', content: null, tool_calls: [{ id: 'call_clean1', type: 'function', function: { name: 'shell', arguments: '{"command":"rm -rf build"}' } }] },

@@ -106,6 +106,8 @@ function runWithTimeout(body: Body, context: TestContext, what: string): Promise
 
 export interface RunOptions {
   timeoutMs: number;
+  /** Runs only the tests whose full title contains this text. */
+  grep?: string;
   /** Full titles (or their beginnings) of tests to report as skipped, with the reason printed beside them. */
   skip?: { [titlePrefix: string]: string };
 }
@@ -116,10 +118,11 @@ export interface RunCounts {
   pending: number;
 }
 
+/** The whole message (an assertion's expected and actual values), then the first frames of the stack. */
 function errorLines(error: unknown): string[] {
-  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  const message = error instanceof Error && !text.includes(error.message) ? [`${error.name}: ${error.message}`] : [];
-  return [...message, ...text.split('\n')].slice(0, 14);
+  if (!(error instanceof Error)) return String(error).split('\n');
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).slice(0, 6);
+  return [...`${error.name}: ${error.message}`.split('\n').slice(0, 80), ...frames];
 }
 
 /** Runs every registered test in order and prints one line per result; resolves with the counts. */
@@ -132,7 +135,8 @@ export async function runRegistered(options: RunOptions): Promise<RunCounts> {
     for (const line of errorLines(error)) log(`       ${line}`);
   };
   const skipReason = (title: string) => Object.entries(options.skip ?? {}).find(([prefix]) => title.startsWith(prefix))?.[1];
-  const testsIn = (suite: Suite): Test[] => suite.children.flatMap((child) => ('body' in child ? [child] : testsIn(child)));
+  const selected = (test: Test) => !options.grep || fullTitle(test.suite, test.title).includes(options.grep);
+  const testsIn = (suite: Suite): Test[] => suite.children.flatMap((child) => ('body' in child ? (selected(child) ? [child] : []) : testsIn(child)));
   const hooksOf = (suite: Suite, kind: 'beforeEach' | 'afterEach'): Body[] => {
     const chain: Suite[] = [];
     for (let s: Suite | undefined = suite; s; s = s.parent) chain.unshift(s);
@@ -142,6 +146,7 @@ export async function runRegistered(options: RunOptions): Promise<RunCounts> {
 
   const runTest = async (test: Test) => {
     const title = fullTitle(test.suite, test.title);
+    if (!selected(test)) return;
     const reason = skipReason(title);
     if (reason) {
       counts.pending++;
