@@ -18,6 +18,8 @@ const usage = `Usage: agent-traces check [options] <files, folders or globs...>
 Checks agent trace files (.trace.json, .trace.jsonl, agentguard, dataset and Claude Code session .jsonl) and guardrail rule
 files (.gr) with the same checks as the editor. Folders are searched for those kinds of files; symbolic
 links found there are not followed, and are listed.
+An Inspect AI .eval archive is checked as the JSON log it holds (read-only): its problems are at the line and
+column of that log as the editor shows the archive, followed by the sample and JSON path they are in.
 
 Options:
   --max-problems N   report at most N problems per file (default 1000)
@@ -103,9 +105,10 @@ function printLines(reports: FileReport[], quiet: boolean): void {
     }
     if (report.writtenTo) console.log(`${path}: the fixes were written to the file the link points to, ${escapeForTerminal(report.writtenTo)}`);
     if (report.notFixed) console.log(`${path}: ${escapeForTerminal(report.notFixed)}`);
-    for (const { line, column, problem } of report.problems) {
+    for (const { line, column, problem, where } of report.problems) {
       if (quiet && problem.severity !== 'error') continue;
-      console.log(`${path}:${line}:${column} ${problem.severity} ${escapeForTerminal(problem.code)} ${escapeForTerminal(problem.message)}`);
+      const place = where ? ` (${escapeForTerminal(where)})` : '';
+      console.log(`${path}:${line}:${column} ${problem.severity} ${escapeForTerminal(problem.code)} ${escapeForTerminal(problem.message)}${place}`);
     }
   }
 }
@@ -210,7 +213,7 @@ export async function main(args: string[]): Promise<number> {
       notFixed: report.notFixed,
       notWritten: report.notWritten,
       writtenTo: report.writtenTo,
-      problems: report.problems.map(({ line, column, problem }) => ({ line, column, severity: problem.severity, code: problem.code, message: problem.message })),
+      problems: report.problems.map(({ line, column, problem, where }) => ({ line, column, severity: problem.severity, code: problem.code, message: problem.message, ...(where ? { where } : {}) })),
     })), null, 2)));
   } else {
     printLines(reports, options.quiet);

@@ -50,6 +50,8 @@ export function languageForFile(path: string, text?: string): LanguageId | undef
   if (name.endsWith('.gr')) return 'guardrail';
   if (isManifestPath(name)) return 'rule-tests';
   if (name.endsWith('.trace.jsonl')) return 'agent-trace-jsonl';
+  // An Inspect `.eval` archive, read as the JSON log it holds (inspect/evalArchive.ts): `text` is that log.
+  if (name.endsWith('.eval')) return text === undefined || recognizeInspectLog(text) ? 'agent-trace-inspect' : undefined;
   if (name.endsWith('.jsonl')) {
     if (text === undefined) return 'agent-trace-jsonl';
     if (detectSpans(text)) return 'otel-spans';

@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { errorCode, formatMB, isPathInside, isReportedLink, readFileHead, readTextFileBytes, walkFiles } from '../disk/files';
-import { recognizeInspectLog } from '../inspect/recognize';
+import { inspectPlaceName, recognizeInspectLog, type InspectModel } from '../inspect';
 import { detectSpans } from '../otel/recognize';
 import { recognizeConversation } from '../anthropic/recognize';
 import { detectResponses } from '../responses/recognize';
@@ -13,12 +13,14 @@ import { spliceBytes } from './byteEdits';
 import { fixFile, type AppliedFix, type FixResult } from './fix';
 import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 import { replaceFile } from './replaceFile';
+import { isEvalArchivePath, readInputText } from './readInput';
 import { defaultServerSettings } from '../settings';
 import { globBase, globToRegExp, hasGlobMagic } from '../common/glob';
 
 export interface FileReport {
   path: string;
-  problems: { line: number; column: number; problem: Problem }[];
+  /** `where`: for an `.eval` archive, the sample and the JSON path the line and column (in its JSON view) fall in. */
+  problems: { line: number; column: number; problem: Problem; where?: string }[];
   /** Set when the file could not be checked at all (unreadable, unknown kind). */
   failure?: string;
   /** Set for a symbolic link a folder search found and did not follow: why it was not checked. */
@@ -117,16 +119,26 @@ export async function expandArguments(
  */
 export async function isCheckedInFolder(path: string): Promise<boolean> {
   if (isCheckedByDefault(path)) return true;
+  if (isEvalArchivePath(path)) return (await readFileHead(path, 4)) === zipStart;
   if (!path.toLowerCase().endsWith('.json')) return false;
   const head = await readFileHead(path, inspectLogHead);
   return recognizeInspectLog(head) || detectSpans(head) !== undefined || detectResponses(head) !== undefined
     || recognizeConversation(head, false) !== undefined;
 }
 
+/** How a zip archive (an Inspect `.eval` log) begins. */
+const zipStart = 'PK\u0003\u0004';
+
 const linkSkipped = 'a symbolic link (a folder search does not follow links; name it to check what it points to)';
 
 /** `shownPath`: the file's path as reports print it (as the user named it, `expandArguments`' `shown`). */
 export async function checkFile(path: string, options: CheckOptions, shownPath: string): Promise<FileReport> {
+  if (isEvalArchivePath(path)) {
+    // Read-only: checked as the JSON log it holds, never fixed (there is no text to write back).
+    const log = await readInputText(path, { maxBytes: options.maxBytes, setting: '--max-file-size' });
+    if (!log.ok) return { path: shownPath, problems: [], failure: log.reason };
+    return checkRead(path, { path: log.path, bytes: Buffer.from(log.text, 'utf8') }, { ...options, fix: false }, shownPath);
+  }
   const read = await readTextFileBytes(path, { maxBytes: options.maxBytes, setting: '--max-file-size' });
   if (!read.ok) return { path: shownPath, problems: [], failure: read.reason };
   return checkRead(path, read, options, shownPath);
@@ -168,8 +180,8 @@ async function checkRead(path: string, read: { path: string; bytes: Buffer }, op
   let found: Problem[];
   let fixes: Pick<FileReport, 'fixed' | 'notFixed' | 'notWritten' | 'writtenTo'> = {};
   let checkedText = text;
+  let model: unknown;
   try {
-    let model: unknown;
     if (options.fix) {
       const result = fixFile(service, uri, text, { settings, pythonModules: options.pythonModules });
       fixes = { fixed: result.fixed, notFixed: result.notFixed };
@@ -191,7 +203,15 @@ async function checkRead(path: string, read: { path: string; bytes: Buffer }, op
   } catch (error) {
     return { path: shownPath, problems: [], failure: `not checked: the checker failed on this file (${(error as Error).message})` };
   }
-  return report(shownPath, checkedText, found, fixes);
+  const checked = report(shownPath, checkedText, found, fixes);
+  if (isEvalArchivePath(path) && languageId === 'agent-trace-inspect') {
+    const log = model as InspectModel;
+    for (const entry of checked.problems) {
+      const where = inspectPlaceName(log, entry.problem.span.start);
+      if (where) entry.where = where;
+    }
+  }
+  return checked;
 }
 
 /**

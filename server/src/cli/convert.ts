@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { bytesPerMB, readTextFile } from '../disk/files';
+import { bytesPerMB } from '../disk/files';
+import { readInputText } from './readInput';
 import { convertText, defaultOutputPath, describeReplacement, formOfOutput, writeTraces } from '../conversion';
 import { escapeForTerminal } from './escape';
 import { ExitCode, exitCodeHelp } from './exitCodes';
@@ -12,7 +13,8 @@ Writes the Invariant trace of a file in another format, the events guardrail rul
 test fixture for rules: a Claude Code session (its live conversation) or an Anthropic Messages conversation,
 converted as Invariant's gateway converts Anthropic messages (empty and failed tool results kept); a Codex rollout or
 an OpenAI Responses conversation, whose items convert to the Chat Completions messages they stand for
-(docs/formats.md states the mapping). A file that holds several conversations gives a trace each.
+(docs/formats.md states the mapping); an Inspect AI log, .json or .eval archive, one trace per sample. A file
+that holds several conversations or samples gives a trace each.
 
 Options:
   --out FILE   where to write; its name decides the form: .trace.json (or any .json) one pretty-printed trace
@@ -66,7 +68,7 @@ export async function runConvert(args: string[]): Promise<number> {
   const shown = (path: string) => escapeForTerminal(given.get(path) ?? path);
   const input = resolve(cwd, options.input);
   given.set(input, options.input);
-  const read = await readTextFile(input, { maxBytes: maxFileBytes });
+  const read = await readInputText(input, { maxBytes: maxFileBytes });
   if (!read.ok) {
     console.error(`agent-traces convert: ${shown(input)}: ${read.reason}`);
     return ExitCode.incomplete;

@@ -6,6 +6,7 @@ import { expandArguments, readStandardInput } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
 import { bytesPerMB, readTextFile } from '../disk/files';
+import { readInputText } from './readInput';
 import { layoutName, notTracesReason, traceLayoutOfFile } from '../traceFormats';
 import { defaultTimeoutMs, readBudget, readParameter, readTimeout } from './ruleOptions';
 import { EvaluationWorkers } from '../rulesOnTraces/evaluationWorkers';
@@ -159,7 +160,7 @@ export async function runEval(args: string[]): Promise<number> {
     });
   }
   for (const file of files.filter((f) => !f.toLowerCase().endsWith('.gr'))) {
-    inputs.push({ path: file, shown: shownPath(file), read: () => readTextFile(file, { maxBytes: maxFileBytes }) });
+    inputs.push({ path: file, shown: shownPath(file), read: () => readInputText(file, { maxBytes: maxFileBytes }) });
   }
   if (inputs.length === 0 && inputErrors.length === 0) return ExitCode.incomplete;
 

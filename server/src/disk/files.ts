@@ -15,6 +15,8 @@ export interface DiskReadOptions {
   folders?: string[];
   /** The setting that sets maxBytes, named in the refusal. */
   setting?: string;
+  /** Read a binary file too (an archive): no refusal for NUL bytes. */
+  binary?: boolean;
 }
 
 export type DiskRead = { ok: true; path: string; text: string } | { ok: false; reason: string };
@@ -113,7 +115,7 @@ export async function readTextFileBytes(path: string, options: DiskReadOptions):
       length += bytesRead;
     }
     if (length > options.maxBytes) return tooLarge(length);
-    if (buffer.subarray(0, Math.min(length, 8192)).includes(0)) return { ok: false, reason: 'refused: a binary file (NUL bytes), not text' };
+    if (!options.binary && buffer.subarray(0, Math.min(length, 8192)).includes(0)) return { ok: false, reason: 'refused: a binary file (NUL bytes), not text' };
     return { ok: true, path: real, bytes: buffer.subarray(0, length) };
   } catch (error) {
     return { ok: false, reason: `cannot read: ${errorCode(error)}` };

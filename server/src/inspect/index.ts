@@ -23,6 +23,7 @@ import { validate } from './validate';
 
 export type { InspectModel } from './types';
 export { recognizeInspectLog } from './recognize';
+export { placeName as inspectPlaceName } from './place';
 
 const recentModels = new RecentModels<InspectModel>();
 

@@ -1,5 +1,6 @@
 /** What the cursor is on in an Inspect log: the path to the value under it, and what each object on the way is. */
 import { pathAt, type PathStep } from '../json/queries';
+import { sampleAt, sampleName } from './model';
 import type { InspectModel } from './types';
 
 export type Role =
@@ -39,4 +40,16 @@ export function placeAt(model: InspectModel, offset: number): Place | undefined 
   const roles: Role[] = ['log'];
   for (let i = 1; i < steps.length; i++) roles.push(steps[i].onKey ? roles[i - 1] : childRole(roles[i - 1], steps[i].segment));
   return { steps, roles, segment: steps[steps.length - 1].segment };
+}
+
+/**
+ * `sample 3 (epoch 1), messages[4].tool_call_id`: where an offset lies, in words that need no text to look at (an
+ * `.eval` archive's reports name this beside the line and column of its JSON view).
+ */
+export function placeName(model: InspectModel, offset: number): string | undefined {
+  const sample = sampleAt(model, offset);
+  if (!sample) return undefined;
+  const path = pathAt(sample.node, offset).slice(1).map((step) => step.segment);
+  const jsonPath = path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : `${i === 0 ? '' : '.'}${segment}`)).join('');
+  return `${sampleName(sample)}${jsonPath ? `, ${jsonPath}` : ''}`;
 }
