@@ -445,3 +445,19 @@ export interface ConvertToTraceResult {
 
 /** The Invariant trace of an open document in another format, to write beside it as a fixture. */
 export const ConvertToTraceRequest: RequestType<ConvertToTraceParams, ConvertToTraceResult> = { method: 'agentTraces/convertToTrace' };
+
+/**
+ * The Inspect AI log an `.eval` archive holds, as the JSON text the editor shows and the server's features read. The
+ * client reads the archive's bytes (from any file system the workspace has) and sends them; the server inflates them
+ * within its limits.
+ */
+export interface InspectArchiveTextParams {
+  /** The archive's URI, for messages. */
+  uri: string;
+  /** The archive's bytes, in base64. */
+  bytes: string;
+}
+
+export type InspectArchiveText = { text: string; samples: number } | { reason: string };
+
+export const InspectArchiveTextRequest: RequestType<InspectArchiveTextParams, InspectArchiveText> = { method: 'agentTraces/inspectArchiveText' };

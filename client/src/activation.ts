@@ -13,6 +13,7 @@ import { registerPreview, type PreviewApi } from './preview';
 import { registerRuleTests, type RuleTestsApi } from './ruleTests';
 import { registerWhyNotHere, type WhyNotHereApi } from './whyNotHere';
 import { registerRuleCompare } from './ruleCompare';
+import { archiveScheme, registerInspectArchives } from './inspectArchive';
 
 /** What the extension hands to other extensions and to its own extension-host tests. */
 export interface AgentTracesApi {
@@ -42,6 +43,8 @@ export async function activateOn(platform: Platform, context: vscode.ExtensionCo
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       ...languages.flatMap((language) => platform.schemes.map((scheme) => ({ language, scheme }))),
+      // An Inspect .eval archive's view: the JSON log it holds (inspectArchive.ts).
+      { language: 'agent-trace-inspect', scheme: archiveScheme },
       // The tests of rule files: JSON to VS Code (its schema is contributed), checked by the server by their name.
       ...platform.schemes.filter((scheme) => scheme !== 'untitled').map((scheme) => ({ scheme, pattern: '**/*.tests.json' })),
     ],
@@ -76,6 +79,7 @@ export async function activateOn(platform: Platform, context: vscode.ExtensionCo
   context.subscriptions.push(...(platform.beforeStart?.(languageClient) ?? []));
   await languageClient.start();
   adoptConversations(context, languageClient);
+  registerInspectArchives(context, languageClient);
   reportVisibleRules(context, languageClient);
   reportWorkspaceTrust(context, languageClient);
   ruleTests = registerRuleTests(context, languageClient);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { ConvertToTraceRequest, sendRequest } from '../../shared/requests';
+import { archiveOfView, archiveScheme } from './inspectArchive';
 
 export const convertCommand = 'agentTraces.convertToTrace';
 export const convertRedactedCommand = 'agentTraces.convertToTraceRedacted';
@@ -21,7 +22,9 @@ export function registerConvertCommands(context: vscode.ExtensionContext, client
       void vscode.window.showWarningMessage(`Agent Traces: ${vscode.workspace.asRelativePath(document.uri)} was not converted: ${answer.error ?? 'unknown reason'}.`);
       return undefined;
     }
-    const output = vscode.Uri.joinPath(document.uri, '..', answer.fileName);
+    // An Inspect archive's view converts beside the archive.
+    const source = document.uri.scheme === archiveScheme ? archiveOfView(document.uri) : document.uri;
+    const output = vscode.Uri.joinPath(source, '..', answer.fileName);
     const exists = await vscode.workspace.fs.stat(output).then(() => true, () => false);
     if (exists && !target) {
       const replace = await vscode.window.showWarningMessage(`${answer.fileName} exists. Replace it with this conversion?`, { modal: true }, 'Replace');

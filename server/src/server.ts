@@ -22,11 +22,13 @@ import { warmUpTraceReading } from './lsp/warmUp';
 import type { GraphData } from '../../shared/protocol';
 import {
   CompareLocateRequest, CompareRequest, ConvertToTraceRequest, EvaluateRulesRequest, ExplainChoicesRequest, ExplainRuleRequest, ExplainTargetsRequest, RuleCompareRequest, GraphRequest, ModelChangedNotification, onNotification, onRequest, RulesForTraceRequest,
-  RecognizeDocumentRequest, RuleTestsListRequest, RuleTestsRunRequest, sendNotification, ServerInfoRequest, VisibleRulesNotification, WorkspaceTrustNotification,
+  InspectArchiveTextRequest, RecognizeDocumentRequest, RuleTestsListRequest, RuleTestsRunRequest, sendNotification, ServerInfoRequest, VisibleRulesNotification, WorkspaceTrustNotification,
   type InitializationOptions,
 } from '../../shared/requests';
 import { defaultServerSettings, readSettings, type ServerSettings } from './settings';
 import { WorkspaceToolIndex } from './lsp/workspaceTools';
+import { inspectArchiveText } from './lsp/inspectArchiveRequest';
+import { zipCodec } from './archive/codec';
 import { FolderPythonModules } from './disk/pythonModules';
 import { version as serverVersion } from '../../package.json';
 import { readPolicyFiles } from './rulesOnTraces/policies';
@@ -528,6 +530,8 @@ onRequest(connection, ConvertToTraceRequest, (params) => {
 onRequest(connection, ServerInfoRequest, () => ({ pid: globalThis.process?.pid ?? 0, version: serverVersion }));
 
 // A generic JSON document that is a conversation by its content: the client gives it our language.
+onRequest(connection, InspectArchiveTextRequest, (params) => inspectArchiveText(params, zipCodec, settings.maxFileSizeMB * bytesPerMB));
+
 onRequest(connection, RecognizeDocumentRequest, (params) => {
   const language = languageForDocument(params.uri, params.languageId, params.text);
   return language === 'agent-trace-anthropic' || language === 'agent-trace-inspect' ? language : null;

@@ -4,7 +4,7 @@
  * command that reads traces (check, eval, convert) reads through here, so an archive is the same log to each.
  */
 import { readTextFile, readTextFileBytes, type DiskRead, type DiskReadOptions } from '../disk/files';
-import { nodeZipCodec } from '../archive/nodeCodec';
+import { zipCodec } from '../archive/codec';
 import { defaultEvalArchiveLimits, inspectLogOfArchive } from '../inspect/evalArchive';
 
 export function isEvalArchivePath(path: string): boolean {
@@ -15,6 +15,6 @@ export async function readInputText(path: string, options: DiskReadOptions): Pro
   if (!isEvalArchivePath(path)) return readTextFile(path, options);
   const read = await readTextFileBytes(path, { ...options, binary: true });
   if (!read.ok) return read;
-  const log = await inspectLogOfArchive(read.bytes, nodeZipCodec, { maxEntries: defaultEvalArchiveLimits.maxEntries, maxBytes: options.maxBytes, setting: options.setting });
+  const log = await inspectLogOfArchive(read.bytes, zipCodec, { maxEntries: defaultEvalArchiveLimits.maxEntries, maxBytes: options.maxBytes, setting: options.setting });
   return log.ok ? { ok: true, path: read.path, text: log.text } : { ok: false, reason: log.reason };
 }

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { nodeZipCodec } from '../../../server/src/archive/nodeCodec';
+import { zipCodec } from '../../../server/src/archive/codec';
 import { readZipDirectory } from '../../../server/src/archive/zip';
 import { defaultSettings } from '../../../server/src/common/languageService';
 import { inspectLogOfArchive, type EvalArchiveLimits } from '../../../server/src/inspect/evalArchive';
@@ -16,13 +16,13 @@ import { agentLog, assistant, log, sample, user } from './logs';
 const inspectFolder = path.join(corpus, 'formats/inspect');
 
 async function read(archive: Buffer, limits?: EvalArchiveLimits): Promise<string> {
-  const result = await inspectLogOfArchive(archive, nodeZipCodec, limits);
+  const result = await inspectLogOfArchive(archive, zipCodec, limits);
   assert.ok(result.ok, result.ok ? '' : result.reason);
   return result.text;
 }
 
 async function refusal(archive: Buffer, limits?: EvalArchiveLimits): Promise<string> {
-  const result = await inspectLogOfArchive(archive, nodeZipCodec, limits);
+  const result = await inspectLogOfArchive(archive, zipCodec, limits);
   assert.ok(!result.ok, 'the archive should be refused');
   return result.reason;
 }

@@ -1,11 +1,11 @@
 /**
- * The zip codec on Node (the command line and the server's Node build): zlib inflates and checksums. The one place
- * that imports zlib, so that a browser build passes a codec of its own (DecompressionStream) instead.
+ * The zip codec on Node (the command line and the server): zlib inflates and checksums. The one place
+ * that imports zlib; the browser build takes codec.browser.ts (DecompressionStream) instead.
  */
 import { crc32, inflateRawSync } from 'node:zlib';
 import { ZipLimitError, type ZipCodec } from './zip';
 
-export const nodeZipCodec: ZipCodec = {
+export const zipCodec: ZipCodec = {
   inflateRaw(data, maxBytes) {
     try {
       return inflateRawSync(data, { maxOutputLength: Math.max(1, maxBytes) });
