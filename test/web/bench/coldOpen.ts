@@ -59,6 +59,7 @@ export async function run(): Promise<void> {
     host: typeof (globalThis as { process?: unknown }).process === 'undefined' ? 'web' : 'node',
     extensionKind: extension.extensionKind === vscode.ExtensionKind.UI ? 'ui' : 'workspace',
     activeBefore,
+    documentsBefore: vscode.workspace.textDocuments.map((document) => `${document.languageId} ${document.uri.toString()}`),
     coldMs: timings[0],
     warmMs: timings.slice(1),
   };
