@@ -33,6 +33,14 @@ export function parseJsonValue(text: string, start: number, end: number, budget?
 }
 
 /**
+ * As parseJsonValue, every container of valid text built at once: for readers that visit nearly all of a value
+ * (spans, their attributes and the messages inside them), which would otherwise read each level of it again.
+ */
+export function parseWholeJsonValue(text: string, start: number, end: number, budget?: Budget): ParsedValue {
+  return readAsValid(text, start, end, true) ?? valueOfTree(text, end, buildTree(text, start, end, valuePlan, budget));
+}
+
+/**
  * A whole JSON document (a Responses body, a conversation) read into the nodes features visit, as parseJsonValue
  * reads a line, with messages in the document's own words.
  */
@@ -42,9 +50,9 @@ export function parseJsonDocument(text: string, words: Wording, budget?: Budget)
 }
 
 /** The fast reader's value of valid text; undefined for broken text. */
-function readAsValid(text: string, start: number, end: number): ParsedValue | undefined {
+function readAsValid(text: string, start: number, end: number, whole = false): ParsedValue | undefined {
   try {
-    const root = readValidJson(text, start, end);
+    const root = readValidJson(text, start, end, whole);
     return root ? { root, errors: [] } : undefined;
   } catch (failure) {
     if (!(failure instanceof RangeError)) throw failure;

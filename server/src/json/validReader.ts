@@ -107,6 +107,8 @@ class StrictParser {
     private readonly controlFree = false,
     private readonly checked = false,
     private readonly ends: ContainerEnds = new Map(),
+    /** Containers from this depth down are checked and built on first visit; Infinity builds them all now. */
+    private readonly lazyDepth = LAZY_DEPTH,
   ) {
     this.pos = start;
   }
@@ -134,8 +136,8 @@ class StrictParser {
     if (this.pos >= this.end) throw notValid;
     const c = this.text.charCodeAt(this.pos);
     switch (c) {
-      case 0x7b: return this.depth >= LAZY_DEPTH ? this.skipContainer(true) : this.parseObject();
-      case 0x5b: return this.depth >= LAZY_DEPTH ? this.skipContainer(false) : this.parseArray();
+      case 0x7b: return this.depth >= this.lazyDepth ? this.skipContainer(true) : this.parseObject();
+      case 0x5b: return this.depth >= this.lazyDepth ? this.skipContainer(false) : this.parseArray();
       case QUOTE: return this.parseString();
       case 0x74: return this.parseLiteral('true', 'boolean', true);
       case 0x66: return this.parseLiteral('false', 'boolean', false);
@@ -387,14 +389,16 @@ function isDigit(c: number): boolean {
 /**
  * The JSON value in text[start, end) when the text is valid JSON, undefined when it is not (the tolerant reader
  * then reads it for its errors and partial tree). Throws a RangeError when the nesting is too deep to read.
+ * `whole`: every container built now, for a reader that visits nearly all of them (a span's attributes and
+ * messages): building on first visit would read each level of the text again.
  */
-export function readValidJson(text: string, start: number, end: number): JsonNode | undefined {
+export function readValidJson(text: string, start: number, end: number, whole = false): JsonNode | undefined {
   // One scan of the value for control characters; usually there are none and strings need no check at all.
   CONTROL_CHARACTER.lastIndex = start;
   const control = CONTROL_CHARACTER.exec(text);
   const controlFree = !control || control.index >= end;
   try {
-    return new StrictParser(text, start, end, controlFree).parseDocument();
+    return new StrictParser(text, start, end, controlFree, false, new Map(), whole ? Infinity : LAZY_DEPTH).parseDocument();
   } catch (failure) {
     if (failure === notValid) return undefined;
     throw failure;

@@ -16,6 +16,8 @@ export interface SpanAttribute {
   readonly value?: JsonNode;
   /** The whole entry (`{"key": …, "value": …}`, or `"key": value`). */
   readonly span: Span;
+  /** What its value holds as JSON, once read (the span's messages, then their checks, read the same string). */
+  json?: AttributeJson;
 }
 
 const maxDepth = 32;
@@ -87,9 +89,11 @@ export interface AttributeJson extends EmbeddedJson {
   encoded: boolean;
 }
 
+/** Read once per attribute: the messages of a span and the checks of the JSON in its strings share the reading. */
 export function attributeJson(text: string, attribute: SpanAttribute | undefined): AttributeJson | undefined {
   const value = attribute?.value;
-  if (!value) return undefined;
-  if (value.type === 'string') return { ...readEmbeddedJson(text, value as JsonString), encoded: true };
-  return { root: value, errors: [], encoded: false };
+  if (!attribute || !value) return undefined;
+  if (attribute.json) return attribute.json;
+  attribute.json = value.type === 'string' ? { ...readEmbeddedJson(text, value as JsonString), encoded: true } : { root: value, errors: [], encoded: false };
+  return attribute.json;
 }

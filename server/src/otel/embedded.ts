@@ -4,36 +4,43 @@
  * string's escapes, so calls, ids and problems found inside land on the file's own characters. The nodes are plain
  * (their characters are escaped JSON, not a literal a reader could read again).
  */
-import type { JsonNode, JsonProperty, JsonSyntaxError } from '../json/nodes';
+import type { JsonArray, JsonNode, JsonObject, JsonProperty, JsonSyntaxError } from '../json/nodes';
 import { transientStringValue, type JsonString } from '../json/nodes';
-import { parseJsonValue } from '../json/readJson';
+import { parseWholeJsonValue } from '../json/readJson';
 
 /**
- * The nodes read here (and the containers attributes.ts makes of OTLP's AnyValues): their characters in the file are
- * not a JSON literal of them, so a conversion must not read them back from the text.
+ * The mark of the nodes read here (and the containers attributes.ts makes of OTLP's AnyValues): their characters in
+ * the file are not a JSON literal of them, so a conversion must not read them back from the text. A property of the
+ * node rather than a WeakSet: a history of messages makes hundreds of thousands of these nodes, and a weak
+ * collection of that many costs more than reading them.
  */
-const decodedNodes = new WeakSet<JsonNode>();
+const decoded = Symbol('decoded from inside a string');
 
 export function isDecoded(node: JsonNode): boolean {
-  return decodedNodes.has(node);
+  return (node as { [decoded]?: true })[decoded] === true;
 }
 
 export function markDecoded<T extends JsonNode>(node: T): T {
-  decodedNodes.add(node);
+  (node as { [decoded]?: true })[decoded] = true;
   return node;
 }
 
-/** Values nested deeper than this inside a string are not read (the rest of the value is kept). */
+/** Values nested deeper than this inside a string are not read (the container is kept, empty). */
 const maxDepth = 64;
-/** Nodes read from one string at most: a bigger value keeps what was read before it. */
-const maxNodes = 200_000;
 
 export interface EmbeddedJson {
   root?: JsonNode;
   /** Syntax errors, at source offsets. */
   errors: JsonSyntaxError[];
-  /** Part of the value was not read (too deep, too many nodes). */
-  cut?: boolean;
+}
+
+/**
+ * Whether a string literal's value starts (after white space) with `{` or `[`, read from its first source
+ * characters: a history of messages is megabytes long, and decoding all of it to look at its head costs as much as
+ * reading it.
+ */
+export function startsAsContainer(text: string, literal: { start: number; end: number }): boolean {
+  return /^(?:[ \t\r\n]|\\[nrt]|\\u00(?:20|09|0[aA]|0[dD]))*[[{]/.test(text.slice(literal.start + 1, Math.min(literal.end, literal.start + 129)));
 }
 
 /** Maps offsets in a literal's decoded value to offsets in the source text. */
@@ -74,56 +81,77 @@ function escapeSourceLength(text: string, slash: number, end: number): number {
   return Math.min(2, end - slash);
 }
 
-/** The JSON a string literal holds, read with source spans; undefined root when it holds no JSON value. */
+/**
+ * The JSON a string literal holds, read with source spans; undefined root when it holds no JSON value. The nodes are
+ * made one container at a time, when a feature first visits it: a model's history repeats every earlier message and
+ * tool output, of which the reading of calls and outputs visits a few fields per message.
+ */
 export function readEmbeddedJson(text: string, literal: JsonString): EmbeddedJson {
-  const decoded = transientStringValue(literal);
+  const decodedText = transientStringValue(literal);
   const offsets = new LiteralOffsets(text, literal);
-  const parsed = parseJsonValue(decoded, 0, decoded.length);
-  const at = (offset: number) => offsets.at(offset);
-  const errors = parsed.errors.map((error) => ({ start: at(error.start), end: Math.max(at(error.end), at(error.start)), message: error.message }));
-  if (!parsed.root) return { errors };
-  const state = { nodes: 0, cut: false };
-  const root = mapped(parsed.root, at, 0, state);
-  return state.cut ? { root, errors, cut: true } : { root, errors };
+  const parsed = parseWholeJsonValue(decodedText, 0, decodedText.length);
+  const errors = parsed.errors.map((error) => ({ start: offsets.at(error.start), end: Math.max(offsets.at(error.end), offsets.at(error.start)), message: error.message }));
+  return parsed.root ? { root: mapped(parsed.root, offsets, 0), errors } : { errors };
 }
 
-function mapped(node: JsonNode, at: (offset: number) => number, depth: number, state: { nodes: number; cut: boolean }): JsonNode {
-  return markDecoded(mappedNode(node, at, depth, state));
-}
-
-function mappedNode(node: JsonNode, at: (offset: number) => number, depth: number, state: { nodes: number; cut: boolean }): JsonNode {
-  state.nodes++;
-  const start = at(node.start);
-  const end = at(node.end);
+/** A node of the decoded text as a node at the source characters it was decoded from. */
+function mapped(node: JsonNode, offsets: LiteralOffsets, depth: number): JsonNode {
+  const start = offsets.at(node.start);
+  const end = offsets.at(node.end);
   switch (node.type) {
-    case 'object': {
-      const properties: JsonProperty[] = [];
-      if (depth < maxDepth) {
-        for (const property of node.properties) {
-          if (state.nodes >= maxNodes) { state.cut = true; break; }
-          properties.push({
-            key: property.key, keyStart: at(property.keyStart), keyEnd: at(property.keyEnd),
-            value: property.value && mapped(property.value, at, depth + 1, state), start: at(property.start), end: at(property.end),
-          });
-        }
-      } else state.cut = true;
-      return { type: 'object', start, end, properties };
-    }
-    case 'array': {
-      const items: JsonNode[] = [];
-      if (depth < maxDepth) {
-        for (const item of node.items) {
-          if (state.nodes >= maxNodes) { state.cut = true; break; }
-          items.push(mapped(item, at, depth + 1, state));
-        }
-      } else state.cut = true;
-      return { type: 'array', start, end, items };
-    }
+    case 'object':
+      return new MappedObject(node, offsets, depth, start, end);
+    case 'array':
+      return new MappedArray(node, offsets, depth, start, end);
     case 'string':
-      return { type: 'string', start, end, value: node.value };
+      return new MappedString(node, start, end);
     case 'number':
-      return { type: 'number', start, end, raw: node.raw };
+      return { type: 'number', start, end, raw: node.raw, [decoded]: true } as JsonNode;
     default:
-      return { type: node.type, start, end, value: node.value } as JsonNode;
+      return { type: node.type, start, end, value: node.value, [decoded]: true } as JsonNode;
+  }
+}
+
+/** An object whose properties are mapped when first asked for (once: the same nodes on every visit). */
+class MappedObject implements JsonObject {
+  readonly type = 'object' as const;
+  readonly [decoded] = true;
+  private built: JsonProperty[] | undefined;
+
+  constructor(private readonly inner: JsonObject, private readonly offsets: LiteralOffsets, private readonly depth: number, readonly start: number, readonly end: number) {}
+
+  get properties(): JsonProperty[] {
+    if (this.built) return this.built;
+    const offsets = this.offsets;
+    this.built = this.depth >= maxDepth ? [] : this.inner.properties.map((property) => ({
+      key: property.key, keyStart: offsets.at(property.keyStart), keyEnd: offsets.at(property.keyEnd),
+      value: property.value && mapped(property.value, offsets, this.depth + 1), start: offsets.at(property.start), end: offsets.at(property.end),
+    }));
+    return this.built;
+  }
+}
+
+class MappedArray implements JsonArray {
+  readonly type = 'array' as const;
+  readonly [decoded] = true;
+  private built: JsonNode[] | undefined;
+
+  constructor(private readonly inner: JsonArray, private readonly offsets: LiteralOffsets, private readonly depth: number, readonly start: number, readonly end: number) {}
+
+  get items(): JsonNode[] {
+    this.built ??= this.depth >= maxDepth ? [] : this.inner.items.map((item) => mapped(item, this.offsets, this.depth + 1));
+    return this.built;
+  }
+}
+
+/** A string decoded (from the decoded text) when its value is read: most tool outputs in a history are never read. */
+class MappedString implements JsonString {
+  readonly type = 'string' as const;
+  readonly [decoded] = true;
+
+  constructor(private readonly inner: JsonString, readonly start: number, readonly end: number) {}
+
+  get value(): string {
+    return this.inner.value;
   }
 }

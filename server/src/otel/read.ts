@@ -7,7 +7,7 @@ import type { Budget } from '../common/budget';
 import { spend } from '../common/budget';
 import type { JsonNode, JsonObject, JsonSyntaxError } from '../json/nodes';
 import { property } from '../json/queries';
-import { parseJsonValue } from '../json/readJson';
+import { parseJsonValue, parseWholeJsonValue } from '../json/readJson';
 import type { TokenUsage } from '../calls/model';
 import { attributeJson, attributeNumber, attributeString, numberOf, readAttributes, type SpanAttribute } from './attributes';
 import { isZeroId, readSpanId } from './ids';
@@ -50,7 +50,7 @@ export function readDocument(text: string, maxLines: number, budget?: Budget): R
           read.omittedLines++;
         } else {
           steps = spend(budget, steps);
-          const parsed = parseJsonValue(text, start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end, budget);
+          const parsed = parseWholeJsonValue(text, start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end, budget);
           read.errors.push(...parsed.errors);
           if (parsed.root) read.values.push(parsed.root);
         }
@@ -59,7 +59,7 @@ export function readDocument(text: string, maxLines: number, budget?: Budget): R
       start = end + 1;
     }
   } else {
-    const parsed = parseJsonValue(text, 0, text.length, budget);
+    const parsed = parseWholeJsonValue(text, 0, text.length, budget);
     read.errors.push(...parsed.errors);
     if (parsed.root) read.values.push(parsed.root);
   }

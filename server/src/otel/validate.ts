@@ -13,6 +13,7 @@ import { parseJson } from '../trace/parser';
 import type { JsonNode } from '../json/nodes';
 import { property } from '../json/queries';
 import { attributeJson, attributeString } from './attributes';
+import { startsAsContainer } from './embedded';
 import type { SpanStep, SpansModel } from './types';
 
 const code = (name: string) => `otel/${name}`;
@@ -91,7 +92,7 @@ function checkSpan(model: SpansModel, step: SpanStep, add: Add): void {
 function checkEncodedJson(model: SpansModel, step: SpanStep, key: string, add: Add): void {
   const attribute = step.attributes.get(key);
   const value: JsonNode | undefined = attribute?.value;
-  if (value?.type !== 'string' || !/^\s*[[{]/.test(value.value.slice(0, 64))) return;
+  if (value?.type !== 'string' || !startsAsContainer(model.text, value)) return;
   const read = attributeJson(model.text, attribute);
   const first = read?.errors[0];
   if (!first) return;
