@@ -8,6 +8,9 @@ import { isManifestPath } from './ruleTests/manifest';
 import { anthropicService, namedAsJsonLines, recognizeConversation } from './anthropic';
 import { detectSpans, spansService } from './otel';
 import { inspectService, recognizeInspectLog } from './inspect';
+import { inspectLogHead } from '../../shared/requests';
+import { FileHeads } from './disk/fileHeads';
+import type { TraceWalk } from './disk/traceWalk';
 
 export type LanguageId = 'agent-trace' | 'agent-trace-jsonl' | 'openai-responses' | 'agent-trace-anthropic' | 'otel-spans' | 'agent-trace-inspect' | 'guardrail' | 'rule-tests';
 
@@ -115,4 +118,32 @@ function uriPath(uri: string): string {
 export function isCheckedByDefault(path: string): boolean {
   const name = path.toLowerCase();
   return name.endsWith('.trace.json') || name.endsWith('.trace.jsonl') || name.endsWith('.jsonl') || name.endsWith('.gr');
+}
+
+/*
+ * Which files of a folder hold traces when nobody named them: the files named like traces (`*.trace.json`,
+ * `*.jsonl`, …), and the `.json` files whose first 64 KB say they are Inspect AI logs (Inspect names its logs after
+ * the run), files of OpenTelemetry spans (the collector's file exporter and any-agent name them as their users say),
+ * or Anthropic Messages or OpenAI Responses conversations (saved request and response bodies). Other `.json` files
+ * (`package.json`, settings, data) cost a look at their head and are left alone. The command line's folder walks
+ * (cli/check.ts) and the workspace's (tool index, rule files' lenses, the comparison of a rule change) decide alike.
+ */
+
+/** Whether a `.json` file's head holds traces of a format recognised by its content. */
+export function holdsTracesByContent(head: string): boolean {
+  return recognizeInspectLog(head) || detectSpans(head) !== undefined || detectResponses(head) !== undefined
+    || recognizeConversation(head, false) !== undefined;
+}
+
+const isJsonFile = (path: string) => path.toLowerCase().endsWith('.json');
+
+/** Trace files by name for the workspace's walks (rule files are not traces). */
+const isTraceNamed = (path: string) => isCheckedByDefault(path) && !path.toLowerCase().endsWith('.gr');
+
+/** The workspace's looks at `.json` heads, shared by its walks so that an unchanged file is read once. */
+const workspaceHeads = new FileHeads(holdsTracesByContent, inspectLogHead);
+
+/** How the workspace's walks find trace files, looking at `maxHeads` `.json` heads per walk at most. */
+export function workspaceTraceWalk(maxHeads: number, heads: FileHeads = workspaceHeads): TraceWalk {
+  return { byName: isTraceNamed, byHead: (path) => isJsonFile(path) && !isTraceNamed(path), heads, maxHeads };
 }

@@ -78,6 +78,7 @@ const toolIndex = new WorkspaceToolIndex((message) => connection.console.info(me
   maxTotalBytes: settings.indexMaxTotalSizeMB * bytesPerMB,
   maxLines: settings.jsonlMaxLines,
   folders: workspaceFolderPaths(),
+  maxJsonHeads: settings.workspaceMaxJsonFiles,
 }));
 const preparation = new ModelPreparation(models, (message) => connection.console.error(message));
 const rules = new RuleChecks({

@@ -13,6 +13,8 @@ export interface ServerSettings extends Settings {
   /** The tool index skips files larger than this and stops after reading this much in total. */
   indexMaxFileSizeMB: number;
   indexMaxTotalSizeMB: number;
+  /** `.json` files of the workspace whose beginning is read (to find conversations, logs and spans) per walk, at most. */
+  workspaceMaxJsonFiles: number;
   /** JSON Lines documents are read up to this many lines; a notice says how many were left out. */
   jsonlMaxLines: number;
   /** Entries of a JSON Lines outline; a last entry says how many more are not listed. */
@@ -54,6 +56,7 @@ export const defaultServerSettings: ServerSettings = {
   maxFileSizeMB: 100,
   indexMaxFileSizeMB: 10,
   indexMaxTotalSizeMB: 200,
+  workspaceMaxJsonFiles: 2000,
   jsonlMaxLines: defaultMaxLines,
   jsonlMaxOutlineEntries: defaultMaxOutlineEntries,
   jsonlCachedLineModels: defaultCachedLineModels,
@@ -101,6 +104,7 @@ export function readSettings(section: unknown): ServerSettings {
     maxFileSizeMB: positiveNumber(raw.files?.maxSizeMB, defaultServerSettings.maxFileSizeMB),
     indexMaxFileSizeMB: positiveNumber(raw.workspace?.maxFileSizeMB, defaultServerSettings.indexMaxFileSizeMB),
     indexMaxTotalSizeMB: positiveNumber(raw.workspace?.maxTotalSizeMB, defaultServerSettings.indexMaxTotalSizeMB),
+    workspaceMaxJsonFiles: Math.floor(positiveNumber(raw.workspace?.maxJsonFiles, defaultServerSettings.workspaceMaxJsonFiles)),
     jsonlMaxLines: positiveNumber(raw.jsonl?.maxLines, defaultServerSettings.jsonlMaxLines, 1),
     jsonlMaxOutlineEntries: Math.floor(positiveNumber(raw.jsonl?.maxOutlineEntries, defaultServerSettings.jsonlMaxOutlineEntries, 1)),
     jsonlCachedLineModels: Math.floor(positiveNumber(raw.jsonl?.cachedLineModels, defaultServerSettings.jsonlCachedLineModels, 1)),

@@ -3,15 +3,12 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { errorCode, formatMB, isPathInside, isReportedLink, readFileHead, readTextFileBytes, walkFiles } from '../disk/files';
-import { inspectPlaceName, recognizeInspectLog, type InspectModel } from '../inspect';
-import { detectSpans } from '../otel/recognize';
-import { recognizeConversation } from '../anthropic/recognize';
-import { detectResponses } from '../responses/recognize';
+import { inspectPlaceName, type InspectModel } from '../inspect';
 import { inspectLogHead } from '../../../shared/requests';
 import type { Problem, PythonModules } from '../common/types';
 import { spliceBytes } from './byteEdits';
 import { fixFile, type AppliedFix, type FixResult } from './fix';
-import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
+import { holdsTracesByContent, isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 import { replaceFile } from './replaceFile';
 import { isEvalArchivePath, readInputText } from './readInput';
 import { defaultServerSettings } from '../settings';
@@ -114,16 +111,14 @@ export async function expandArguments(
  * What a folder search reads by default: the files named like traces and rules (isCheckedByDefault), and the `.json`
  * files whose beginning says they are Inspect AI logs (Inspect names its logs after the run, never `*.trace.json`),
  * files of OpenTelemetry spans (the collector's file exporter and any-agent name them as their users say), or
- * Anthropic Messages or OpenAI Responses conversations (saved request and response bodies). Other `.json` files cost
- * a look at their first 64 KB.
+ * Anthropic Messages or OpenAI Responses conversations (saved request and response bodies), as the workspace's walks
+ * find them (languages.ts). Other `.json` files cost a look at their first 64 KB.
  */
 export async function isCheckedInFolder(path: string): Promise<boolean> {
   if (isCheckedByDefault(path)) return true;
   if (isEvalArchivePath(path)) return (await readFileHead(path, 4)) === zipStart;
   if (!path.toLowerCase().endsWith('.json')) return false;
-  const head = await readFileHead(path, inspectLogHead);
-  return recognizeInspectLog(head) || detectSpans(head) !== undefined || detectResponses(head) !== undefined
-    || recognizeConversation(head, false) !== undefined;
+  return holdsTracesByContent(await readFileHead(path, inspectLogHead));
 }
 
 /** How a zip archive (an Inspect `.eval` log) begins. */

@@ -100,3 +100,20 @@ export const walkFiles: typeof NodeFiles.walkFiles = async function* (folder) {
 };
 
 export const errorCode: typeof NodeFiles.errorCode = (error) => (error instanceof Error ? error.message : String(error));
+
+/** No stamp through the client: a look at a file's head is not remembered, and is asked for again. */
+export const fileStamp: typeof NodeFiles.fileStamp = async () => undefined;
+
+/** Files read whole at most to look at their head: the client reads a file whole or not at all. */
+const maxHeadSourceBytes = 16 * bytesPerMB;
+
+/** The first `maxBytes` of a file, from the client's reading of it (the whole file, up to 16 MB); '' when it cannot be read. */
+export const readFileHead: typeof NodeFiles.readFileHead = async (path, maxBytes) => {
+  if (!client) return '';
+  for (const cap of [maxBytes, maxHeadSourceBytes]) {
+    const read = await client.readFile(path, cap).catch(() => undefined);
+    if (read?.ok) return read.text.slice(0, maxBytes);
+    if (read?.tooLarge === undefined) return '';
+  }
+  return '';
+};

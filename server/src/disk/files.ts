@@ -177,11 +177,22 @@ export function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }
 
-/** The first `maxBytes` of a regular file as text (a file that cannot be read gives ''): what a look at its head needs. */
+/** A regular file's size and modification time (what says it changed), or undefined for anything else. */
+export async function fileStamp(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+  const stat = await fs.stat(path).catch(() => undefined);
+  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+}
+
+/**
+ * The first `maxBytes` of a regular file as text (a file that cannot be read, or is no regular file, gives ''): what
+ * a look at its head needs.
+ */
 export async function readFileHead(path: string, maxBytes: number): Promise<string> {
   let handle: fs.FileHandle | undefined;
   try {
-    handle = await fs.open(path, 'r');
+    // O_NONBLOCK: a FIFO named like a file must not hold one of Node's I/O threads.
+    handle = await fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!(await handle.stat()).isFile()) return '';
     const buffer = Buffer.alloc(maxBytes);
     const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
     return buffer.subarray(0, bytesRead).toString('utf8');

@@ -262,7 +262,7 @@ export class RuleChecks {
     const { host } = this;
     const settings = host.settings();
     const open = new Set(host.documents.all().map((document) => document.uri));
-    const limits = { maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: host.workspaceFolderPaths() };
+    const limits = { maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: host.workspaceFolderPaths(), maxJsonHeads: settings.workspaceMaxJsonFiles };
     const stale = () => generation !== this.workspaceGeneration;
     try {
       const rules = this.consent.split(this.bindings.rulesForEveryTrace(this.openRuleFiles())).allowed;

@@ -42,7 +42,7 @@ export async function compareRuleVersions(params: RuleCompareParams, host: RuleC
     const layout = traceLayout(host.models.languageOf(document), text);
     return layout ? [{ uri: document.uri, path: document.uri, text, layout }] : [];
   });
-  const limits = { maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: host.folders() };
+  const limits = { maxTraces: settings.guardrails.maxLensTraces, maxBytes: settings.indexMaxFileSizeMB * bytesPerMB, folders: host.folders(), maxJsonHeads: settings.workspaceMaxJsonFiles };
   const found = await compareOverWorkspace(open, limits, (document) => host.compareVersions(sources, document, isCancelled), isCancelled);
   if (!found) return undefined;
   const flips: RuleCompareFlip[] = [];

@@ -1,8 +1,10 @@
-import { bytesPerMB, formatMB, isReportedLink, linkNotFollowed, pathOfUri, readTextFile, uriOfPath, walkFiles } from '../disk/files';
+import { bytesPerMB, formatMB, linkNotFollowed, pathOfUri, readTextFile, uriOfPath } from '../disk/files';
+import { newTraceWalkReport, traceFilesBelow, type TraceWalk } from '../disk/traceWalk';
 import { afterEvents } from '../common/steps';
 import { utf8Length } from '../common/text';
 import type { ToolUsage, WorkspaceTools } from '../common/types';
-import { isCheckedByDefault, languageForFile, serviceFor } from '../languages';
+import { holdsTracesByContent, languageForFile, serviceFor, workspaceTraceWalk } from '../languages';
+import { inspectLogHead } from '../../../shared/requests';
 
 export interface IndexLimits {
   maxFiles: number;
@@ -14,10 +16,12 @@ export interface IndexLimits {
   maxLines: number;
   /** Folder paths files must lie in (symlinks resolved); empty: the folders being indexed. */
   folders: string[];
+  /** `.json` files whose head is looked at (to tell a conversation or a log from other JSON), at most. */
+  maxJsonHeads: number;
 }
 
 const defaultIndexLimits: IndexLimits = {
-  maxFiles: 2000, maxFileBytes: 10 * bytesPerMB, maxTotalBytes: 200 * bytesPerMB, maxLines: 250_000, folders: [],
+  maxFiles: 2000, maxFileBytes: 10 * bytesPerMB, maxTotalBytes: 200 * bytesPerMB, maxLines: 250_000, folders: [], maxJsonHeads: 2000,
 };
 
 /**
@@ -34,6 +38,8 @@ export class WorkspaceToolIndex implements WorkspaceTools {
   constructor(
     private readonly log: (message: string) => void,
     private readonly limits: () => IndexLimits = () => defaultIndexLimits,
+    /** How trace files are found (tests give their own looks at heads). */
+    private readonly walk: (maxJsonHeads: number) => TraceWalk = workspaceTraceWalk,
   ) {}
 
   tools(): ToolUsage[] {
@@ -66,8 +72,11 @@ export class WorkspaceToolIndex implements WorkspaceTools {
     this.readBytes = 0;
     const roots = folderUris.map(pathOfUri).filter((path): path is string => path !== undefined);
     let seen = 0;
+    const walk = this.walk(this.limits().maxJsonHeads);
+    const report = newTraceWalkReport();
+    const onLink = (path: string) => this.log(`Tool index: left out ${path}: ${linkNotFollowed}`);
     walking: for (const root of roots) {
-      for await (const path of traceFilesBelow(root, (message) => this.log(message))) {
+      for await (const path of traceFilesBelow(root, walk, report, onLink)) {
         if (generation !== this.generation) return;
         if (seen >= maxFiles) {
           this.truncated = true;
@@ -78,6 +87,10 @@ export class WorkspaceToolIndex implements WorkspaceTools {
         if (!(await this.indexFile(path, roots))) break walking;
         await new Promise<void>((resolve) => afterEvents(resolve));
       }
+    }
+    if (report.headsLeftOut > 0) {
+      this.truncated = true;
+      this.log(`Tool index: ${report.headsLeftOut} .json files left out: the beginnings of ${walk.maxHeads} were read to find conversations and logs (setting agentTraces.workspace.maxJsonFiles).`);
     }
     if (roots.length > 0) this.log(`Tool index: done, ${seen} trace files seen, ${formatMB(this.readBytes)} read.`);
   }
@@ -109,23 +122,20 @@ export class WorkspaceToolIndex implements WorkspaceTools {
     }
     this.readBytes += utf8Length(read.text);
     try {
+      const uri = uriOfPath(path);
+      // A `.json` file found by its head, or named in a watched-file event: other JSON (no longer) holds traces.
+      const walk = this.walk(1);
+      if (!walk.byName(path) && !(walk.byHead(path) && holdsTracesByContent(read.text.slice(0, inspectLogHead)))) {
+        this.remove(uri);
+        return true;
+      }
       const languageId = languageForFile(read.path, read.text);
       const service = languageId && serviceFor(languageId);
       if (!languageId || !service || languageId === 'guardrail') return true;
-      const uri = uriOfPath(path);
       this.update(uri, languageId, service.parse({ uri, version: -1, text: read.text, maxLines: limits.maxLines }));
     } catch (error) {
       this.log(`Tool index: could not read ${path}: ${(error as Error).message}`);
     }
     return true;
-  }
-}
-
-/** The trace files below a folder (unreadable folders are left out; symbolic links are logged and left out). */
-async function* traceFilesBelow(folder: string, log: (message: string) => void): AsyncGenerator<string> {
-  const isTrace = (path: string) => isCheckedByDefault(path) && !path.endsWith('.gr');
-  for await (const item of walkFiles(folder)) {
-    if (typeof item === 'string' && isTrace(item)) yield item;
-    else if (isReportedLink(item, isTrace)) log(`Tool index: left out ${item.path}: ${linkNotFollowed}`);
   }
 }

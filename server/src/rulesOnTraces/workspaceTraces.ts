@@ -1,6 +1,7 @@
 import { LineStarts } from '../common/lineIndex';
-import { isReportedLink, linkNotFollowed, readTextFile, uriOfPath, walkFiles } from '../disk/files';
-import { isCheckedByDefault } from '../languages';
+import { linkNotFollowed, readTextFile, uriOfPath } from '../disk/files';
+import { newTraceWalkReport, traceFilesBelow, type TraceWalk } from '../disk/traceWalk';
+import { workspaceTraceWalk } from '../languages';
 import { traceLayoutOfFile, type TraceLayout } from '../traceFormats';
 import { nextTurn } from '../common/steps';
 import type { RuleFile, RulesOnTraceResult } from './evaluateOnTrace';
@@ -22,7 +23,13 @@ export interface WorkspaceTraceLimits {
   maxBytes: number;
   /** Workspace folder paths: the files are looked for below them and must lie inside them. */
   folders: string[];
+  /** `.json` files whose head is looked at, at most (agentTraces.workspace.maxJsonFiles; default 2000). */
+  maxJsonHeads?: number;
+  /** How trace files are found (tests give their own looks at heads). */
+  walk?: TraceWalk;
 }
+
+const defaultMaxJsonHeads = 2000;
 
 /** Evaluates the rule files on one file's text (on the evaluation worker); undefined when it was stopped. */
 /** The rule files on a file's text, laid out as `layout` says (`path`: the file's, which may decide how it is read). */
@@ -74,9 +81,10 @@ export interface TraceFileOnDisk {
 }
 
 /**
- * The workspace's trace files that are not open, read one at a time through the bounded disk reader, up to
- * `maxTraces` files; `report` gathers the files not read and, when the limit left files out, the notice naming
- * `setting`. Files that hold no traces (traceFormats.ts decides) are passed over.
+ * The workspace's trace files that are not open (by name, and `.json` files by their head: traceFiles.ts), read one
+ * at a time through the bounded disk reader, up to `maxTraces` files; `report` gathers the files not read and, when a
+ * limit left files out, the notice naming its setting. Files that hold no traces (traceFormats.ts decides) are
+ * passed over.
  */
 export async function* traceFilesOnDisk(
   open: ReadonlySet<string>,
@@ -87,11 +95,11 @@ export async function* traceFilesOnDisk(
 ): AsyncGenerator<TraceFileOnDisk> {
   const seen = new Set<string>();
   let read = 0;
-  const isTrace = (file: string) => isCheckedByDefault(file) && !file.toLowerCase().endsWith('.gr');
+  const walk = limits.walk ?? workspaceTraceWalk(limits.maxJsonHeads ?? defaultMaxJsonHeads);
+  const looks = newTraceWalkReport();
+  const onLink = (path: string) => report.problems.push(`${path}: ${linkNotFollowed}`);
   for (const folder of limits.folders) {
-    for await (const path of walkFiles(folder)) {
-      if (isReportedLink(path, isTrace)) report.problems.push(`${path.path}: ${linkNotFollowed}`);
-      if (typeof path !== 'string' || !isTrace(path)) continue;
+    for await (const path of traceFilesBelow(folder, walk, looks, onLink)) {
       const uri = uriOfPath(path);
       if (open.has(uri) || seen.has(uri)) continue;
       seen.add(uri);
@@ -109,5 +117,8 @@ export async function* traceFilesOnDisk(
       read++;
       yield { uri, path: file.path, text: file.text, layout };
     }
+  }
+  if (looks.headsLeftOut > 0) {
+    report.limitNotice = `${looks.headsLeftOut} .json files not looked at: the beginnings of the first ${walk.maxHeads} were read to find conversations and logs (agentTraces.workspace.maxJsonFiles)`;
   }
 }
