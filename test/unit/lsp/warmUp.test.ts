@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultSettings } from '../../../server/src/common/languageService';
 import { traceService } from '../../../server/src/trace';
-import { sampleTrace, typeInto } from '../../../server/src/lsp/warmUp';
+import { sampleSpans, sampleTrace, typeInto } from '../../../server/src/lsp/warmUp';
+import { spansService } from '../../../server/src/otel';
 
 describe('warming up the trace reader', () => {
   it('reads a well-formed trace with calls and their outputs, as a real one is read', () => {
@@ -21,5 +22,12 @@ describe('warming up the trace reader', () => {
     assert.deepEqual(model.root, full.root);
     assert.equal(String(model.text), text);
     assert.deepEqual(traceService.validate(model, { settings: defaultSettings }), []);
+  });
+
+  it('reads a file of spans with a model span\'s tool call and the tool span that answers it, as a real one is read', () => {
+    const model = spansService.parse({ uri: 'warm-up:spans', version: 0, text: sampleSpans(5) });
+    assert.equal(model.traces.length, 5);
+    assert.deepEqual(model.traces.map((trace) => [trace.steps.length, trace.calls.length, trace.calls[0].outputs.length]), Array(5).fill([3, 1, 1]));
+    assert.deepEqual(spansService.validate(model, { settings: defaultSettings }), []);
   });
 });
