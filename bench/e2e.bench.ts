@@ -6,7 +6,9 @@
 // Cold opens are repeated in fresh processes (their medians are steadier than one run's); the last one of each server
 // runs under bench/heapProbe.ts for its peak heap. A 10,000-line rule file is
 // opened and edited the same way (edit → diagnostics).
-// Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...] [cold] [rules] [decoder])
+// Beside the generated traces of 10 and 50 MB, a 12.8 MB trace whose tool outputs are 40-line command outputs (a
+// listing, test results, a traceback: every output dense with `\n`, `\t` and `\"` escapes, as real tool outputs are).
+// Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...] [cold] [rules] [escapes] [decoder])
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +20,7 @@ import {
 } from 'vscode-languageserver/node';
 import { LineStarts } from '../server/src/common/lineIndex';
 import { generateRules } from './generateRules';
-import { generateTrace } from './generateTrace';
+import { generateTrace, type TraceShape } from './generateTrace';
 import { random } from './measure';
 
 const repoRoot = resolve(__dirname, '..', '..');
@@ -281,7 +283,7 @@ async function measure(kind: ServerKind, text: string, editCount: number): Promi
 }
 
 /** Cold opens only: a fresh process of each server in turn, `rounds` times, one document each. */
-async function compareColdOpens(text: string, rounds: number, kinds = [floor, jsonServer, ours]): Promise<void> {
+async function compareColdOpens(text: string, rounds: number, kinds = [floor, jsonServer, ours], targets: { coldTarget: number; jsonTarget: number } = { coldTarget: 2, jsonTarget: 4 }): Promise<void> {
   const bytes = Buffer.byteLength(text);
   const times = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const rises = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
@@ -329,8 +331,8 @@ async function compareColdOpens(text: string, rounds: number, kinds = [floor, js
   const mine = median(times.get(ours)!);
   if (kinds.includes(floor) && kinds.includes(jsonServer)) {
     console.log(
-      `agent-traces: cold (medians) ${(mine / median(times.get(floor)!)).toFixed(2)}× the floor (≤ 2), `
-      + `${(median(times.get(jsonServer)!) / mine).toFixed(2)}× faster than JSON (≥ 4), peak heap ${(heaps.get(ours)![0] / bytes).toFixed(1)}× the file size (≤ 4)\n`,
+      `agent-traces: cold (medians) ${(mine / median(times.get(floor)!)).toFixed(2)}× the floor (≤ ${targets.coldTarget}), `
+      + `${(median(times.get(jsonServer)!) / mine).toFixed(2)}× faster than JSON (≥ ${targets.jsonTarget}), peak heap ${(heaps.get(ours)![0] / bytes).toFixed(1)}× the file size (≤ 4)\n`,
     );
   }
   if (kinds.includes(oursLibraryDecoding)) {
@@ -433,23 +435,31 @@ async function main(): Promise<void> {
     await compareDecoders(sizes[0] ?? 40, 5);
     return;
   }
-  const only = args.includes('rules') || args.includes('cold');
-  const megabytes = sizes.length > 0 ? sizes : args.includes('rules') && !args.includes('cold') ? [] : [10, 50];
+  const only = args.includes('rules') || args.includes('cold') || args.includes('escapes');
+  const megabytes = sizes.length > 0 ? sizes : only && !args.includes('cold') ? [] : [10, 50];
   const everything = !only;
   const rules = everything || args.includes('rules');
+  const traces: { title: string; megabytes: number; shape: TraceShape; coldTarget: number; jsonTarget: number; definitionTarget?: number }[] =
+    megabytes.map((mb) => ({ title: `${mb} MB`, megabytes: mb, shape: { outputLines: [10, 30] }, coldTarget: 2, jsonTarget: 4 }));
+  if (everything || args.includes('escapes')) {
+    traces.push({ title: 'escape-heavy, tool outputs of 40 command-output lines', megabytes: 12.8, shape: { commandOutputLines: 40 }, coldTarget: 2, jsonTarget: 2, definitionTarget: 30 });
+  }
+  const measureAll = everything || args.includes('escapes');
   console.log('End to end over stdio, wall-clock ms (the machine may be shared: compare within one run).');
   console.log('edit: one character inserted or taken out (string, key, number, between events), then definition and hover');
   console.log('on a tool_call_id; diagnostics: edit → published, less the validation delay (ours 200 ms, JSON 300 ms).');
   console.log('small hover: hovers on a small open file while a big one is opened: the first (it waits for the text to arrive)');
   console.log('and the slowest of those sent after it until the big one is checked (the server\'s own work). Peak RSS: 5 documents open;');
   console.log('cold rise: how far the resident size rose above its size before the cold open, at its peak, over the file size.\n');
-  for (const mb of megabytes) {
-    const text = generateTrace(mb * 1024 * 1024, 1, { outputLines: [10, 30] });
+  for (const trace of traces) {
+    const mb = trace.megabytes;
+    const text = generateTrace(mb * 1024 * 1024, 1, trace.shape);
     const editCount = mb >= 50 ? 8 : 16;
     const events = (text.match(/\n {2}\{/g) ?? []).length;
-    console.log(`--- ${(text.length / 2 ** 20).toFixed(1)} MB, ${events} events, ${editCount * 2} edits`);
-    if (everything || args.includes('cold')) await compareColdOpens(text, 4);
-    if (!everything) continue;
+    const escapes = (text.match(/\\[nt"]/g) ?? []).length;
+    console.log(`--- ${trace.title}: ${(text.length / 2 ** 20).toFixed(1)} MB, ${events} events, ${escapes} escapes (\\n \\t \\"), ${editCount * 2} edits`);
+    if (everything || args.includes('cold') || args.includes('escapes')) await compareColdOpens(text, 4, undefined, trace);
+    if (!measureAll) continue;
     const bytes = Buffer.byteLength(text);
     console.log('server                        cold   warm   definition p50/p95   hover p50/p95   diagnostics p50/p95   small hover first/max   peak RSS/size   cold rise/size');
     const results = new Map<ServerKind, Figures>();
@@ -470,11 +480,11 @@ async function main(): Promise<void> {
       console.log(`agent-traces, ${name}: p95 definition / diagnostics by edit: ${kinds.join(', ')}`);
     }
     console.log(
-      `agent-traces: cold ${(mine.cold / base.cold).toFixed(2)}× the floor (≤ 2), ${(plain.cold / mine.cold).toFixed(2)}× faster than JSON (≥ 4); `
+      `agent-traces: cold ${(mine.cold / base.cold).toFixed(2)}× the floor (≤ ${trace.coldTarget}), ${(plain.cold / mine.cold).toFixed(2)}× faster than JSON (≥ ${trace.jsonTarget}); `
       + `warm ${(mine.warm / base.warm).toFixed(2)}× the floor, ${(plain.warm / mine.warm).toFixed(2)}× faster than JSON`,
     );
     console.log(
-      `  after an edit: definition p95 ${Math.round(percentile(mine.definition, 95))} ms, hover p95 ${Math.round(percentile(mine.hover, 95))} ms, `
+      `  after an edit: definition p95 ${Math.round(percentile(mine.definition, 95))} ms${trace.definitionTarget ? ` (≤ ${trace.definitionTarget})` : ''}, hover p95 ${Math.round(percentile(mine.hover, 95))} ms, `
       + `diagnostics p95 ${Math.round(percentile(mine.diagnostics, 95))} ms after the delay (≤ ${mb >= 50 ? 50 : 20}); `
       + `small-file hover while a big one is checked: max ${Math.round(slowest(mine.smallHover))} ms (≤ 50)`,
     );

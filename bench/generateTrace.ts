@@ -20,6 +20,26 @@ function toolOutput(next: () => number, [fewest, most]: [number, number]): strin
   return lines.join('\n');
 }
 
+const files = ['src/app.py', 'src/db/models.py', 'tests/test_api.py', 'README.md', 'package.json', 'src/utils/retry.ts'];
+
+/**
+ * A tool output as a shell command prints it: `lineCount` short lines (a listing, test results, a traceback), so
+ * that the JSON string is dense with `\n`, `\t` and `\"` escapes, as real tool outputs are.
+ */
+function commandOutput(next: () => number, lineCount: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < lineCount; i++) {
+    const file = files[Math.floor(next() * files.length)];
+    switch (Math.floor(next() * 4)) {
+      case 0: lines.push(`-rw-r--r--  1 dev  staff  ${Math.floor(next() * 90_000)} Nov 27 02:${10 + (i % 50)} ${file}`); break;
+      case 1: lines.push(`${file}::test_${words[i % words.length]} ${next() < 0.9 ? 'PASSED' : 'FAILED'}\t[${Math.floor((i / lineCount) * 100)}%]`); break;
+      case 2: lines.push(`  File "/app/${file}", line ${1 + Math.floor(next() * 400)}, in ${words[i % words.length]}`); break;
+      default: lines.push(`${file}:${1 + Math.floor(next() * 400)}: ${sentence(next, 4)}`);
+    }
+  }
+  return lines.join('\n');
+}
+
 /** Characters an event takes as an element of the pretty-printed array (one more level of indentation). */
 function printedSize(event: unknown): number {
   const printed = JSON.stringify(event, null, 2);
@@ -28,8 +48,15 @@ function printedSize(event: unknown): number {
   return printed.length + 2 * lines + 2;
 }
 
+export interface TraceShape {
+  /** Lines of each tool output, fewest and most (numbered lines of prose by default). */
+  outputLines?: [number, number];
+  /** Tool outputs as command outputs of this many short lines instead (escape-heavy). */
+  commandOutputLines?: number;
+}
+
 /** A pretty-printed trace of about `targetBytes` characters, with its tool_call_id value offsets. */
-export function generateTrace(targetBytes: number, seed = 1, options: { outputLines?: [number, number] } = {}): string {
+export function generateTrace(targetBytes: number, seed = 1, options: TraceShape = {}): string {
   const outputLines = options.outputLines ?? [20, 80];
   const next = random(seed);
   const events: unknown[] = [];
@@ -55,7 +82,8 @@ export function generateTrace(targetBytes: number, seed = 1, options: { outputLi
     events.push(assistant);
     size += printedSize(assistant);
     for (const call of calls) {
-      const output = { role: 'tool', tool_call_id: call.id, content: toolOutput(next, outputLines) };
+      const content = options.commandOutputLines ? commandOutput(next, options.commandOutputLines) : toolOutput(next, outputLines);
+      const output = { role: 'tool', tool_call_id: call.id, content };
       events.push(output);
       size += printedSize(output);
     }
