@@ -81,7 +81,7 @@ export const ServerInfoRequest: RequestType<void, ServerInfo> = { method: 'agent
 
 /**
  * Files for a language server that cannot read them itself (in VS Code for the Web it runs in a web worker): the
- * server asks the client, which reads through `workspace.fs` and lists with `findFiles`. The server bounds each
+ * server asks the client, which reads and lists folders through `workspace.fs`. The server bounds each
  * answer as it bounds a read from disk (a size cap, a count cap); the client applies the same caps before reading.
  */
 export interface ReadFileParams {

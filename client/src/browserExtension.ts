@@ -14,9 +14,13 @@ const editorFiles: EditorFiles = {
     return { isFile: (stat.type & vscode.FileType.File) !== 0, size: stat.size };
   },
   readFile: (uri) => Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.parse(uri, true))),
-  findFiles: async (folder, exclude, maxResults) => {
-    const found = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.parse(folder, true), '**/*'), exclude || null, maxResults);
-    return found.map((uri) => uri.toString());
+  readDirectory: async (uri) => {
+    const folder = vscode.Uri.parse(uri, true);
+    return (await vscode.workspace.fs.readDirectory(folder)).map(([name, type]) => ({
+      uri: vscode.Uri.joinPath(folder, name).toString(),
+      name,
+      kind: type & vscode.FileType.SymbolicLink ? 'link' : type & vscode.FileType.Directory ? 'folder' : type & vscode.FileType.File ? 'file' : 'other',
+    }));
   },
 };
 

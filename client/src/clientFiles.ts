@@ -1,17 +1,19 @@
 /**
  * The client's answers to a language server that cannot read files itself (VS Code for the Web: the server runs in a
- * web worker): reads through VS Code's file system, listings through its file search, with the caps the server sends.
+ * web worker): reads and folder listings through VS Code's file system (`workspace.fs`), with the caps the server
+ * sends. (Not `findFiles`: a host without a search provider for the workspace's scheme, as code-server's web worker
+ * host, waits for one forever.)
  * Written over a small interface of what it needs from VS Code, so that its bounds are tested without an editor.
  */
 import type { ListFilesParams, ListFilesResult, ReadFileParams, ReadFileResult } from '../../shared/requests';
 
-/** What the answers need from VS Code (`workspace.fs`, `workspace.findFiles`). */
+/** What the answers need from VS Code (`workspace.fs`). */
 export interface EditorFiles {
   /** The entry's kind and size; rejects when there is none. */
   stat(uri: string): Promise<{ isFile: boolean; size: number }>;
   readFile(uri: string): Promise<Uint8Array>;
-  /** Files below `folder`, leaving out `exclude`, at most `maxResults`, as URI strings. */
-  findFiles(folder: string, exclude: string, maxResults: number): Promise<string[]>;
+  /** A folder's entries: each one's URI, name and kind (a symbolic link is 'link', whatever it points to). */
+  readDirectory(uri: string): Promise<{ uri: string; name: string; kind: 'file' | 'folder' | 'link' | 'other' }[]>;
 }
 
 /** How far into a file a NUL byte makes it binary, as the Node server's reads look (disk/files.ts). */
@@ -43,17 +45,41 @@ export async function answerReadFile(files: EditorFiles, params: ReadFileParams)
   return { ok: true, text: new TextDecoder().decode(bytes) };
 }
 
+/** Folders a listing may read even when it may list fewer files. */
+export const minFoldersRead = 100;
+
+/**
+ * The files below a folder in name order, depth first, as the Node server's walk lists them (disk/files.ts): the
+ * skipped folders left out, symbolic links not followed, at most `maxFiles` files, and as many folders read (at least
+ * minFoldersRead): a tree of empty folders ends too.
+ */
 export async function answerListFiles(files: EditorFiles, params: ListFilesParams): Promise<ListFilesResult> {
-  const exclude = params.skippedFolders.length > 0 ? `**/{${params.skippedFolders.join(',')}}/**` : '';
-  let uris: string[];
-  try {
-    uris = await files.findFiles(params.folder, exclude, params.maxFiles + 1);
-  } catch (error) {
-    return { uris: [], truncated: false, problem: reasonOf(error) };
-  }
-  uris.sort();
-  const truncated = uris.length > params.maxFiles;
-  return { uris: truncated ? uris.slice(0, params.maxFiles) : uris, truncated };
+  const skipped = new Set(params.skippedFolders);
+  const uris: string[] = [];
+  let foldersLeft = Math.max(params.maxFiles, minFoldersRead);
+  let problem: string | undefined;
+  const walk = async (folder: string): Promise<boolean> => {
+    if (foldersLeft-- <= 0) return false;
+    let entries;
+    try {
+      entries = await files.readDirectory(folder);
+    } catch (error) {
+      problem ??= `${folder}: ${reasonOf(error)}`;
+      return true;
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      if (entry.kind === 'folder') {
+        if (!skipped.has(entry.name) && !(await walk(entry.uri))) return false;
+      } else if (entry.kind === 'file') {
+        if (uris.length >= params.maxFiles) return false;
+        uris.push(entry.uri);
+      }
+    }
+    return true;
+  };
+  const complete = await walk(params.folder);
+  return problem ? { uris, truncated: !complete, problem } : { uris, truncated: !complete };
 }
 
 export async function answerFileKind(files: EditorFiles, uri: string): Promise<'file' | 'other' | 'missing'> {

@@ -18,7 +18,8 @@ export function activate(context: vscode.ExtensionContext): Promise<AgentTracesA
     debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: [...execArgv, '--nolazy', '--inspect=6011'] } },
   };
   return activateOn({
-    schemes: ['file', 'untitled', 'vscode-remote'],
+    // vscode-vfs: a virtual workspace's open documents (GitHub Repositories); the server reads only file: URIs itself.
+    schemes: ['file', 'untitled', 'vscode-remote', 'vscode-vfs'],
     createClient: (clientOptions) => new LanguageClient('agentTraces', 'Agent Traces', serverOptions, clientOptions),
   }, context);
 }

@@ -111,7 +111,7 @@ const diagnostics = new DiagnosticsPipeline({
 });
 
 function context(budget?: Budget): ServiceContext {
-  pythonModules ??= new FolderPythonModules(settings.pythonPaths, workspaceFolderPaths(), settings.maxPythonFileSize);
+  pythonModules ??= new FolderPythonModules(settings.pythonPaths, workspaceFolderPaths(), settings.maxPythonFileSize, () => diagnostics.recheckRuleFiles());
   return {
     settings, workspaceTools: toolIndex, pythonModules, budget, guardrailResults: rules.lensResults,
     ruleTestFiles: ruleTests.files, ruleCoverage: ruleTests.coverageResults,
@@ -205,7 +205,10 @@ connection.onDidChangeWatchedFiles((change) => {
     else void toolIndex.refreshFile(event.uri);
   }
   // Rule files read the Python modules they import: check them again.
-  if (pythonChanged) diagnostics.recheckRuleFiles();
+  if (pythonChanged) {
+    pythonModules = undefined; // the browser's are read ahead: read them again
+    diagnostics.recheckRuleFiles();
+  }
   // Manifests name rule and trace files, which may have come or gone.
   diagnostics.recheckManifests();
 });

@@ -1,6 +1,6 @@
 /**
  * disk/files.ts for the browser build (esbuild.mjs puts this module in its place): a language server in a web worker
- * has no disk, so it asks the client, which reads through VS Code's file system (`workspace.fs`, `findFiles`; on
+ * has no disk, so it asks the client, which reads through VS Code's file system (`workspace.fs`; on
  * github.dev a virtual one). A "path" here is the file's URI. The same bounds as on Node: a size cap per read, only
  * inside the workspace folders, text only, and a cap on the files a walk lists.
  */
@@ -23,7 +23,7 @@ export function useClientFiles(files: ClientFiles | undefined): void {
   client = files;
 }
 
-/** A walk lists at most this many files of a folder (a folder of a big repository is cut, and says so). */
+/** A walk lists at most this many files of a folder (the first in name order; the walk says it was cut). */
 export const maxListedFiles = 20_000;
 
 export const bytesPerMB = 1024 * 1024;
@@ -81,7 +81,7 @@ export const linkNotFollowed: typeof NodeFiles.linkNotFollowed = 'a symbolic lin
 export const isReportedLink: typeof NodeFiles.isReportedLink = (item, takes): item is NodeFiles.SkippedLink =>
   typeof item !== 'string' && 'to' in item && (item.to === 'folder' || takes(item.path));
 
-/** The files below folder in name order, as the client lists them (VS Code's file search follows no links). */
+/** The files below folder in name order, as the client lists them (links are not followed). */
 export const walkFiles: typeof NodeFiles.walkFiles = async function* (folder) {
   if (!client) {
     yield { path: folder, reason: noClient };
@@ -96,7 +96,7 @@ export const walkFiles: typeof NodeFiles.walkFiles = async function* (folder) {
   }
   if (listed.problem) yield { path: folder, reason: `cannot read this folder: ${listed.problem}` };
   for (const uri of listed.uris) yield uri;
-  if (listed.truncated) yield { path: folder, reason: `more than ${maxListedFiles} files: the first ${maxListedFiles} in name order were listed` };
+  if (listed.truncated) yield { path: folder, reason: `more than ${maxListedFiles} files (or folders): the first ${maxListedFiles} in name order were read` };
 };
 
 export const errorCode: typeof NodeFiles.errorCode = (error) => (error instanceof Error ? error.message : String(error));

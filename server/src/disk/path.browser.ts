@@ -23,7 +23,7 @@ function normalizeRest(rest: string): string {
       else if (!absolute) parts.push('..');
     } else parts.push(part);
   }
-  const joined = parts.join('/');
+  const joined = parts.join('/') + (rest.endsWith('/') && parts.length > 0 ? '/' : '');
   return absolute ? `/${joined}` : joined || '.';
 }
 

@@ -26,8 +26,9 @@ export class FolderPythonModules implements PythonModules {
   /**
    * @param folders the setting's entries as written; relative ones are resolved against each of `bases` (the
    *   workspace folders, or the current folder for the CLI)
+   * @param _loaded for the browser's modules, read ahead (pythonModules.browser.ts); here they are read when looked up
    */
-  constructor(readonly folders: readonly string[], bases: readonly string[], private readonly limit: number) {
+  constructor(readonly folders: readonly string[], bases: readonly string[], private readonly limit: number, _loaded?: () => void) {
     for (const folder of folders) {
       const candidates = isAbsolute(folder) ? [{ dir: folder, base: folder }] : bases.map((base) => ({ dir: resolve(base, folder), base }));
       for (const { dir, base } of candidates) {
