@@ -1,4 +1,8 @@
-import { checkFile, checkStandardInput, expandArguments, type FileReport } from './cli/check';
+import { stat } from 'node:fs/promises';
+import { checkFile, checkStandardInput, expandArguments, type CheckOptions, type FileReport } from './cli/check';
+import { ProgressLine } from './cli/progress';
+import { removeTemporariesOnInterrupt } from './cli/replaceFile';
+import { readShard, shardTakes, type Shard } from './cli/runOptions';
 import { escapeForTerminal, escapeJsonForTerminal } from './cli/escape';
 import { bytesPerMB } from './disk/files';
 import { evalUsage, runEval } from './cli/eval';
@@ -23,7 +27,8 @@ column of that log as the editor shows the archive, followed by the sample and J
 
 Options:
   --max-problems N   report at most N problems per file (default 1000)
-  --max-file-size MB do not read files larger than this (default 100); they are reported as not checked
+  --max-file-size MB do not read files larger than this (default 100); they are reported as not checked. A
+                     dataset (JSON Lines of traces) is read as a stream whatever its size, its lines up to this
   --python-path DIR  a folder searched for the Python modules rule files import (repeatable; as the setting
                      agentTraces.guardrails.pythonPaths)
   --fix              apply every fix that needs no choice (the editor's "fix all") and print what changed;
@@ -34,7 +39,10 @@ Options:
   -                  check standard input as well, as a file named by --stdin-name (default
                      stdin.trace.json: a trace), which decides its language; it is never fixed
   --stdin-name NAME  the name standard input is checked and reported under
-  --json             print the results as JSON instead of lines
+  --json             print the results as JSON instead of lines (one array, written as the files are checked)
+  --json-lines       print one JSON object per file, on its own line, as each is checked
+  --shard I/N        check share I of N (1-based): the files go round the shards in order, and the lines of a
+                     dataset too (line L to shard (L-1) mod N + 1); the N shards together check every input once
   -q, --quiet        print errors only
   -h, --help         show this help
   -v, --version      show the version
@@ -59,10 +67,12 @@ interface Options {
   fix: boolean;
   stdin: boolean;
   stdinName?: string;
+  jsonLines: boolean;
+  shard?: Shard;
 }
 
 function parseArguments(args: string[]): Options | string {
-  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, pythonPaths: [], json: false, quiet: false, fix: false, stdin: false };
+  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, pythonPaths: [], json: false, quiet: false, fix: false, stdin: false, jsonLines: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--max-problems') {
@@ -82,7 +92,12 @@ function parseArguments(args: string[]): Options | string {
       if (!name) return '--stdin-name takes a file name';
       options.stdinName = name;
     } else if (arg === '-') options.stdin = true;
-    else if (arg === '--json') options.json = true;
+    else if (arg === '--shard') {
+      const shard = readShard(args[++i]);
+      if (typeof shard === 'string') return shard;
+      options.shard = shard;
+    } else if (arg === '--json') options.json = true;
+    else if (arg === '--json-lines') options.jsonLines = true;
     else if (arg === '--fix') options.fix = true;
     else if (arg === '-q' || arg === '--quiet') options.quiet = true;
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
@@ -91,6 +106,7 @@ function parseArguments(args: string[]): Options | string {
   if (options.patterns.length === 0 && !options.stdin) return 'name at least one file, folder or glob, or - for standard input';
   if (options.stdinName !== undefined && !options.stdin) return '--stdin-name names standard input: add - to check it';
   if (options.stdin && options.fix) return '--fix writes files: it cannot fix standard input';
+  if (options.json && options.jsonLines) return '--json and --json-lines are two forms of the same output: choose one';
   return options;
 }
 
@@ -187,25 +203,69 @@ export async function main(args: string[]): Promise<number> {
     return ExitCode.usage;
   }
   const cwd = process.cwd();
+  if (options.fix) removeTemporariesOnInterrupt();
   const { files, unmatched, errors: inputErrors, skippedLinks, shown } = await expandArguments(options.patterns, cwd);
   const pythonModules = new FolderPythonModules(options.pythonPaths, [cwd], defaultServerSettings.maxPythonFileSize);
   for (const pattern of unmatched) console.error(`agent-traces: nothing to check matches ${escapeForTerminal(pattern)}`);
-  const reports: FileReport[] = [
-    ...inputErrors.map((error) => ({ path: error.path, problems: [], failure: error.reason })),
-    ...skippedLinks.map((link) => ({ path: link.path, problems: [], skipped: link.reason })),
-  ];
-  const checkOptions = { maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, pythonModules, fix: options.fix, cwd };
-  if (options.stdin) reports.push(await checkStandardInput(options.stdinName ?? 'stdin.trace.json', checkOptions, options.stdinName ?? '<stdin>'));
-  for (const file of files) reports.push(await checkFile(file, checkOptions, shown(file)));
-  const notChecked = reports.filter((report) => report.failure).length;
-  const notWritten = reports.filter((report) => report.notWritten).length;
-  const skipped = skippedLinks.length;
+  const output = new CheckOutput(options.json ? 'json' : options.jsonLines ? 'json-lines' : 'lines', options.quiet);
+  // Inputs go round the shards in order (a dataset's lines too); a shard reports only what it takes.
+  let position = 0;
+  const takes = () => shardTakes(options.shard, position++);
+  for (const error of inputErrors) if (takes()) output.file({ path: error.path, problems: [], failure: error.reason });
+  for (const link of skippedLinks) if (takes()) output.file({ path: link.path, problems: [], skipped: link.reason });
+  const progress = new ProgressLine('agent-traces check');
+  let bytesBefore = 0;
+  const checkOptions = (): CheckOptions => ({
+    maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, pythonModules, fix: options.fix, cwd,
+    readsWhole: takes(), keepsLine: options.shard && ((line) => shardTakes(options.shard, line - 1)),
+    onProgress: (bytes) => progress.update({ bytes: bytesBefore + bytes, traces: output.files, found: output.errors, foundWord: 'errors' }),
+  });
+  const report = (checked: FileReport | undefined) => {
+    if (checked) output.file(checked);
+  };
+  try {
+    if (options.stdin) report(await checkStandardInput(options.stdinName ?? 'stdin.trace.json', checkOptions(), options.stdinName ?? '<stdin>'));
+    for (const file of files) {
+      report(await checkFile(file, checkOptions(), shown(file)));
+      bytesBefore += await fileSize(file);
+    }
+  } finally {
+    progress.end();
+  }
+  output.end();
+  return exitCodeOf({ findings: output.errors > 0, incomplete: output.notChecked > 0 || output.notWritten > 0 || unmatched.length > 0 });
+}
 
-  const count = (severity: string) =>
-    reports.reduce((sum, report) => sum + report.problems.filter((p) => p.problem.severity === severity).length, 0);
-  const errors = count('error');
-  if (options.json) {
-    console.log(escapeJsonForTerminal(JSON.stringify(reports.map((report) => ({
+async function fileSize(path: string): Promise<number> {
+  return (await stat(path).catch(() => undefined))?.size ?? 0;
+}
+
+/**
+ * What check prints, file by file as each is checked: lines (then a summary), one JSON array written as it grows
+ * (--json, the same text as printing the whole array at the end), or one JSON object per line (--json-lines).
+ */
+class CheckOutput {
+  files = 0;
+  errors = 0;
+  notChecked = 0;
+  notWritten = 0;
+  private skipped = 0;
+  private readonly counts = { error: 0, warning: 0, information: 0, hint: 0 };
+
+  constructor(private readonly form: 'lines' | 'json' | 'json-lines', private readonly quiet: boolean) {}
+
+  file(report: FileReport): void {
+    this.files++;
+    if (report.failure) this.notChecked++;
+    if (report.notWritten) this.notWritten++;
+    if (report.skipped) this.skipped++;
+    for (const { problem } of report.problems) this.counts[problem.severity]++;
+    this.errors = this.counts.error;
+    if (this.form === 'lines') {
+      printLines([report], this.quiet);
+      return;
+    }
+    const entry = {
       path: report.path,
       failure: report.failure,
       skipped: report.skipped,
@@ -214,17 +274,22 @@ export async function main(args: string[]): Promise<number> {
       notWritten: report.notWritten,
       writtenTo: report.writtenTo,
       problems: report.problems.map(({ line, column, problem, where }) => ({ line, column, severity: problem.severity, code: problem.code, message: problem.message, ...(where ? { where } : {}) })),
-    })), null, 2)));
-  } else {
-    printLines(reports, options.quiet);
-    const checked = reports.length - notChecked - skipped;
-    const fileWord = checked === 1 ? 'file' : 'files';
-    const failed = notChecked > 0 ? `, ${notChecked} could not be checked` : '';
-    const unfixed = notWritten > 0 ? `, ${notWritten} not fixed` : '';
-    const links = skipped > 0 ? `, ${skipped} symbolic ${skipped === 1 ? 'link' : 'links'} skipped` : '';
-    console.log(`${checked} ${fileWord} checked${failed}${unfixed}${links}: ${errors} errors, ${count('warning')} warnings, ${count('information')} infos, ${count('hint')} hints`);
+    };
+    if (this.form === 'json-lines') process.stdout.write(`${escapeJsonForTerminal(JSON.stringify(entry))}\n`);
+    else process.stdout.write(`${this.files === 1 ? '[\n' : ',\n'}  ${escapeJsonForTerminal(JSON.stringify(entry, null, 2)).replace(/\n/g, '\n  ')}`);
   }
-  return exitCodeOf({ findings: errors > 0, incomplete: notChecked > 0 || notWritten > 0 || unmatched.length > 0 });
+
+  end(): void {
+    if (this.form === 'json') process.stdout.write(this.files === 0 ? '[]\n' : '\n]\n');
+    if (this.form !== 'lines') return;
+    const checked = this.files - this.notChecked - this.skipped;
+    const fileWord = checked === 1 ? 'file' : 'files';
+    const failed = this.notChecked > 0 ? `, ${this.notChecked} could not be checked` : '';
+    const unfixed = this.notWritten > 0 ? `, ${this.notWritten} not fixed` : '';
+    const links = this.skipped > 0 ? `, ${this.skipped} symbolic ${this.skipped === 1 ? 'link' : 'links'} skipped` : '';
+    const { error, warning, information, hint } = this.counts;
+    console.log(`${checked} ${fileWord} checked${failed}${unfixed}${links}: ${error} errors, ${warning} warnings, ${information} infos, ${hint} hints`);
+  }
 }
 
 // exitCode rather than exit(): a large report piped to another program must be flushed in full.

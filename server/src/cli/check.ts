@@ -2,6 +2,9 @@ import { promises as fs } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
+import { openFile, openStandardInput, type InputOptions, type LineChunk } from './streamedInputs';
+import { detectJsonLinesFormat } from '../jsonl';
+import { tooManyProblemsMessage } from '../common/capProblems';
 import { errorCode, formatMB, isPathInside, isReportedLink, readFileHead, readTextFileBytes, walkFiles } from '../disk/files';
 import { inspectPlaceName, type InspectModel } from '../inspect';
 import { inspectLogHead } from '../../../shared/requests';
@@ -10,7 +13,7 @@ import { spliceBytes } from './byteEdits';
 import { fixFile, type AppliedFix, type FixResult } from './fix';
 import { holdsTracesByContent, isCheckedByDefault, languageForFile, serviceFor } from '../languages';
 import { replaceFile } from './replaceFile';
-import { isEvalArchivePath, readInputText } from './readInput';
+import { isEvalArchivePath } from './readInput';
 import { defaultServerSettings } from '../settings';
 import { globBase, globToRegExp, hasGlobMagic } from '../common/glob';
 
@@ -42,6 +45,11 @@ export interface CheckOptions {
   fix?: boolean;
   /** The folder the run started in: fixes write through a symbolic link only to a file inside it. */
   cwd: string;
+  /** With --shard: whether this shard reads the files read whole it is given, and which lines of a dataset. */
+  readsWhole?: boolean;
+  keepsLine?: (line: number) => boolean;
+  /** Told the bytes of a streamed file read so far. */
+  onProgress?: (bytes: number) => void;
 }
 
 /** A file or folder named or found that could not be checked, and why. */
@@ -126,43 +134,115 @@ const zipStart = 'PK\u0003\u0004';
 
 const linkSkipped = 'a symbolic link (a folder search does not follow links; name it to check what it points to)';
 
-/** `shownPath`: the file's path as reports print it (as the user named it, `expandArguments`' `shown`). */
-export async function checkFile(path: string, options: CheckOptions, shownPath: string): Promise<FileReport> {
-  if (isEvalArchivePath(path)) {
-    // Read-only: checked as the JSON log it holds, never fixed (there is no text to write back).
-    const log = await readInputText(path, { maxBytes: options.maxBytes, setting: '--max-file-size' });
-    if (!log.ok) return { path: shownPath, problems: [], failure: log.reason };
-    return checkRead(path, { path: log.path, bytes: Buffer.from(log.text, 'utf8') }, { ...options, fix: false }, shownPath);
+/**
+ * `shownPath`: the file's path as reports print it (as the user named it, `expandArguments`' `shown`). A dataset is
+ * checked as a stream (unless it is to be fixed, which rewrites it whole); undefined when `readsWhole` is false and
+ * the file is not a dataset (another shard checks it). An Inspect `.eval` archive is checked as the JSON log it
+ * holds, read-only (there is no text to write back).
+ */
+export async function checkFile(path: string, options: CheckOptions, shownPath: string): Promise<FileReport | undefined> {
+  const archive = isEvalArchivePath(path);
+  if (options.fix && !archive) {
+    if (options.readsWhole === false) return undefined;
+    const read = await readTextFileBytes(path, { maxBytes: options.maxBytes, setting: '--max-file-size' });
+    if (!read.ok) return { path: shownPath, problems: [], failure: read.reason };
+    return checkRead(path, read, options, shownPath);
   }
-  const read = await readTextFileBytes(path, { maxBytes: options.maxBytes, setting: '--max-file-size' });
-  if (!read.ok) return { path: shownPath, problems: [], failure: read.reason };
-  return checkRead(path, read, options, shownPath);
+  const opened = await openFile(path, inputOptions(path, options));
+  if (!opened.ok) return options.readsWhole === false ? undefined : { path: shownPath, problems: [], failure: opened.reason };
+  if (opened.kind === 'left') return undefined;
+  if (opened.kind === 'lines') return checkLines(path, opened.chunks, options, shownPath);
+  return checkRead(path, { path, bytes: Buffer.from(opened.text, 'utf8') }, archive ? { ...options, fix: false } : options, shownPath);
 }
 
 /**
  * Standard input (`-`), checked as a file of the name `--stdin-name` gives (its language comes from that name, and
  * for a `.jsonl` from the first line, as a file's would); never fixed, since there is no file to write.
  */
-export async function checkStandardInput(name: string, options: CheckOptions, shownPath: string): Promise<FileReport> {
-  const read = await readStandardInput(options.maxBytes);
-  if (!read.ok) return { path: shownPath, problems: [], failure: read.reason };
-  return checkRead(resolve(options.cwd, name), { path: resolve(options.cwd, name), bytes: read.bytes }, { ...options, fix: false }, shownPath);
+export async function checkStandardInput(name: string, options: CheckOptions, shownPath: string): Promise<FileReport | undefined> {
+  const path = resolve(options.cwd, name);
+  const opened = await openStandardInput(inputOptions(path, options));
+  if (!opened.ok) return options.readsWhole === false ? undefined : { path: shownPath, problems: [], failure: opened.reason };
+  if (opened.kind === 'left') return undefined;
+  if (opened.kind === 'lines') return checkLines(path, opened.chunks, options, shownPath);
+  return checkRead(path, { path, bytes: Buffer.from(opened.text, 'utf8') }, { ...options, fix: false }, shownPath);
 }
 
-/** Standard input up to the size limit; a terminal is refused rather than waited on. */
-export async function readStandardInput(maxBytes: number): Promise<{ ok: true; bytes: Buffer } | { ok: false; reason: string }> {
-  if (process.stdin.isTTY) return { ok: false, reason: 'standard input is a terminal: pipe a file into it (agent-traces check - < file), or name the file' };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      process.stdin.destroy();
-      return { ok: false, reason: `refused: standard input is over the ${formatMB(maxBytes)} limit (setting --max-file-size)` };
+/** A dataset (JSON Lines of traces, by its name and first line) is streamed; any other file is read whole. */
+function inputOptions(path: string, options: CheckOptions): InputOptions {
+  return {
+    maxBytes: options.maxBytes,
+    streams: (head) => languageForFile(path, head) === 'agent-trace-jsonl' && detectJsonLinesFormat(head) === 'dataset',
+    readsWhole: options.readsWhole,
+    keepsLine: options.keepsLine,
+  };
+}
+
+/**
+ * A dataset checked chunk by chunk, each chunk's lines numbered as in the file: every line's own checks (syntax, the
+ * trace's checks, its annotations) as in the editor. The rules between lines (one metadata row, first; one kind of
+ * trace; unique indexes) are checked within a chunk. The problems kept are those `capProblems` keeps of the whole.
+ */
+async function checkLines(path: string, chunks: AsyncIterable<LineChunk>, options: CheckOptions, shownPath: string): Promise<FileReport> {
+  const service = serviceFor('agent-trace-jsonl')!;
+  const uri = pathToFileURL(path).toString();
+  const settings = { ...defaultServerSettings, maxProblems: Number.MAX_SAFE_INTEGER };
+  const kept = new KeptProblems(options.maxProblems);
+  try {
+    for await (const chunk of chunks) {
+      const model = service.parse({ uri, version: 0, text: chunk.text, firstLine: chunk.firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER });
+      const lines = new LineIndex(chunk.text);
+      const found = service.validate(model, { settings, pythonModules: options.pythonModules });
+      const overlong = chunk.overlong.map((line) => ({
+        line, column: 1, problem: { span: { start: 0, end: 0 }, severity: 'error' as const, code: 'jsonl/line-too-long', message: `Line ${line} was not read: it is over the ${formatMB(options.maxBytes)} limit (--max-file-size)` },
+      }));
+      const placed = found.map((problem) => {
+        const position = lines.positionAt(problem.span.start);
+        return { line: position.line + chunk.firstLine, column: position.character + 1, problem };
+      });
+      for (const entry of [...placed, ...overlong].sort((a, b) => a.line - b.line || a.column - b.column)) kept.add(entry);
+      options.onProgress?.(chunk.bytesRead);
     }
-    chunks.push(chunk);
+  } catch (error) {
+    return { path: shownPath, problems: kept.problems(), failure: `not checked: ${errorCode(error)}` };
   }
-  return { ok: true, bytes: Buffer.concat(chunks) };
+  return { path: shownPath, problems: kept.problems() };
+}
+
+const severityRank = { error: 0, warning: 1, information: 2, hint: 3 } as const;
+
+/**
+ * At most `limit` problems of a stream, chosen as capProblems chooses (the most severe, then the earliest), with
+ * the same notice when more were found: a file's problems without holding them all.
+ */
+class KeptProblems {
+  private readonly kept: FileReport['problems'] = [];
+  private found = 0;
+
+  constructor(private readonly limit: number) {}
+
+  add(entry: FileReport['problems'][number]): void {
+    this.found++;
+    if (this.kept.length < this.limit) {
+      this.kept.push(entry);
+      return;
+    }
+    // The entry kept last among the least severe is the one the whole list's sort would drop first.
+    let worst = -1;
+    for (let i = 0; i < this.kept.length; i++) {
+      if (worst < 0 || severityRank[this.kept[i].problem.severity] >= severityRank[this.kept[worst].problem.severity]) worst = i;
+    }
+    if (severityRank[entry.problem.severity] < severityRank[this.kept[worst].problem.severity]) {
+      this.kept.splice(worst, 1);
+      this.kept.push(entry);
+    }
+  }
+
+  problems(): FileReport['problems'] {
+    if (this.found <= this.limit) return this.kept;
+    const notice: Problem = { span: { start: 0, end: 1 }, severity: 'warning', code: 'jsonl/too-many-problems', message: tooManyProblemsMessage(this.limit, this.found) };
+    return [...this.kept, { line: 1, column: 1, problem: notice }];
+  }
 }
 
 async function checkRead(path: string, read: { path: string; bytes: Buffer }, options: CheckOptions, shownPath: string): Promise<FileReport> {

@@ -5,9 +5,10 @@ import { readInputText } from './readInput';
 import { convertText, defaultOutputPath, describeReplacement, formOfOutput, writeTraces } from '../conversion';
 import { escapeForTerminal } from './escape';
 import { ExitCode, exitCodeHelp } from './exitCodes';
-import { writeFileAtomically } from './replaceFile';
+import { removeTemporariesOnInterrupt, writeFileAtomically } from './replaceFile';
+import { defaultMaxFileSizeMB, readMaxFileSize } from './runOptions';
 
-export const convertUsage = `Usage: agent-traces convert <file> [--out FILE] [--redact]
+export const convertUsage = `Usage: agent-traces convert <file> [--out FILE] [--redact] [--max-file-size MB]
 
 Writes the Invariant trace of a file in another format, the events guardrail rules see on it, ready to use as a
 test fixture for rules: a Claude Code session (its live conversation) or an Anthropic Messages conversation,
@@ -20,7 +21,9 @@ Options:
   --out FILE   where to write; its name decides the form: .trace.json (or any .json) one pretty-printed trace
                (the first, with a warning, when the input holds several), .jsonl one compact trace per line.
                Without it: <input without its extension>.trace.json beside the input (.trace.jsonl when the input
-               holds several traces). The file is written whole or not at all.
+               holds several traces). The file is written whole or not at all: an interrupted run (Ctrl-C)
+               leaves no part of it behind.
+  --max-file-size MB  read the input only up to this size (default 100)
   --redact     replace what looks like a secret (API keys and tokens, passwords in URLs, private keys, credentials
                assigned in text) and home folders with placeholders, and list each replacement
   -h, --help   show this help
@@ -33,28 +36,31 @@ interface ConvertOptions {
   input: string;
   out?: string;
   redact: boolean;
+  maxFileBytes: number;
 }
 
 function parseConvertArguments(args: string[]): ConvertOptions | string {
   const positional: string[] = [];
   let out: string | undefined;
   let redact = false;
+  let maxFileBytes = defaultMaxFileSizeMB * bytesPerMB;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--out') {
       out = args[++i];
       if (!out) return '--out takes a file name';
       if (!formOfOutput(out)) return `--out must name a .json (one trace) or .jsonl (one trace per line) file, not ${out}`;
+    } else if (arg === '--max-file-size') {
+      const value = readMaxFileSize(args[++i]);
+      if (typeof value === 'string') return value;
+      maxFileBytes = value;
     } else if (arg === '--redact') redact = true;
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
     else positional.push(arg);
   }
   if (positional.length !== 1) return 'name one file to convert';
-  return { input: positional[0], out, redact };
+  return { input: positional[0], out, redact, maxFileBytes };
 }
-
-/** Sessions are read up to this size, as `agent-traces check` reads by default. */
-const maxFileBytes = 100 * bytesPerMB;
 
 export async function runConvert(args: string[]): Promise<number> {
   const options = parseConvertArguments(args);
@@ -62,13 +68,14 @@ export async function runConvert(args: string[]): Promise<number> {
     console.error(`agent-traces convert: ${options}\n\n${convertUsage}`);
     return ExitCode.usage;
   }
+  removeTemporariesOnInterrupt();
   const cwd = process.cwd();
   // Paths as the user gave them: the input as named, the output as --out names it or beside the input's name.
   const given = new Map<string, string>();
   const shown = (path: string) => escapeForTerminal(given.get(path) ?? path);
   const input = resolve(cwd, options.input);
   given.set(input, options.input);
-  const read = await readInputText(input, { maxBytes: maxFileBytes });
+  const read = await readInputText(input, { maxBytes: options.maxFileBytes, setting: '--max-file-size' });
   if (!read.ok) {
     console.error(`agent-traces convert: ${shown(input)}: ${read.reason}`);
     return ExitCode.incomplete;

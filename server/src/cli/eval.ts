@@ -2,14 +2,16 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { guardrailService } from '../guardrail';
 import { loadFailure } from '../guardrail/evaluate';
-import { expandArguments, readStandardInput } from './check';
+import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
-import { bytesPerMB, readTextFile } from '../disk/files';
-import { readInputText } from './readInput';
+import { bytesPerMB, formatMB, readTextFile } from '../disk/files';
 import { layoutName, notTracesReason, traceLayoutOfFile } from '../traceFormats';
 import { defaultTimeoutMs, readBudget, readParameter, readTimeout } from './ruleOptions';
-import { EvaluationWorkers } from '../rulesOnTraces/evaluationWorkers';
+import { OrderedEvaluationPool } from '../rulesOnTraces/evaluationPool';
+import { openFile, openStandardInput, type InputOptions, type OpenedInput } from './streamedInputs';
+import { defaultJobs, defaultMaxFileSizeMB, readJobs, readMaxFileSize, readShard, shardTakes, type Shard } from './runOptions';
+import { ProgressLine } from './progress';
 import type { Position, ReportedError, TraceReport as EvaluatedTrace } from '../rulesOnTraces/traceReports';
 import { nodeWorkerLauncher } from '../rulesOnTraces/workerLauncher';
 
@@ -34,6 +36,14 @@ Options:
   --unique           print each place once, with the places of every violation found there
   --json             print one entry per trace: file, line, errors (message, args, kwargs, key, ranges, bindings,
                      range), error
+  --json-lines       print the same entries one JSON object per line, as each trace is evaluated (for consumers
+                     that stream)
+  --jobs N           evaluate on N worker threads (default: the number of cores); the output is the same for any N
+  --shard I/N        evaluate share I of N (1-based): the inputs read whole go round the shards in order, the lines
+                     of a dataset too (line L to shard (L-1) mod N + 1); the N shards' outputs together are the
+                     output of one run
+  --max-file-size MB read files whole only up to this size (default 100), and dataset lines up to it; a dataset
+                     (JSON Lines of traces) is read as a stream whatever its size
   --compare          evaluate two versions of a rule file on the same traces and list only the traces (and
                      dataset lines) whose violations differ: each violation added or removed, at its place; the
                      old one may be git:REV:path, the file at a git revision (as git show REV:path reads it,
@@ -58,6 +68,10 @@ interface EvalOptions {
   unique: boolean;
   stdin: boolean;
   stdinName?: string;
+  jsonLines: boolean;
+  jobs: number;
+  shard?: Shard;
+  maxFileBytes: number;
 }
 
 function parseEvalArguments(args: string[]): EvalOptions | string {
@@ -68,6 +82,10 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
   let stdinName: string | undefined;
   let budget: number | undefined;
   let timeoutMs = defaultTimeoutMs;
+  let jsonLines = false;
+  let jobs = defaultJobs;
+  let shard: Shard | undefined;
+  let maxFileBytes = defaultMaxFileSizeMB * bytesPerMB;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--param') {
@@ -81,7 +99,20 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
       const value = readTimeout(args[++i]);
       if (typeof value === 'string') return value;
       timeoutMs = value;
+    } else if (arg === '--jobs') {
+      const value = readJobs(args[++i]);
+      if (typeof value === 'string') return value;
+      jobs = value;
+    } else if (arg === '--shard') {
+      const value = readShard(args[++i]);
+      if (typeof value === 'string') return value;
+      shard = value;
+    } else if (arg === '--max-file-size') {
+      const value = readMaxFileSize(args[++i]);
+      if (typeof value === 'string') return value;
+      maxFileBytes = value;
     } else if (arg === '--json') json = true;
+    else if (arg === '--json-lines') jsonLines = true;
     else if (arg === '--unique') unique = true;
     else if (arg === '--stdin-name') {
       stdinName = args[++i];
@@ -95,11 +126,10 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
   const patterns = positional.slice(1).filter((p) => p !== '-');
   const stdin = patterns.length < positional.length - 1;
   if (stdinName !== undefined && !stdin) return '--stdin-name names standard input: add - to evaluate it';
-  return { rules: positional[0], patterns, parameters, budget, timeoutMs, json, unique, stdin, stdinName };
+  if (json && jsonLines) return '--json and --json-lines are two forms of the same output: choose one';
+  return { rules: positional[0], patterns, parameters, budget, timeoutMs, json, unique, stdin, stdinName, jsonLines, jobs, shard, maxFileBytes };
 }
 
-/** Rule and trace files are read up to this size, as `agent-traces check` reads by default. */
-const maxFileBytes = 100 * bytesPerMB;
 
 type TraceReport = { file: string } & Omit<EvaluatedTrace, 'incomplete'> & { incomplete?: boolean };
 
@@ -115,7 +145,7 @@ export async function runEval(args: string[]): Promise<number> {
     console.error(`agent-traces eval: ${escapeForTerminal(swapped)}`);
     return ExitCode.usage;
   }
-  const rulesRead = await readTextFile(options.rules, { maxBytes: maxFileBytes });
+  const rulesRead = await readTextFile(options.rules, { maxBytes: options.maxFileBytes, setting: '--max-file-size' });
   if (!rulesRead.ok) {
     console.error(`agent-traces eval: ${escapeForTerminal(options.rules)}: ${rulesRead.reason}`);
     return ExitCode.usage;
@@ -148,76 +178,133 @@ export async function runEval(args: string[]): Promise<number> {
   for (const pattern of unmatched) console.error(`agent-traces eval: no trace matches ${escapeForTerminal(pattern)}`);
   for (const link of skippedLinks) console.error(`agent-traces eval: ${escapeForTerminal(link.path)}: skipped: ${link.reason}`);
   // The inputs in order: standard input first (as `check` reports it), then the files found.
-  const inputs: { path: string; shown: string; read: () => Promise<{ ok: true; text: string } | { ok: false; reason: string }> }[] = [];
+  const inputs: { path: string; shown: string; open: (options: InputOptions) => Promise<OpenedInput> }[] = [];
   if (options.stdin) {
-    inputs.push({
-      path: resolve(cwd, options.stdinName ?? 'stdin.trace.json'),
-      shown: options.stdinName ?? '<stdin>',
-      read: async () => {
-        const read = await readStandardInput(maxFileBytes);
-        return read.ok ? { ok: true, text: read.bytes.toString('utf8') } : read;
-      },
-    });
+    const path = resolve(cwd, options.stdinName ?? 'stdin.trace.json');
+    inputs.push({ path, shown: options.stdinName ?? '<stdin>', open: (inputOptions) => openStandardInput(inputOptions) });
   }
   for (const file of files.filter((f) => !f.toLowerCase().endsWith('.gr'))) {
-    inputs.push({ path: file, shown: shownPath(file), read: () => readInputText(file, { maxBytes: maxFileBytes }) });
+    inputs.push({ path: file, shown: shownPath(file), open: (inputOptions) => openFile(file, inputOptions) });
   }
   if (inputs.length === 0 && inputErrors.length === 0) return ExitCode.incomplete;
 
+  const output = new EvalOutput(options.json ? 'json' : options.jsonLines ? 'json-lines' : 'lines', options.unique);
   // Whatever was named but cannot be read (a FIFO, an unreadable folder) is reported, never silently left out.
-  const reports: TraceReport[] = inputErrors.map((error) => ({ file: error.path, errors: [], error: error.reason, notices: [] }));
-  const noticesShown = new Set<string>();
-  // Rules run on a worker thread, which is ended and replaced when a rule runs past the time limit.
-  const workers = new EvaluationWorkers(nodeWorkerLauncher());
+  inputErrors.forEach((error, index) => {
+    if (shardTakes(options.shard, index)) output.trace({ file: error.path, errors: [], error: error.reason, notices: [] });
+  });
+  // Rules run on worker threads, each ended and replaced when a rule runs past the time limit.
+  const pool = new OrderedEvaluationPool(nodeWorkerLauncher(), options.jobs);
   const rulesSource = { uri: rules.uri, text: rulesText };
+  const progress = new ProgressLine('agent-traces eval');
+  let bytesBefore = 0;
   try {
-    for (const { path: file, shown, read: readInput } of inputs) {
-      const read = await readInput();
-      if (!read.ok) {
-        reports.push({ file: shown, errors: [], error: read.reason, notices: [] });
-        continue;
+    for (const [index, { path: file, shown, open }] of inputs.entries()) {
+      // A dataset is shared out line by line between the shards; any other input goes whole to one of them.
+      const takesWhole = shardTakes(options.shard, inputErrors.length + index);
+      const opened = await open({
+        maxBytes: options.maxFileBytes,
+        streams: (head) => traceLayoutOfFile(file, head) === 'dataset',
+        readsWhole: takesWhole,
+        keepsLine: options.shard && ((line) => shardTakes(options.shard, line - 1)),
+      });
+      const jobOptions = { rulesPath, shownPath: shown, parameters: options.parameters, budget: options.budget, timeLimitMs: options.timeoutMs, ranges: options.json || options.jsonLines };
+      const evaluate = (text: string, layout: string, firstLine: number, overlong: number[]) => pool.submit(
+        { kind: 'reports', rules: [rulesSource], text, layout, path: file, options: jobOptions },
+        (parts, failure) => {
+          const found = parts.flat().map((trace) => ({ file: shown, ...shiftLines(trace, firstLine - 1) }));
+          const tooLong = overlong.map((line) => ({ file: shown, line, errors: [], error: `not read: the line is over the ${formatMB(options.maxFileBytes)} limit (setting --max-file-size)`, notices: [] }));
+          for (const trace of [...found, ...tooLong].sort((a, b) => (a.line ?? 0) - (b.line ?? 0))) output.trace(trace);
+          if (failure) output.trace({ file: shown, ...(layout === 'dataset' ? { line: firstLine } : {}), errors: [], error: `not evaluated: ${failure.message}`, notices: [] });
+          progress.update({ bytes: output.bytesDone, traces: output.traces, found: output.violations, foundWord: 'violations' });
+        },
+      );
+      if (!opened.ok) {
+        if (takesWhole) pool.post(() => output.trace({ file: shown, errors: [], error: opened.reason, notices: [] }));
+      } else if (opened.kind === 'lines') {
+        for await (const chunk of opened.chunks) {
+          const bytes = bytesBefore + chunk.bytesRead;
+          await evaluate(chunk.text, 'dataset', chunk.firstLine, chunk.overlong);
+          pool.post(() => (output.bytesDone = bytes));
+        }
+        bytesBefore += opened.size ?? 0;
+      } else if (opened.kind === 'whole') {
+        // As the editor decides (by name, and for a .jsonl by its first line), so that a file is read the same way here.
+        const layout = traceLayoutOfFile(file, opened.text);
+        if (!layout) pool.post(() => output.trace({ file: shown, errors: [], error: notTracesMessage, notices: [] }));
+        else await evaluate(opened.text, layoutName(layout), 1, []);
       }
-      // As the editor decides (by name, and for a .jsonl by its first line), so that a file is read the same way here.
-      const layout = traceLayoutOfFile(file, read.text);
-      if (!layout) {
-        reports.push({ file: shown, errors: [], error: notTracesMessage, notices: [] });
-        continue;
-      }
-      const jobOptions = { rulesPath, shownPath: shown, parameters: options.parameters, budget: options.budget, timeLimitMs: options.timeoutMs, ranges: options.json };
-      try {
-        await workers.run({ kind: 'reports', rules: [rulesSource], text: read.text, layout: layoutName(layout), path: file, options: jobOptions }, (part) => {
-          for (const trace of part) reports.push({ file: shown, ...trace });
-        });
-      } catch (error) {
-        reports.push({ file: shown, errors: [], error: `not evaluated: ${error instanceof Error ? error.message : String(error)}`, notices: [] });
-      }
+      output.inputs++;
     }
+    await pool.drain();
   } finally {
-    workers.close();
+    pool.close();
+    progress.end();
   }
-  const violations = reports.reduce((sum, report) => sum + report.errors.length, 0);
-  const failed = reports.filter((report) => report.error !== null).length;
-  // A rule that was not evaluated, or stopped short (work budget, time limit), leaves a trace's verdict incomplete.
-  const partial = reports.filter((report) => report.incomplete).length;
+  output.end(inputs.length);
+  return exitCodeOf({ findings: output.violations > 0, incomplete: output.failed > 0 || output.partial > 0 || unmatched.length > 0 });
+}
 
-  if (options.json) {
-    const entries = reports.map(({ notices, errors, incomplete, ...r }) => ({ ...r, errors: errors.map(({ with: _, bound: __, ...e }) => e), notices, incomplete: incomplete ?? false }));
-    console.log(escapeJsonForTerminal(JSON.stringify(entries, null, 2)));
-  } else {
-    for (const r of reports) {
-      for (const line of violationLines(r, options.unique)) console.log(line);
-      for (const n of r.notices) {
-        if (noticesShown.has(n)) continue;
-        noticesShown.add(n);
-        console.log(escapeForTerminal(n));
-      }
-      if (r.error) console.log(`${escapeForTerminal(r.file)}${r.line !== undefined ? `:${r.line}` : ''}: error guardrails evaluation failed: ${escapeForTerminal(r.error)}`);
+/** A report whose lines are counted from a chunk's first line: the same report with the file's line numbers. */
+function shiftLines(trace: EvaluatedTrace, by: number): EvaluatedTrace {
+  if (by === 0) return trace;
+  const shift = (p: Position): Position => ({ line: p.line + by, column: p.column });
+  return {
+    ...trace,
+    ...(trace.line !== undefined ? { line: trace.line + by } : {}),
+    errors: trace.errors.map((e) => ({
+      ...e, range: { start: shift(e.range.start), end: shift(e.range.end) }, with: e.with.map(shift), bound: e.bound.map((b) => ({ ...b, at: shift(b.at) })),
+    })),
+  };
+}
+
+/**
+ * What eval prints, trace by trace as the results come: lines (then a summary), one JSON array written as it grows
+ * (--json, the same text as printing the whole array at the end), or one JSON object per line (--json-lines).
+ */
+class EvalOutput {
+  traces = 0;
+  violations = 0;
+  failed = 0;
+  /** A rule that was not evaluated, or stopped short (work budget, time limit), leaves a trace's verdict incomplete. */
+  partial = 0;
+  inputs = 0;
+  bytesDone = 0;
+  private readonly noticesShown = new Set<string>();
+
+  constructor(private readonly form: 'lines' | 'json' | 'json-lines', private readonly unique: boolean) {}
+
+  trace(r: TraceReport): void {
+    this.traces++;
+    this.violations += r.errors.length;
+    if (r.error !== null) this.failed++;
+    if (r.incomplete) this.partial++;
+    if (this.form !== 'lines') {
+      const { notices, errors, incomplete, ...rest } = r;
+      const entry = { ...rest, errors: errors.map(({ with: _, bound: __, ...e }) => e), notices, incomplete: incomplete ?? false };
+      if (this.form === 'json-lines') write(escapeJsonForTerminal(JSON.stringify(entry)));
+      else write(`${this.traces === 1 ? '[\n' : ',\n'}  ${escapeJsonForTerminal(JSON.stringify(entry, null, 2)).replace(/\n/g, '\n  ')}`, '');
+      return;
     }
-    const traces = reports.length;
-    const notEvaluated = partial > 0 ? `, ${partial} with a rule not evaluated` : '';
-    console.log(`${traces} trace${traces === 1 ? '' : 's'} in ${inputs.length} file${inputs.length === 1 ? '' : 's'} evaluated: ${violations} violation${violations === 1 ? '' : 's'}, ${failed} failed${notEvaluated}`);
+    for (const line of violationLines(r, this.unique)) write(line);
+    for (const n of r.notices) {
+      if (this.noticesShown.has(n)) continue;
+      this.noticesShown.add(n);
+      write(escapeForTerminal(n));
+    }
+    if (r.error) write(`${escapeForTerminal(r.file)}${r.line !== undefined ? `:${r.line}` : ''}: error guardrails evaluation failed: ${escapeForTerminal(r.error)}`);
   }
-  return exitCodeOf({ findings: violations > 0, incomplete: failed > 0 || partial > 0 || unmatched.length > 0 });
+
+  end(files: number): void {
+    if (this.form === 'json') write(this.traces === 0 ? '[]' : '\n]');
+    if (this.form !== 'lines') return;
+    const notEvaluated = this.partial > 0 ? `, ${this.partial} with a rule not evaluated` : '';
+    write(`${this.traces} trace${this.traces === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} evaluated: ${this.violations} violation${this.violations === 1 ? '' : 's'}, ${this.failed} failed${notEvaluated}`);
+  }
+}
+
+function write(text: string, end = '\n'): void {
+  process.stdout.write(text + end);
 }
 
 /** Places beyond this many are counted, not listed, on a violation's line. */

@@ -4,7 +4,7 @@
  * file-size limit) or a file changed meanwhile leaves the file as it was; no reader ever sees half of it.
  */
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fs, type Stats } from 'node:fs';
+import { closeSync, constants, openSync, promises as fs, rmSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errorCode } from '../disk/files';
 
@@ -20,11 +20,11 @@ export async function replaceFile(path: string, expected: Uint8Array, contents: 
   }
   if (!before.isFile()) return { ok: false, reason: 'it is no longer a regular file' };
   if (before.nlink > 1) return { ok: false, reason: `it has ${before.nlink} hard links, which writing a new file in its place would separate` };
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const temporary = temporaryBeside(path);
   let step = 'write the fixed file beside it';
   let handle: fs.FileHandle | undefined;
   try {
-    handle = await fs.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    handle = await openTemporary(temporary, 0o600);
     await handle.writeFile(contents);
     const made = await handle.stat();
     if (made.uid !== before.uid || made.gid !== before.gid) {
@@ -47,6 +47,8 @@ export async function replaceFile(path: string, expected: Uint8Array, contents: 
     await handle?.close().catch(() => undefined);
     await fs.rm(temporary, { force: true }).catch(() => undefined);
     return { ok: false, reason: `cannot ${step} (${errorCode(error)}); the file is unchanged` };
+  } finally {
+    temporaries.delete(temporary);
   }
   await syncFolder(dirname(path));
   return { ok: true };
@@ -86,11 +88,11 @@ async function syncFolder(folder: string): Promise<void> {
 export async function writeFileAtomically(path: string, contents: Uint8Array): Promise<Replaced> {
   const existing = await fs.lstat(path).catch(() => undefined);
   if (existing && !existing.isFile()) return { ok: false, reason: existing.isSymbolicLink() ? 'it is a symbolic link (name the file it points to)' : 'it is not a regular file' };
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const temporary = temporaryBeside(path);
   let handle: fs.FileHandle | undefined;
   try {
     // The mode a new file gets (0666 less the umask), or the mode of the file it replaces.
-    handle = await fs.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    handle = await openTemporary(temporary, 0o666);
     await handle.writeFile(contents);
     if (existing) await handle.chmod(existing.mode & 0o7777);
     await handle.sync();
@@ -101,7 +103,41 @@ export async function writeFileAtomically(path: string, contents: Uint8Array): P
     await handle?.close().catch(() => undefined);
     await fs.rm(temporary, { force: true }).catch(() => undefined);
     return { ok: false, reason: `cannot write it (${errorCode(error)})` };
+  } finally {
+    temporaries.delete(temporary);
   }
   await syncFolder(dirname(path));
   return { ok: true };
+}
+
+/**
+ * Creates the temporary file (it must not exist) before anything else can run, then opens it for writing: an
+ * interruption then finds either no file or one it knows to remove, never one a pending open is about to create.
+ */
+async function openTemporary(temporary: string, mode: number): Promise<fs.FileHandle> {
+  closeSync(openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode));
+  return fs.open(temporary, constants.O_WRONLY);
+}
+
+/** Temporary files being written: an interrupted run removes them (removeTemporariesOnInterrupt). */
+const temporaries = new Set<string>();
+
+function temporaryBeside(path: string): string {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  temporaries.add(temporary);
+  return temporary;
+}
+
+/**
+ * Ctrl-C (SIGINT) or SIGTERM during a run that writes files: the temporary files being written are removed before
+ * the process ends, so that an interrupted write leaves the file as it was and nothing beside it. The process ends
+ * as a signal ends it (exit status 128 + the signal's number).
+ */
+export function removeTemporariesOnInterrupt(): void {
+  for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15]] as const) {
+    process.once(signal, () => {
+      for (const temporary of temporaries) rmSync(temporary, { force: true });
+      process.exit(128 + number);
+    });
+  }
 }

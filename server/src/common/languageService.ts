@@ -21,6 +21,8 @@ export interface DocumentInput {
   budget?: Budget;
   /** JSON Lines: lines after this many are not read (the model says how many were left out). */
   maxLines?: number;
+  /** JSON Lines: the 0-based number of the text's first line, for a big file read in parts (the command line streams). */
+  firstLine?: number;
   /** JSON Lines: outline entries listed before a last entry says how many more there are. */
   maxOutlineEntries?: number;
   /** JSON Lines: per-line trace models kept (the most recently used); others are parsed again when needed. */

@@ -22,7 +22,8 @@ export function parseLines(doc: DocumentInput, readLine: LineReader): LinesModel
   const text = doc.text;
   const maxLines = doc.maxLines ?? defaultMaxLines;
   const lines: Line[] = [];
-  const next = readLines(text, 0, text.length + 1, 0, maxLines, doc.budget, lines, readLine);
+  const first = doc.firstLine ?? 0;
+  const next = readLines(text, 0, text.length + 1, first, first + maxLines, doc.budget, lines, readLine);
   // Counted, not read: a line past the limit costs no memory.
   let omittedLines = 0;
   if (next <= text.length) {
