@@ -11,7 +11,7 @@ function sentence(next: () => number, count: number): string {
 }
 
 /** One annotated trace line of about targetBytes characters: messages, tool calls, outputs, annotations. */
-function traceLine(next: () => number, index: number, targetBytes: number): string {
+export function traceLine(next: () => number, index: number, targetBytes: number): string {
   const messages: unknown[] = [
     { role: 'system', content: 'You are a helpful assistant with tools.' },
     { role: 'user', content: `${sentence(next, 25)}\n"please" — ${sentence(next, 10)}` },
