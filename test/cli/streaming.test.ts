@@ -182,9 +182,10 @@ describe('agent-traces convert interrupted', () => {
       writeFileSync(join(folder, 'session.jsonl'), repeatSession(readFileSync(join(sessionFolder, source), 'utf8'), 30 * 2 ** 20));
       for (const delayMs of [300, 800, 1500, 2500, 4000]) {
         const child = spawn(process.execPath, [cli, 'convert', 'session.jsonl', '--out', 'out.trace.jsonl'], { cwd: folder, stdio: 'ignore' });
+        const closed = new Promise<number | null>((done) => child.on('close', (status, signal) => done(status ?? (signal ? -1 : null))));
         await new Promise((wait) => setTimeout(wait, delayMs));
         child.kill('SIGINT');
-        const code = await new Promise<number | null>((done) => child.on('close', (status, signal) => done(status ?? (signal ? -1 : null))));
+        const code = await closed;
         const left = readdirSync(folder).filter((name) => name !== 'session.jsonl');
         // Either it ended before the signal (the whole file written, exit 0) or nothing is left: ended by the signal
         // before it began (-1), or by its handler, which removed the temporary file (130).
