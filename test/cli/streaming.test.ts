@@ -94,6 +94,21 @@ describe('agent-traces eval and check on datasets as streams', () => {
     assert.doesNotMatch(checked.stdout, /^big\.jsonl:(?!2500:)/m);
   });
 
+  it('checks the rules between lines over the whole stream, not within a chunk: metadata, kinds of trace, indexes', () => {
+    // Lines 2..3001 hold the traces of index 0..2999 (several chunks); then what breaks the rules between lines.
+    const lines = dataset(3000).trimEnd().split('\n');
+    lines.push('{"metadata": {"name": "again"}}', traceLine(5), JSON.stringify([{ role: 'user', content: 'a raw event list' }]));
+    writeFileSync(join(folder, 'rules-between-lines.jsonl'), `${lines.join('\n')}\n`);
+    const checked = runCli(folder, 'check', 'rules-between-lines.jsonl');
+    assert.equal(checked.code, 1, checked.stderr);
+    const reported = checked.stdout.trim().split('\n').filter((line) => line.startsWith('rules-between-lines.jsonl:'));
+    assert.deepEqual(reported.map((line) => line.replace(/^rules-between-lines\.jsonl:(\d+):\d+ /, '$1 ')), [
+      '3002 error jsonl/metadata-repeated The metadata row can appear at most once in the file (it is already on line 1).',
+      '3003 error jsonl/index-duplicate Duplicate index found: 5 in the file (first used on line 7).',
+      '3004 error jsonl/mixed-kinds The file cannot contain both raw event lists and annotated event lists: this line is a raw event list, line 2 is an annotated event list.',
+    ]);
+  });
+
   it('prints the same with --jobs 1 and --jobs 3, in lines and in JSON', () => {
     for (const form of [[], ['--json'], ['--json-lines', '--unique']]) {
       const one = runCli(folder, 'eval', rules, 'big.jsonl', '--jobs', '1', ...form);

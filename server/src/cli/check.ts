@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { openFile, openStandardInput, type InputOptions, type LineChunk } from './streamedInputs';
 import { detectJsonLinesFormat } from '../jsonl';
+import { newDatasetCarry } from '../jsonl/dataset/validate';
 import { tooManyProblemsMessage } from '../common/capProblems';
 import { errorCode, formatMB, isPathInside, isReportedLink, readFileHead, readTextFileBytes, walkFiles } from '../disk/files';
 import { inspectPlaceName, type InspectModel } from '../inspect';
@@ -180,19 +181,21 @@ function inputOptions(path: string, options: CheckOptions): InputOptions {
 
 /**
  * A dataset checked chunk by chunk, each chunk's lines numbered as in the file: every line's own checks (syntax, the
- * trace's checks, its annotations) as in the editor. The rules between lines (one metadata row, first; one kind of
- * trace; unique indexes) are checked within a chunk. The problems kept are those `capProblems` keeps of the whole.
+ * trace's checks, its annotations) as in the editor, and the rules between lines (one metadata row, first; one kind
+ * of trace; unique indexes) over the whole file, through what the chunks before hold (DatasetCarry). The problems
+ * kept are those `capProblems` keeps of the whole.
  */
 async function checkLines(path: string, chunks: AsyncIterable<LineChunk>, options: CheckOptions, shownPath: string): Promise<FileReport> {
   const service = serviceFor('agent-trace-jsonl')!;
   const uri = pathToFileURL(path).toString();
   const settings = { ...defaultServerSettings, maxProblems: Number.MAX_SAFE_INTEGER };
   const kept = new KeptProblems(options.maxProblems);
+  const datasetCarry = newDatasetCarry();
   try {
     for await (const chunk of chunks) {
       const model = service.parse({ uri, version: 0, text: chunk.text, firstLine: chunk.firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER });
       const lines = new LineIndex(chunk.text);
-      const found = service.validate(model, { settings, pythonModules: options.pythonModules });
+      const found = service.validate(model, { settings, pythonModules: options.pythonModules, datasetCarry });
       const overlong = chunk.overlong.map((line) => ({
         line, column: 1, problem: { span: { start: 0, end: 0 }, severity: 'error' as const, code: 'jsonl/line-too-long', message: `Line ${line} was not read: it is over the ${formatMB(options.maxBytes)} limit (--max-file-size)` },
       }));

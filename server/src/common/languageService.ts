@@ -1,3 +1,4 @@
+import type { DatasetCarry } from '../jsonl/dataset/validate';
 import type {
   CodeFix, CompletionEntry, GuardrailResults, InlayLabel, Lens, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target,
   RenameResult, RuleCoverageResults, RuleTestFiles, TextEditSpan,
@@ -78,6 +79,11 @@ export interface ServiceContext {
   workspaceTools?: WorkspaceTools;
   /** When long work for this request should stop (cancellation, time budget); absent for no limit. */
   budget?: Budget;
+  /**
+   * A dataset checked in parts (the CLI streams it): what the parts before this one hold that the rules between
+   * lines need (the metadata row, the file's kind of trace, the indexes used); updated with this part's lines.
+   */
+  datasetCarry?: DatasetCarry;
   /** Python module files in the configured folders (for imports of modules outside the standard library). */
   pythonModules?: PythonModules;
   /** Results of rule files evaluated on the open traces (rule files' code lenses). */

@@ -14,7 +14,7 @@ import { isTraceLine, traceLineProblems } from './traceBridge';
  */
 /** The dataset's upload rules, then each trace line checked by the single-trace service. */
 export function validateDatasetLines(model: LinesModel, context: ServiceContext, report: (problem: Problem) => boolean): void {
-  validateDataset(model, report);
+  validateDataset(model, report, context.datasetCarry);
   for (const line of model.contentLines) {
     // A broken line already reports its syntax errors; the trace service would repeat them.
     if (!isTraceLine(line) || line.errors.length > 0) continue;
@@ -22,53 +22,96 @@ export function validateDatasetLines(model: LinesModel, context: ServiceContext,
   }
 }
 
-export function validateDataset(model: LinesModel, report: (problem: Problem) => boolean): void {
-  let firstContent: Line | undefined;
-  let metadataLine: Line | undefined;
-  let firstTraceLine: Line | undefined;
-  const indexes = new Map<string, { line: Line; node: JsonNode }>();
+/** A line of an earlier part of a dataset checked in parts: its number (0-based) and kind, without its text. */
+export interface EarlierLine {
+  number: number;
+  kind: Line['kind'];
+}
 
-  for (const line of model.contentLines) {
-    if (!firstContent) firstContent = line;
-    const root = line.root;
-    // A broken line reports its syntax errors only; its partial value would make the other rules guess.
-    if (!root || line.errors.length > 0) continue;
-    switch (line.kind) {
-      case 'metadata': {
-        const key = property(root, 'metadata')!;
-        const keySpan = { start: key.keyStart, end: key.keyEnd };
-        if (metadataLine) {
-          const first = property(metadataLine.root, 'metadata')!;
-          if (!report({
-            span: keySpan, severity: 'error', code: 'jsonl/metadata-repeated',
-            message: `The metadata row can appear at most once in the file (it is already on line ${metadataLine.number + 1}).`,
-            related: [{ span: { start: first.keyStart, end: first.keyEnd }, message: 'The first metadata row' }],
-          })) return;
-        } else {
-          metadataLine = line;
-          if (line !== firstContent && !report({
-            span: keySpan, severity: 'error', code: 'jsonl/metadata-not-first',
-            message: `The metadata row must be the first row in the file (it is on line ${line.number + 1}).`,
-          })) return;
+/**
+ * What the rules between lines know of the parts of a dataset before the one being checked. Every rule holds across
+ * parts but one: a line without an index is reported only when an indexed line comes before it, or in its own part.
+ */
+export interface DatasetCarry {
+  contentSeen: boolean;
+  metadataLine?: EarlierLine;
+  firstTraceLine?: EarlierLine;
+  /** Each integer index used, with the number of the line that used it first. */
+  indexes: Map<string, number>;
+  firstIndexedLine?: EarlierLine;
+}
+
+export function newDatasetCarry(): DatasetCarry {
+  return { contentSeen: false, indexes: new Map() };
+}
+
+export function validateDataset(model: LinesModel, report: (problem: Problem) => boolean, carry?: DatasetCarry): void {
+  let firstContent: Line | undefined;
+  let metadataLine: Line | EarlierLine | undefined = carry?.metadataLine;
+  let firstTraceLine: Line | EarlierLine | undefined = carry?.firstTraceLine;
+  const indexes = new Map<string, { line: Line; node: JsonNode }>();
+  const firstUse = (key: string): { number: number; node?: JsonNode } | undefined => {
+    const here = indexes.get(key);
+    if (here) return { number: here.line.number, node: here.node };
+    const number = carry?.indexes.get(key);
+    return number === undefined ? undefined : { number };
+  };
+  try {
+    checkLines();
+  } finally {
+    if (carry) {
+      carry.contentSeen ||= firstContent !== undefined;
+      carry.metadataLine = metadataLine && earlier(metadataLine);
+      carry.firstTraceLine = firstTraceLine && earlier(firstTraceLine);
+      for (const [key, first] of indexes) carry.indexes.set(key, first.line.number);
+      const indexed = carry.firstIndexedLine ?? firstIndexedLine(model);
+      carry.firstIndexedLine = indexed && earlier(indexed);
+    }
+  }
+
+  function checkLines(): void {
+    for (const line of model.contentLines) {
+      if (!firstContent) firstContent = line;
+      const root = line.root;
+      // A broken line reports its syntax errors only; its partial value would make the other rules guess.
+      if (!root || line.errors.length > 0) continue;
+      switch (line.kind) {
+        case 'metadata': {
+          const key = property(root, 'metadata')!;
+          const keySpan = { start: key.keyStart, end: key.keyEnd };
+          if (metadataLine) {
+            const first = 'root' in metadataLine ? property(metadataLine.root, 'metadata')! : undefined;
+            if (!report({
+              span: keySpan, severity: 'error', code: 'jsonl/metadata-repeated',
+              message: `The metadata row can appear at most once in the file (it is already on line ${metadataLine.number + 1}).`,
+              ...(first ? { related: [{ span: { start: first.keyStart, end: first.keyEnd }, message: 'The first metadata row' }] } : {}),
+            })) return;
+          } else {
+            metadataLine = line;
+            if ((line !== firstContent || carry?.contentSeen) && !report({
+              span: keySpan, severity: 'error', code: 'jsonl/metadata-not-first',
+              message: `The metadata row must be the first row in the file (it is on line ${line.number + 1}).`,
+            })) return;
+          }
+          break;
         }
-        break;
+        case 'raw':
+        case 'annotated': {
+          if (!firstTraceLine) firstTraceLine = line;
+          else if (firstTraceLine.kind !== line.kind && !report(mixedKinds(line, firstTraceLine))) return;
+          if (line.kind === 'annotated' && !checkAnnotatedLine(model, line, report)) return;
+          break;
+        }
+        case 'agentguard':
+        case 'other':
+          if (!report({
+            span: headSpan(root), severity: 'error', code: 'jsonl/line-kind',
+            message: line.kind === 'agentguard'
+              ? 'This line is an agentguard entry, but the file is an Invariant dataset: a line must be a trace (an event list or an object with "messages") or the metadata row.'
+              : 'This line is neither a trace (an event list, or an object with "messages") nor the dataset\'s metadata row {"metadata": {...}}.',
+          })) return;
+          break;
       }
-      case 'raw':
-      case 'annotated': {
-        if (!firstTraceLine) firstTraceLine = line;
-        else if (firstTraceLine.kind !== line.kind && !report(mixedKinds(line, firstTraceLine))) return;
-        if (line.kind === 'annotated' && !checkAnnotatedLine(model, line, report)) return;
-        break;
-      }
-      case 'agentguard':
-      case 'other':
-        if (!report({
-          span: headSpan(root), severity: 'error', code: 'jsonl/line-kind',
-          message: line.kind === 'agentguard'
-            ? 'This line is an agentguard entry, but the file is an Invariant dataset: a line must be a trace (an event list or an object with "messages") or the metadata row.'
-            : 'This line is neither a trace (an event list, or an object with "messages") nor the dataset\'s metadata row {"metadata": {...}}.',
-        })) return;
-        break;
     }
   }
 
@@ -83,19 +126,20 @@ export function validateDataset(model: LinesModel, report: (problem: Problem) =>
         if (!report({ span: spanOf(value), severity: 'error', code: 'jsonl/index-type', message: `Invalid index found: ${shown} in the file. Index must be an integer.` })) return false;
       } else {
         const key = BigInt(value.raw).toString();
-        const first = indexes.get(key);
+        const first = firstUse(key);
         if (first) {
+          const firstNode = first.node;
           if (!report({
             span: spanOf(value), severity: 'error', code: 'jsonl/index-duplicate',
-            message: `Duplicate index found: ${value.raw} in the file (first used on line ${first.line.number + 1}).`,
-            related: [{ span: spanOf(first.node), message: `Index ${first.node.type === 'number' ? first.node.raw : key} is first used here` }],
+            message: `Duplicate index found: ${value.raw} in the file (first used on line ${first.number + 1}).`,
+            ...(firstNode ? { related: [{ span: spanOf(firstNode), message: `Index ${firstNode.type === 'number' ? firstNode.raw : key} is first used here` }] } : {}),
           })) return false;
         } else indexes.set(key, { line, node: value });
       }
     }
     if (!checkAnnotations(model, line, report)) return false;
     if (!index?.value) {
-      const indexed = firstIndexedLine(model);
+      const indexed = carry?.firstIndexedLine ?? firstIndexedLine(model);
       if (indexed && !report(inconsistentIndex(messagesKey, indexed))) return false;
     }
     return true;
@@ -114,26 +158,30 @@ function firstIndexedLine(model: LinesModel): Line | undefined {
 
 const indexedLineCache = new WeakMap<LinesModel, Line | null>();
 
-function inconsistentIndex(messagesKey: { keyStart: number; keyEnd: number }, indexed: Line): Problem {
-  const indexProperty = property(indexed.root, 'index')!;
+function inconsistentIndex(messagesKey: { keyStart: number; keyEnd: number }, indexed: Line | EarlierLine): Problem {
+  const indexProperty = 'root' in indexed ? property(indexed.root, 'index')! : undefined;
   return {
     span: { start: messagesKey.keyStart, end: messagesKey.keyEnd },
     severity: 'error',
     code: 'jsonl/index-inconsistent',
     message: `The 'index' key is inconsistently present — found in some traces (line ${indexed.number + 1}) but missing in this one.`,
-    related: [{ span: { start: indexProperty.keyStart, end: indexProperty.keyEnd }, message: 'A trace with an index' }],
+    ...(indexProperty ? { related: [{ span: { start: indexProperty.keyStart, end: indexProperty.keyEnd }, message: 'A trace with an index' }] } : {}),
   };
 }
 
-function mixedKinds(line: Line, first: Line): Problem {
-  const describe = (l: Line): string => (l.kind === 'raw' ? 'a raw event list' : 'an annotated event list');
+function mixedKinds(line: Line, first: Line | EarlierLine): Problem {
+  const describe = (l: Line | EarlierLine): string => (l.kind === 'raw' ? 'a raw event list' : 'an annotated event list');
   return {
     span: headSpan(line.root!),
     severity: 'error',
     code: 'jsonl/mixed-kinds',
     message: `The file cannot contain both raw event lists and annotated event lists: this line is ${describe(line)}, line ${first.number + 1} is ${describe(first)}.`,
-    related: [{ span: headSpan(first.root!), message: `Line ${first.number + 1} sets the file's kind` }],
+    ...('root' in first ? { related: [{ span: headSpan(first.root!), message: `Line ${first.number + 1} sets the file's kind` }] } : {}),
   };
+}
+
+function earlier(line: Line | EarlierLine): EarlierLine {
+  return { number: line.number, kind: line.kind };
 }
 
 function checkAnnotations(model: LinesModel, line: Line, report: (problem: Problem) => boolean): boolean {
