@@ -30,8 +30,11 @@ export const bytesPerMB = 1024 * 1024;
 
 export const formatMB: typeof NodeFiles.formatMB = (bytes) => `${(bytes / bytesPerMB).toFixed(bytes < 10 * bytesPerMB ? 1 : 0)} MB`;
 
-/** A URI with a path (`file:`, `vscode-vfs:`, `vscode-remote:`): the URI itself; undefined for `untitled:` and the like. */
-export const pathOfUri: typeof NodeFiles.pathOfUri = (uri) => (/^[a-zA-Z][\w+.-]*:\/\/[^/]*\//.test(uri) ? uri : undefined);
+/**
+ * A URI with an absolute path (`file:`, `vscode-vfs:`, `vscode-remote:`, and `vscode-userdata:/User/…` where the
+ * extension's storage is): the URI itself; undefined for `untitled:Untitled-1` and the like.
+ */
+export const pathOfUri: typeof NodeFiles.pathOfUri = (uri) => (/^[a-zA-Z][\w+.-]*:(?:\/\/[^/]*)?\//.test(uri) ? uri : undefined);
 
 export const uriOfPath: typeof NodeFiles.uriOfPath = (path) => path;
 

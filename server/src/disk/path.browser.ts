@@ -1,12 +1,13 @@
 /**
  * `node:path` for the browser build (esbuild.mjs aliases it here): in a web worker a file's "path" is its URI
- * (disk/files.browser.ts), so these are POSIX path operations that keep a URI's `scheme://authority` as the root.
+ * (disk/files.browser.ts), so these are POSIX path operations that keep a URI's `scheme://authority` (or, for a URI
+ * without an authority such as `vscode-userdata:/User/…`, its `scheme:`) as the root.
  * Only the operations the server uses; pure string work, no file system.
  */
 export const sep = '/';
 export const delimiter = ':';
 
-const rooted = /^([a-zA-Z][\w+.-]*:\/\/[^/]*)(.*)$/s;
+const rooted = /^([a-zA-Z][\w+.-]*:(?:\/\/[^/]*)?)(\/.*)?$/s;
 
 function split(path: string): { root: string; rest: string } {
   const match = rooted.exec(path);

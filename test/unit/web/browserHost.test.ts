@@ -93,6 +93,8 @@ describe('the server\'s files in the browser (disk/files.browser.ts)', () => {
     assert.equal(pathOfUri(`${folder}/a.gr`), `${folder}/a.gr`);
     assert.equal(pathOfUri('vscode-remote://127.0.0.1:8080/home/a.gr'), 'vscode-remote://127.0.0.1:8080/home/a.gr');
     assert.equal(pathOfUri('untitled:Untitled-1'), undefined);
+    // The extension's storage (the user's copy of the examples) has a URI without an authority.
+    assert.equal(pathOfUri('vscode-userdata:/User/globalStorage/x.agent-traces/examples/a.gr'), 'vscode-userdata:/User/globalStorage/x.agent-traces/examples/a.gr');
   });
 });
 
@@ -133,6 +135,17 @@ describe('path operations on URIs (disk/path.browser.ts, node:path in the browse
     assert.equal(browserPath.resolve(folder, 'rules', 'a.gr'), `${folder}/rules/a.gr`);
     assert.equal(browserPath.isAbsolute(`${folder}/a`), true);
     assert.equal(browserPath.isAbsolute('rules/a.gr'), false);
+  });
+
+  it('keeps the scheme as the root of a URI without an authority', () => {
+    const storage = 'vscode-userdata:/User/globalStorage/x.agent-traces';
+    assert.equal(browserPath.dirname(`${storage}/examples/refunds.tests.json`), `${storage}/examples`);
+    assert.equal(browserPath.join(`${storage}/examples`, 'fixtures', '../refunds.gr'), `${storage}/examples/refunds.gr`);
+    assert.equal(browserPath.resolve(`${storage}/examples`, 'refunds.gr'), `${storage}/examples/refunds.gr`);
+    assert.equal(browserPath.relative(`${storage}/examples`, `${storage}/examples/fixtures/a.trace.json`), 'fixtures/a.trace.json');
+    assert.equal(browserPath.relative(`${storage}/examples`, 'file:///home/a.gr'), 'file:///home/a.gr');
+    assert.equal(browserPath.isAbsolute(`${storage}/examples`), true);
+    assert.equal(browserPath.dirname('vscode-userdata:/a'), 'vscode-userdata:/');
   });
 
   it('agrees with node:path on plain POSIX paths', async () => {

@@ -25,8 +25,6 @@ import { runRegistered } from './bdd';
 const NOT_IN_THE_BROWSER: { [title: string]: string } = {
   'activation and languages activates on a .trace.json file and exposes its API':
     'the language server is a web worker there, which has no process id for serverInfo(); the activation is checked above',
-  "the bundled examples and the getting-started walkthrough the walkthrough's test step":
-    'rule tests of a manifest outside the workspace (the user\'s copy of the examples in the extension\'s storage): the browser\'s server cannot read its rule file ("not a file on disk")',
 };
 
 /** The runner's options beside the workspace folder (the host has no environment variables): `{ "grep": "…" }`. */
