@@ -1,4 +1,3 @@
-import type { DatasetCarry } from '../jsonl/dataset/validate';
 import type {
   CodeFix, CompletionEntry, GuardrailResults, InlayLabel, Lens, FoldingSpan, Highlight, HoverResult, OutlineItem, Problem, PythonModules, Span, Target,
   RenameResult, RuleCoverageResults, RuleTestFiles, TextEditSpan,
@@ -160,4 +159,24 @@ export interface LanguageService<Model> {
   codeLenses?(model: Model, context: ServiceContext): Lens[];
   /** How often each tool is called in the document (trace languages), for the workspace's tool index. */
   calledTools?(model: Model): Map<string, number>;
+}
+
+/** A line of an earlier part of a dataset checked in parts: its number (0-based) and kind, without its text. */
+export interface EarlierLine {
+  number: number;
+  kind: string;
+}
+
+/**
+ * What the rules between a dataset's lines know of the parts before the one being checked (jsonl/dataset/validate.ts).
+ * Every rule holds across parts but one: a line without an index is reported only when an indexed line comes before
+ * it, or in its own part.
+ */
+export interface DatasetCarry {
+  contentSeen: boolean;
+  metadataLine?: EarlierLine;
+  firstTraceLine?: EarlierLine;
+  /** Each integer index used, with the number of the line that used it first. */
+  indexes: Map<string, number>;
+  firstIndexedLine?: EarlierLine;
 }

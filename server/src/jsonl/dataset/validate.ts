@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../common/languageService';
+import type { DatasetCarry, EarlierLine, ServiceContext } from '../../common/languageService';
 import type { Problem, Span } from '../../common/types';
 import { addressPartSpan } from './address';
 import { annotationsOf } from './annotations';
@@ -20,25 +20,6 @@ export function validateDatasetLines(model: LinesModel, context: ServiceContext,
     if (!isTraceLine(line) || line.errors.length > 0) continue;
     for (const problem of traceLineProblems(model, line, context)) report(problem);
   }
-}
-
-/** A line of an earlier part of a dataset checked in parts: its number (0-based) and kind, without its text. */
-export interface EarlierLine {
-  number: number;
-  kind: Line['kind'];
-}
-
-/**
- * What the rules between lines know of the parts of a dataset before the one being checked. Every rule holds across
- * parts but one: a line without an index is reported only when an indexed line comes before it, or in its own part.
- */
-export interface DatasetCarry {
-  contentSeen: boolean;
-  metadataLine?: EarlierLine;
-  firstTraceLine?: EarlierLine;
-  /** Each integer index used, with the number of the line that used it first. */
-  indexes: Map<string, number>;
-  firstIndexedLine?: EarlierLine;
 }
 
 export function newDatasetCarry(): DatasetCarry {
