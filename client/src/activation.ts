@@ -52,7 +52,8 @@ export async function activateOn(platform: Platform, context: vscode.ExtensionCo
       configurationSection: 'agentTraces',
       // Trace files on disk feed the tool names that rule files complete and hover after `tool:`; Python files
       // are the modules rule files import (agentTraces.guardrails.pythonPaths); rule files, agentTraces.guardrails.policies.
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{trace.json,trace.jsonl,jsonl,py,gr}'),
+      // Any `.json` may be an Inspect log, a span file or a saved conversation: the server looks at its head.
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{json,jsonl,py,gr}'),
     },
     outputChannelName: 'Agent Traces',
     // Read at every start (a restart too): the server evaluates rules only when asked while the workspace is untrusted.

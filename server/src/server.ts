@@ -200,9 +200,14 @@ connection.onDidChangeWatchedFiles((change) => {
       continue;
     }
     if (documents.get(event.uri)) continue;
-    rules.scheduleWorkspaceCount();
-    if (event.type === FileChangeType.Deleted) toolIndex.remove(event.uri);
-    else void toolIndex.refreshFile(event.uri);
+    // Every `.json` file of the workspace is watched, for the logs and conversations among them: the lenses count
+    // again only when a file that holds traces (or held them) changed, not on every save of a package.json.
+    if (event.type === FileChangeType.Deleted) {
+      toolIndex.remove(event.uri);
+      rules.scheduleWorkspaceCount();
+    } else {
+      void toolIndex.refreshFile(event.uri).then((holdsTraces) => holdsTraces && rules.scheduleWorkspaceCount());
+    }
   }
   // Rule files read the Python modules they import: check them again.
   if (pythonChanged) {

@@ -95,10 +95,25 @@ export class WorkspaceToolIndex implements WorkspaceTools {
     if (roots.length > 0) this.log(`Tool index: done, ${seen} trace files seen, ${formatMB(this.readBytes)} read.`);
   }
 
-  /** A trace file changed on disk (open documents are kept up to date by their own validation instead). */
-  async refreshFile(uri: string): Promise<void> {
+  /**
+   * A file changed on disk (open documents are kept up to date by their own validation instead). A `.json` file is
+   * read only when its head says it holds traces. Answers whether the file holds traces or held them before, that is
+   * whether what the workspace's traces call may have changed.
+   */
+  async refreshFile(uri: string): Promise<boolean> {
     const path = pathOfUri(uri);
-    if (path) await this.indexFile(path, []);
+    if (!path) return false;
+    const held = this.byFile.has(uri);
+    const walk = this.walk(1);
+    if (!walk.byName(path)) {
+      if (!walk.byHead(path)) return held;
+      if (!(await walk.heads.holds(path))) {
+        this.remove(uri);
+        return held;
+      }
+    }
+    await this.indexFile(path, []);
+    return true;
   }
 
   /** False when the total limit was reached and the walk must stop. */

@@ -130,6 +130,40 @@ describe('.json files that hold traces, by their head', () => {
       assert.deepEqual(few.tools().map((tool) => tool.name), ['get_weather', 'send_email'], 'the first two heads in name order: anthropic-request.json and chat.json');
     });
 
+    it('are indexed again when they change on disk, and other JSON costs a look at its head only', async () => {
+      let heads = 0;
+      const looks = new FileHeads((head) => (heads++, holdsTracesByContent(head)), inspectLogHead);
+      const index = new WorkspaceToolIndex(() => undefined, () => ({
+        maxFiles: 100, maxFileBytes: 1e7, maxTotalBytes: 1e8, maxLines: 1000, folders: [root], maxJsonHeads: 100,
+      }), (maxHeads) => workspaceTraceWalk(maxHeads, looks));
+      const names = () => index.tools().map((tool) => tool.name);
+      const changed = join(root, 'changing.json');
+      const touch = (text: string, seconds: number) => {
+        writeFileSync(changed, text);
+        utimesSync(changed, new Date(), new Date(Date.now() + seconds * 1000));
+      };
+      try {
+        assert.equal(await index.refreshFile(uri('package.json')), false, 'other JSON: the lenses need not count again');
+        assert.equal(await index.refreshFile(uri('tsconfig.json')), false);
+        assert.equal(heads, 2);
+        assert.deepEqual(names(), []);
+
+        touch(anthropicRequest('get_weather'), 10);
+        assert.equal(await index.refreshFile(uri('changing.json')), true, 'a file that became a conversation');
+        assert.deepEqual(names(), ['get_weather']);
+        touch(otherJson['package.json'], 20);
+        assert.equal(await index.refreshFile(uri('changing.json')), true, 'a file that held traces and no longer does');
+        assert.deepEqual(names(), []);
+        assert.equal(await index.refreshFile(uri('changing.json')), false, 'unchanged since: nothing to count');
+        assert.equal(heads, 4, 'the unchanged head is not read again');
+        assert.equal(await index.refreshFile(uri('one.trace.json')), true, 'named like a trace: no look at the head');
+        assert.deepEqual(names(), ['send_email']);
+        assert.equal(heads, 4);
+      } finally {
+        rmSync(changed, { force: true });
+      }
+    });
+
     it('count in the rule files\' lenses, with the limit on heads named', async () => {
       const ruleUri = 'file:///w/weather.gr';
       const text = 'raise "weather asked" if:\n    (call: ToolCall)\n    call is tool:get_weather\n';
