@@ -1,4 +1,4 @@
-import { bytesPerMB, formatMB, linkNotFollowed, pathOfUri, readTextFile, uriOfPath } from '../disk/files';
+import { bytesPerMB, fileKind, formatMB, linkNotFollowed, pathOfUri, readTextFile, uriOfPath } from '../disk/files';
 import { newTraceWalkReport, traceFilesBelow, type TraceWalk } from '../disk/traceWalk';
 import { afterEvents } from '../common/steps';
 import { utf8Length } from '../common/text';
@@ -107,6 +107,11 @@ export class WorkspaceToolIndex implements WorkspaceTools {
     const walk = this.walk(1);
     if (!walk.byName(path)) {
       if (!walk.byHead(path)) return held;
+      // Outside the workspace or no regular file: nothing is read, and the read below says why in the log.
+      if ((await fileKind(path, this.limits().folders)) !== 'file') {
+        await this.indexFile(path, []);
+        return held;
+      }
       if (!(await walk.heads.holds(path))) {
         this.remove(uri);
         return held;
