@@ -120,14 +120,28 @@ export function registerRuleTests(context: vscode.ExtensionContext, client: Lang
     discovery = undefined;
     for (const key of [...manifests.keys()]) remove(key);
     await discover();
+    await Promise.all(shownManifestsOutsideWorkspace().map(refresh));
   };
+
+  // A manifest outside the workspace (the user's copy of the examples) is listed while an editor shows it, as VS Code
+  // shows the problems of a file outside the workspace while it is open: once closed, "Run All Tests" runs only the
+  // workspace's tests again.
+  const forgetClosedManifestsOutsideWorkspace = (): void => {
+    const shown = new Set(shownInTabs());
+    for (const key of [...manifests.keys()]) {
+      if (!shown.has(key) && vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(key)) === undefined) remove(key);
+    }
+  };
+  const shownManifestsOutsideWorkspace = (): vscode.Uri[] => shownInTabs()
+    .map((key) => vscode.Uri.parse(key))
+    .filter((uri) => isManifestUri(uri) && vscode.workspace.getWorkspaceFolder(uri) === undefined);
 
   const watcher = vscode.workspace.createFileSystemWatcher(manifestGlob);
   watcher.onDidCreate((uri) => void refresh(uri));
   watcher.onDidChange((uri) => void refresh(uri));
   watcher.onDidDelete((uri) => remove(uri.toString()));
   const edits = new Map<string, NodeJS.Timeout>();
-  const isManifest = (document: vscode.TextDocument) => document.uri.path.toLowerCase().endsWith('.tests.json');
+  const isManifest = (document: vscode.TextDocument) => isManifestUri(document.uri);
 
   // ---- running ----
 
@@ -262,6 +276,12 @@ export function registerRuleTests(context: vscode.ExtensionContext, client: Lang
       clearTimeout(edits.get(key));
       edits.set(key, setTimeout(() => void refresh(event.document.uri), 300));
     }),
+    vscode.window.tabGroups.onDidChangeTabs((event) => {
+      if (event.closed.length > 0) forgetClosedManifestsOutsideWorkspace();
+    }),
+    vscode.window.tabGroups.onDidChangeTabGroups((event) => {
+      if (event.closed.length > 0) forgetClosedManifestsOutsideWorkspace();
+    }),
     client.onDidChangeState(() => {
       if (client.isRunning()) void controller.refreshHandler?.(new vscode.CancellationTokenSource().token);
     }),
@@ -349,6 +369,19 @@ function fileCoverage(rulesUri: string, rules: RuleCoverageEntry[], client: Lang
   const details = rules.map((rule) => new vscode.StatementCoverage(rule.cases, client.protocol2CodeConverter.asRange(rule.range)));
   const covered = rules.filter((rule) => rule.cases > 0).length;
   return { file: new vscode.FileCoverage(vscode.Uri.parse(rulesUri), new vscode.TestCoverageCount(covered, rules.length)), details };
+}
+
+function isManifestUri(uri: vscode.Uri): boolean {
+  return uri.path.toLowerCase().endsWith('.tests.json');
+}
+
+/** The URIs (as strings) of the files the editors' tabs show, a difference's two sides included. */
+function shownInTabs(): string[] {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).flatMap(({ input }) => {
+    if (input instanceof vscode.TabInputText) return [input.uri.toString()];
+    if (input instanceof vscode.TabInputTextDiff) return [input.original.toString(), input.modified.toString()];
+    return [];
+  });
 }
 
 function splitCaseId(id: string): [string, number] {

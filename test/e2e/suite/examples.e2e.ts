@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { closeAllEditors, diagnosticCode, EXTENSION_ID, waitFor, withTimeout, type RuleTestsRunReport } from './helpers';
+import { activeApi, closeAllEditors, diagnosticCode, EXTENSION_ID, waitFor, withTimeout, type RuleTestsRunReport } from './helpers';
 
 describe('the bundled examples and the getting-started walkthrough', () => {
   after(closeAllEditors);
@@ -68,6 +68,13 @@ describe('the bundled examples and the getting-started walkthrough', () => {
       ['a refund above the order total is caught, below the limit', 'passed', []],
       ['a lower limit catches a small refund', 'passed', []],
     ]);
+
+    // Closed, the copy's manifest leaves the Test Explorer: "Run All Tests" runs the workspace's tests again.
+    const copy = vscode.Uri.joinPath(manifest, '..', '..').toString();
+    const { controller } = (await activeApi()).ruleTests;
+    assert.ok(testItemIds(controller.items).some((id) => id.includes(copy)), 'the copy\'s manifest is in the Test Explorer while it is shown');
+    await closeAllEditors();
+    await waitFor(() => !testItemIds(controller.items).some((id) => id.includes(copy)), 10_000, 'the copy\'s tests to leave the Test Explorer once its manifest is closed');
   });
 
   it('contributes the walkthrough with its five steps, each button running a registered command', async () => {
@@ -82,3 +89,9 @@ describe('the bundled examples and the getting-started walkthrough', () => {
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#gettingStarted`, false);
   });
 });
+
+function testItemIds(items: vscode.TestItemCollection): string[] {
+  const ids: string[] = [];
+  items.forEach((item) => ids.push(item.id, ...testItemIds(item.children)));
+  return ids;
+}

@@ -25,8 +25,6 @@ import { runRegistered } from './bdd';
 const NOT_IN_THE_BROWSER: { [title: string]: string } = {
   'activation and languages activates on a .trace.json file and exposes its API':
     'the language server is a web worker there, which has no process id for serverInfo(); the activation is checked above',
-  "the bundled examples and the getting-started walkthrough the walkthrough's test step":
-    'it passes alone (E2E_GREP="test step"), but the Test Explorer then keeps the copy\'s cases, which the runs of the rule-test suite after it count',
 };
 
 /** The runner's options beside the workspace folder (the host has no environment variables): `{ "grep": "…" }`. */
