@@ -2,27 +2,11 @@ import * as vscode from 'vscode';
 import { BrowserMessageReader, BrowserMessageWriter, LanguageClient, type MessageTransports } from 'vscode-languageclient/browser';
 import { FileKindRequest, ListFilesRequest, onRequest, ReadFileRequest, WorkerBundleRequest } from '../../shared/requests';
 import { activateOn, deactivate, type AgentTracesApi } from './activation';
-import { answerFileKind, answerListFiles, answerReadFile, type EditorFiles } from './clientFiles';
+import { answerFileKind, answerListFiles, answerReadFile } from './clientFiles';
+import { editorFiles } from './workspaceFiles';
 
 export type { AgentTracesApi } from './activation';
 export { deactivate };
-
-/** What the server's file requests read: VS Code's file system, whatever provides it (github.dev's is virtual). */
-const editorFiles: EditorFiles = {
-  stat: async (uri) => {
-    const stat = await vscode.workspace.fs.stat(vscode.Uri.parse(uri, true));
-    return { isFile: (stat.type & vscode.FileType.File) !== 0, size: stat.size };
-  },
-  readFile: (uri) => Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.parse(uri, true))),
-  readDirectory: async (uri) => {
-    const folder = vscode.Uri.parse(uri, true);
-    return (await vscode.workspace.fs.readDirectory(folder)).map(([name, type]) => ({
-      uri: vscode.Uri.joinPath(folder, name).toString(),
-      name,
-      kind: type & vscode.FileType.SymbolicLink ? 'link' : type & vscode.FileType.Directory ? 'folder' : type & vscode.FileType.File ? 'file' : 'other',
-    }));
-  },
-};
 
 async function bundleText(context: vscode.ExtensionContext, name: string): Promise<string> {
   return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', name)));

@@ -53,10 +53,26 @@ export const minFoldersRead = 100;
  * skipped folders left out, symbolic links not followed, at most `maxFiles` files, and as many folders read (at least
  * minFoldersRead): a tree of empty folders ends too.
  */
-export async function answerListFiles(files: EditorFiles, params: ListFilesParams): Promise<ListFilesResult> {
-  const skipped = new Set(params.skippedFolders);
+export function answerListFiles(files: EditorFiles, params: ListFilesParams): Promise<ListFilesResult> {
+  return walkFolder(files, params.folder, { skippedFolders: params.skippedFolders, maxFiles: params.maxFiles, maxFolders: Math.max(params.maxFiles, minFoldersRead) });
+}
+
+export interface WalkLimits {
+  /** Folder names never entered (node_modules, .git). */
+  skippedFolders: readonly string[];
+  /** Files listed at most (of those `accept` takes). */
+  maxFiles: number;
+  /** Folders read at most. */
+  maxFolders: number;
+  /** Which files to list, by name (all when absent). */
+  accept?: (name: string) => boolean;
+}
+
+/** A bounded walk of a folder through VS Code's file system: `truncated` when a limit ended it. */
+export async function walkFolder(files: EditorFiles, folder: string, limits: WalkLimits): Promise<ListFilesResult> {
+  const skipped = new Set(limits.skippedFolders);
   const uris: string[] = [];
-  let foldersLeft = Math.max(params.maxFiles, minFoldersRead);
+  let foldersLeft = limits.maxFolders;
   let problem: string | undefined;
   const walk = async (folder: string): Promise<boolean> => {
     if (foldersLeft-- <= 0) return false;
@@ -71,14 +87,14 @@ export async function answerListFiles(files: EditorFiles, params: ListFilesParam
     for (const entry of entries) {
       if (entry.kind === 'folder') {
         if (!skipped.has(entry.name) && !(await walk(entry.uri))) return false;
-      } else if (entry.kind === 'file') {
-        if (uris.length >= params.maxFiles) return false;
+      } else if (entry.kind === 'file' && (!limits.accept || limits.accept(entry.name))) {
+        if (uris.length >= limits.maxFiles) return false;
         uris.push(entry.uri);
       }
     }
     return true;
   };
-  const complete = await walk(params.folder);
+  const complete = await walk(folder);
   return problem ? { uris, truncated: !complete, problem } : { uris, truncated: !complete };
 }
 

@@ -7,6 +7,7 @@ import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient
 import { committedVersion } from './committedVersion';
 import { ComparePanel, type CompareRenderedInfo, type CompareRevealedInfo, type CompareSideSource } from './comparePanel';
 import { fileName } from './previewPanel';
+import { findWorkspaceFiles } from './workspaceFiles';
 
 export type { CompareRenderedInfo, CompareRevealedInfo } from './comparePanel';
 
@@ -111,14 +112,15 @@ class CompareViews implements vscode.Disposable {
 /** The other trace: one of the workspace's trace files (the active one left out), or any file chosen in a dialog. */
 async function pickOtherTrace(left: vscode.Uri): Promise<vscode.Uri | undefined> {
   const browse = 'Browse…';
-  const files = (await vscode.workspace.findFiles(TRACE_GLOB, '**/node_modules/**', MAX_OFFERED))
+  const found = await findWorkspaceFiles({ glob: TRACE_GLOB, nameMatches: (name) => /\.jsonl?$/i.test(name), skippedFolders: ['node_modules'], maxFiles: MAX_OFFERED });
+  const files = found.uris
     .filter((uri) => uri.toString() !== left.toString())
     .sort((a, b) => a.path.localeCompare(b.path));
   const items: (vscode.QuickPickItem & { uri?: vscode.Uri })[] = [
     ...files.map((uri) => ({ label: fileName(uri), description: vscode.workspace.asRelativePath(uri, true), uri })),
     { label: browse, description: 'a trace file anywhere' },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Compare ${fileName(left)} with…`, placeHolder: 'A trace file, dataset, agentguard log or agent conversation', matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, { title: `Compare ${fileName(left)} with…`, placeHolder: found.truncated ? `A trace file, dataset, agentguard log or agent conversation (the workspace's first ${found.uris.length} JSON files)` : 'A trace file, dataset, agentguard log or agent conversation', matchOnDescription: true });
   if (!picked) return undefined;
   if (picked.uri) return picked.uri;
   const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Compare', filters: { 'Agent traces': ['json', 'jsonl'] } });

@@ -4,6 +4,10 @@ import {
   EvaluateRulesCommand, EvaluateRulesRequest, RevealLocationsCommand, RulesForTraceRequest, sendNotification, sendRequest, VisibleRulesNotification,
   WorkspaceTrustNotification,
 } from '../../shared/requests';
+import { findWorkspaceFiles } from './workspaceFiles';
+
+/** Rule files "Check with Rules…" offers at most. */
+const maxRuleFilesOffered = 500;
 
 interface LspLocation {
   uri: string;
@@ -63,14 +67,18 @@ export function registerGuardrailCommands(context: vscode.ExtensionContext, clie
         void vscode.window.showInformationMessage('Open a trace (.trace.json or a dataset .jsonl) to check it with rules.');
         return;
       }
-      const files = await vscode.workspace.findFiles('**/*.gr', '**/node_modules/**', 500);
+      const found = await findWorkspaceFiles({ glob: '**/*.gr', nameMatches: (name) => name.endsWith('.gr'), skippedFolders: ['node_modules'], maxFiles: maxRuleFilesOffered });
+      const files = found.uris;
       if (files.length === 0) {
         void vscode.window.showInformationMessage('The workspace has no rule files (.gr).');
         return;
       }
       const picked = await vscode.window.showQuickPick(
         files.map((file) => ({ label: vscode.workspace.asRelativePath(file), uri: file })).sort((a, b) => a.label.localeCompare(b.label)),
-        { canPickMany: true, title: 'Check this trace with rules', placeHolder: 'Rule files to evaluate on the active trace (none: unbind)' },
+        {
+          canPickMany: true, title: 'Check this trace with rules',
+          placeHolder: `Rule files to evaluate on the active trace (none: unbind)${found.truncated ? `; the workspace's first ${files.length}` : ''}`,
+        },
       );
       if (!picked) return;
       const answer = await sendRequest(client, RulesForTraceRequest, { uri: editor.document.uri.toString(), rules: picked.map((item) => item.uri.toString()) });

@@ -4,6 +4,7 @@ import {
   RuleTestsListRequest, RuleTestsRunRequest, sendRequest, type DocumentLocation, type RuleCoverageEntry, type RuleTestCaseResult, type RuleTestsList,
   type RuleTestsRun,
 } from '../../shared/requests';
+import { findWorkspaceFiles } from './workspaceFiles';
 
 /**
  * The tests of rule files in VS Code's Test Explorer: an item per rule file (in its gutter), per manifest and per
@@ -13,7 +14,7 @@ import {
  */
 
 const manifestGlob = '**/*.tests.json';
-const excluded = '**/{node_modules,.git,dist,out,.cache,.vscode-test}/**';
+const skippedFolders = ['node_modules', '.git', 'dist', 'out', '.cache', '.vscode-test'];
 /** Manifests found in the workspace and listed; a notice says when there are more. */
 const maxManifests = 500;
 
@@ -107,11 +108,11 @@ export function registerRuleTests(context: vscode.ExtensionContext, client: Lang
 
   let discovery: Promise<void> | undefined;
   const discover = (): Promise<void> => (discovery ??= (async () => {
-    const found = await vscode.workspace.findFiles(manifestGlob, excluded, maxManifests + 1);
-    if (found.length > maxManifests) {
-      void vscode.window.showInformationMessage(`Agent Traces: the workspace has more than ${maxManifests} rule-test manifests; the first ${maxManifests} are in the Test Explorer.`);
+    const found = await findWorkspaceFiles({ glob: manifestGlob, nameMatches: isManifestName, skippedFolders, maxFiles: maxManifests });
+    if (found.truncated) {
+      void vscode.window.showInformationMessage(`Agent Traces: the workspace has more rule-test manifests than were searched for; the first ${found.uris.length} are in the Test Explorer.`);
     }
-    await Promise.all(found.slice(0, maxManifests).map(refresh));
+    await Promise.all(found.uris.map(refresh));
   })());
   controller.resolveHandler = async (item) => {
     if (!item) await discover();
@@ -276,6 +277,8 @@ export function registerRuleTests(context: vscode.ExtensionContext, client: Lang
       clearTimeout(edits.get(key));
       edits.set(key, setTimeout(() => void refresh(event.document.uri), 300));
     }),
+    // A folder added or removed: its manifests join or leave the Test Explorer.
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void controller.refreshHandler?.(new vscode.CancellationTokenSource().token)),
     vscode.window.tabGroups.onDidChangeTabs((event) => {
       if (event.closed.length > 0) forgetClosedManifestsOutsideWorkspace();
     }),
@@ -371,8 +374,12 @@ function fileCoverage(rulesUri: string, rules: RuleCoverageEntry[], client: Lang
   return { file: new vscode.FileCoverage(vscode.Uri.parse(rulesUri), new vscode.TestCoverageCount(covered, rules.length)), details };
 }
 
+function isManifestName(name: string): boolean {
+  return name.toLowerCase().endsWith('.tests.json');
+}
+
 function isManifestUri(uri: vscode.Uri): boolean {
-  return uri.path.toLowerCase().endsWith('.tests.json');
+  return isManifestName(uri.path);
 }
 
 /** The URIs (as strings) of the files the editors' tabs show, a difference's two sides included. */

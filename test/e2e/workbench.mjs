@@ -6,14 +6,15 @@ import { CHROMIUM_FLAGS } from '../chromium.mjs';
 export { CHROMIUM_FLAGS };
 
 /**
- * The workbench address for a folder, with a payload of [name, absolute path] pairs
+ * The workbench address for a folder (or a `.code-workspace` file: a multi-root workspace), with a payload of [name, absolute path] pairs
  * (paths become vscode-remote:// URIs on this server) and [name, value] pairs passed as they are.
  */
 export function workbenchUrl(server, folder, payloadPaths = [], payloadValues = []) {
   const authority = `127.0.0.1:${server.port}`;
   const payload = payloadPaths.map(([name, path]) => [name, `vscode-remote://${authority}${path}`]);
   payload.push(...payloadValues, ['skipWelcome', 'true']);
-  return `${server.origin}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const opened = folder.endsWith('.code-workspace') ? 'workspace' : 'folder';
+  return `${server.origin}/?${opened}=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
 export async function launchBrowser(executablePath, { viewport = { width: 1400, height: 900 } } = {}) {

@@ -69,7 +69,11 @@ async function main() {
 
   const runDir = mkdtempSync(join(tmpdir(), 'agent-traces-web-'));
   onEnd(() => rmSync(runDir, { recursive: true, force: true, maxRetries: 3 }));
-  const workspace = copyExamples(join(runDir, 'workspace'));
+  copyExamples(join(runDir, 'workspace'));
+  // A multi-root workspace of that one folder: a test adds a second folder served by a file system of its own (as
+  // github.dev's is) and removes it, which in a single-folder window would reload the window.
+  const workspace = join(runDir, 'web.code-workspace');
+  writeFileSync(workspace, JSON.stringify({ folders: [{ path: 'workspace' }] }));
   // Read by the suite (test/web/suite/index.ts), which has no environment of its own.
   writeFileSync(join(runDir, 'web-tests.json'), JSON.stringify({ grep: process.env.E2E_GREP || undefined }));
   mkdirSync(resultsDir, { recursive: true });

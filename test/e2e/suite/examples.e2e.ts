@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activeApi, closeAllEditors, diagnosticCode, EXTENSION_ID, waitFor, withTimeout, type RuleTestsRunReport } from './helpers';
+import { activeApi, closeAllEditors, diagnosticCode, EXTENSION_ID, testItemIds, waitFor, withTimeout, type RuleTestsRunReport } from './helpers';
 
 describe('the bundled examples and the getting-started walkthrough', () => {
   after(closeAllEditors);
@@ -89,9 +89,3 @@ describe('the bundled examples and the getting-started walkthrough', () => {
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#gettingStarted`, false);
   });
 });
-
-function testItemIds(items: vscode.TestItemCollection): string[] {
-  const ids: string[] = [];
-  items.forEach((item) => ids.push(item.id, ...testItemIds(item.children)));
-  return ids;
-}

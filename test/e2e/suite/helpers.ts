@@ -38,6 +38,7 @@ export interface AgentTracesApi {
     controller: vscode.TestController;
     discovered(): Promise<void>;
     onDidFinishRun: vscode.Event<RuleTestsRunReport>;
+    runManifest(uri: vscode.Uri): Promise<RuleTestsRunReport>;
   };
   whyNotHere: {
     onDidExplain: vscode.Event<{ uri: string; range: vscode.Range; wouldFire: boolean; markdown: string }>;
@@ -327,4 +328,11 @@ export function brokenFixtureDiagnostics(document: vscode.TextDocument): string[
     expectedDiagnostic('trace/missing-role', 'error', charRange(document, rangeOf(document, '{\n    "content": "Thanks!').start)),
     expectedDiagnostic('trace/unanswered-call', 'information', rangeOf(document, '"call_notify_4"')),
   ];
+}
+
+/** The ids of the Test Explorer items, their children's included. */
+export function testItemIds(items: vscode.TestItemCollection): string[] {
+  const ids: string[] = [];
+  items.forEach((item) => ids.push(item.id, ...testItemIds(item.children)));
+  return ids;
 }

@@ -7,7 +7,7 @@ import {
 } from '../../../server/src/disk/files.browser';
 import * as browserPath from '../../../server/src/disk/path.browser';
 import { FolderPythonModules } from '../../../server/src/disk/pythonModules.browser';
-import { answerFileKind, answerListFiles, answerReadFile, minFoldersRead, type EditorFiles } from '../../../client/src/clientFiles';
+import { answerFileKind, answerListFiles, answerReadFile, minFoldersRead, walkFolder, type EditorFiles } from '../../../client/src/clientFiles';
 import { boardCopies, copyBoard, WatchBoard } from '../../../server/src/rulesOnTraces/workerProtocol';
 import { repoRoot } from '../guardrail/helpers';
 
@@ -215,6 +215,23 @@ describe('the client\'s answers to the server\'s file requests (client/src/clien
     assert.deepEqual(await answerListFiles(files(deep), { folder: 'f:/w', skippedFolders: [], maxFiles: 3 }), { uris: [], truncated: true });
     const failing: EditorFiles = { ...files({}), readDirectory: () => Promise.reject(Object.assign(new Error('gone'), { code: 'FileNotFound' })) };
     assert.deepEqual(await answerListFiles(failing, { folder: 'f:/w', skippedFolders: [], maxFiles: 3 }), { uris: [], truncated: false, problem: 'f:/w: FileNotFound' });
+  });
+
+  it('walks for the files of a kind only (the pickers and the Test Explorer where VS Code cannot search), within its caps', async () => {
+    const entries = {
+      'f:/w/a.tests.json': text(''), 'f:/w/b.gr': text(''), 'f:/w/sub/c.tests.json': text(''), 'f:/w/sub/d.tests.json': text(''), 'f:/w/node_modules/e.tests.json': text(''),
+    };
+    const accept = (name: string) => name.endsWith('.tests.json');
+    assert.deepEqual(await walkFolder(files(entries), 'f:/w', { skippedFolders: ['node_modules'], maxFiles: 10, maxFolders: 10, accept }), {
+      uris: ['f:/w/a.tests.json', 'f:/w/sub/c.tests.json', 'f:/w/sub/d.tests.json'], truncated: false,
+    });
+    // Only the files taken count against the cap; a cap of folders ends the walk too.
+    assert.deepEqual(await walkFolder(files(entries), 'f:/w', { skippedFolders: ['node_modules'], maxFiles: 2, maxFolders: 10, accept }), {
+      uris: ['f:/w/a.tests.json', 'f:/w/sub/c.tests.json'], truncated: true,
+    });
+    assert.deepEqual(await walkFolder(files(entries), 'f:/w', { skippedFolders: ['node_modules'], maxFiles: 10, maxFolders: 1, accept }), {
+      uris: ['f:/w/a.tests.json'], truncated: true,
+    });
   });
 
   it('tells files, folders and nothing apart', async () => {

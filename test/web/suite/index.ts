@@ -18,6 +18,7 @@ import '../../e2e/suite/examples.e2e';
 import '../../e2e/suite/lenses.e2e';
 import '../../e2e/suite/ruleTests.e2e';
 import '../../e2e/suite/whyNotHere.e2e';
+import './virtualFolder.web';
 import * as vscode from 'vscode';
 import { runRegistered } from './bdd';
 
