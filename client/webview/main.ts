@@ -11,6 +11,7 @@ import { buildViewModel, type ViewModel } from './model';
 import { adjacentProblem, innermostNodeAt } from './navigation';
 import { canExpand, buildRow, panelHeight, type RowContext } from './nodeView';
 import { buildProjection, firstRowNear, rowAt, type Extras, type Projection } from './projection';
+import { handleViewKey } from './keys';
 import { Toolbar } from './toolbar';
 import { afterPaint, VirtualWindow } from './virtualWindow';
 import { CompareView } from './compare/view';
@@ -505,25 +506,21 @@ class Preview {
   }
 
   private onKey(event: KeyboardEvent): void {
-    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
-    if (event.key === 'F8') {
-      event.preventDefault();
-      this.gotoProblem(event.shiftKey ? -1 : 1);
-    } else if ((event.key === 'f' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !typing)) {
-      event.preventDefault();
-      this.toolbar.focusSearch();
-    } else if (typing) {
-      return;
-    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      this.moveCurrent(event.key === 'ArrowDown' ? 1 : -1);
-    } else if (event.key === 'Enter' && this.currentId >= 0 && this.model) {
-      const node = this.model.nodes[this.currentId];
-      this.post({ type: 'reveal', range: node.range, selection: node.selection });
-    } else if (event.key === ' ' && this.currentId >= 0 && this.model && canExpand(this.model.nodes[this.currentId])) {
-      event.preventDefault();
-      this.toggle(this.currentId);
-    }
+    handleViewKey(event, {
+      next: (direction) => this.gotoProblem(direction),
+      focusSearch: () => this.toolbar.focusSearch(),
+      move: (direction) => this.moveCurrent(direction),
+      reveal: () => {
+        if (this.currentId < 0 || !this.model) return;
+        const node = this.model.nodes[this.currentId];
+        this.post({ type: 'reveal', range: node.range, selection: node.selection });
+      },
+      toggle: () => {
+        if (this.currentId < 0 || !this.model || !canExpand(this.model.nodes[this.currentId])) return false;
+        this.toggle(this.currentId);
+        return true;
+      },
+    });
   }
 }
 

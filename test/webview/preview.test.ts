@@ -490,6 +490,30 @@ describe('trace preview webview', () => {
     });
   });
 
+  test('Space folds and unfolds the current event, "/" goes to the search, and neither acts while typing there', async () => {
+    await withPreview(async (preview) => {
+      const data = buildGraph([
+        { kind: 'user', content: 'fetch it' },
+        { kind: 'output', content: Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n') },
+        { kind: 'assistant', content: 'done' },
+      ]);
+      await preview.showGraph(data);
+      const expanded = () => preview.page.getAttribute('.node[data-id="1"] .toggle', 'aria-expanded');
+      await preview.page.click('.canvas > .node[data-id="1"] .title');
+      assert.equal(await expanded(), 'false');
+      await preview.page.keyboard.press(' ');
+      assert.equal(await expanded(), 'true');
+      await preview.page.keyboard.press(' ');
+      assert.equal(await expanded(), 'false');
+      await preview.page.keyboard.press('/');
+      assert.equal(await preview.page.evaluate(() => document.activeElement?.classList.contains('search')), true);
+      await preview.page.keyboard.press(' ');
+      await preview.page.keyboard.press('/');
+      assert.equal(await preview.page.inputValue('.search'), ' /', 'typed into the search, not taken as commands');
+      assert.equal(await expanded(), 'false');
+    });
+  });
+
   for (const theme of ['dark', 'light', 'high-contrast'] as const) {
     test(`screenshot in the ${theme} theme`, async () => {
       await withPreview(

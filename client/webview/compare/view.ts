@@ -5,6 +5,7 @@
  */
 import type { CompareData, HostToWebview, WebviewToHost } from '../../../shared/protocol';
 import { el } from '../dom';
+import { handleViewKey } from '../keys';
 import { buildLayout, entryAt, firstEntryNear, isFolded, type CompareLayout, type OpenFolds } from './layout';
 import { isFiltering, matchRows, noFilter, type CompareFilter } from './filter';
 import { buildFold, buildRow } from './rows';
@@ -297,22 +298,16 @@ export class CompareView {
   }
 
   private onKey(event: KeyboardEvent): void {
-    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
-    if (event.key === 'F8') {
-      event.preventDefault();
-      this.gotoChange(event.shiftKey ? -1 : 1);
-    } else if ((event.key === 'f' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !typing)) {
-      event.preventDefault();
-      this.toolbar.focusSearch();
-    } else if (typing) {
-      return;
-    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      this.moveCurrent(event.key === 'ArrowDown' ? 1 : -1);
-    } else if (event.key === 'Enter' && this.currentRow >= 0 && this.data) {
-      const row = this.data.rows[this.currentRow];
-      const side = row.right ? 'right' : 'left';
-      this.post({ type: 'revealStep', side, step: row[side]!.index });
-    }
+    handleViewKey(event, {
+      next: (direction) => this.gotoChange(direction),
+      focusSearch: () => this.toolbar.focusSearch(),
+      move: (direction) => this.moveCurrent(direction),
+      reveal: () => {
+        if (this.currentRow < 0 || !this.data) return;
+        const row = this.data.rows[this.currentRow];
+        const side = row.right ? 'right' : 'left';
+        this.post({ type: 'revealStep', side, step: row[side]!.index });
+      },
+    });
   }
 }
