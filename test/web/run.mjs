@@ -9,6 +9,7 @@
 //
 // Exit code 0 when every test passed; prints `N passed, N failed, N skipped` as its last line.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -69,7 +70,9 @@ async function main() {
 
   const runDir = mkdtempSync(join(tmpdir(), 'agent-traces-web-'));
   onEnd(() => rmSync(runDir, { recursive: true, force: true, maxRetries: 3 }));
-  copyExamples(join(runDir, 'workspace'));
+  const folder = copyExamples(join(runDir, 'workspace'));
+  // What a test in the browser cannot write itself (it has no zlib): an Inspect AI .eval archive.
+  createRequire(import.meta.url)(join(repoRoot, 'out', 'test', 'e2e', 'suite', 'fixtures.js')).writeInspectArchive(folder);
   // A multi-root workspace of that one folder: a test adds a second folder served by a file system of its own (as
   // github.dev's is) and removes it, which in a single-folder window would reload the window.
   const workspace = join(runDir, 'web.code-workspace');

@@ -1,27 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activeApi, closeAllEditors, EXTENSION_ID, openFile, waitFor, withTimeout, workspaceFile, type CompareRenderEvent } from './helpers';
-
-/** Runs `act` and resolves with the next compare view drawn, within 30 s. */
-async function renderAfter(act: () => Thenable<unknown>, description: string): Promise<CompareRenderEvent> {
-  const api = await activeApi();
-  let subscription: vscode.Disposable | undefined;
-  const seen = new Promise<CompareRenderEvent>((resolve) => (subscription = api.compare.onDidRender(resolve)));
-  try {
-    await act();
-    return await withTimeout(seen, 30_000, description);
-  } finally {
-    subscription?.dispose();
-  }
-}
-
-function compareTabs(): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('agentTraces.compare'));
-}
+import { closeAllEditors, compareTabs, EXTENSION_ID, openFile, renderCompareAfter, waitFor, workspaceFile } from './helpers';
 
 describe('compare views', () => {
   // Its commands activate the extension; activated here, the tests can wait on its API's events from the start.
@@ -34,7 +13,7 @@ describe('compare views', () => {
   it('"Compare Traces…" on two files from the Explorer draws their steps aligned', async () => {
     const before = workspaceFile('runs', 'booking-before.trace.json');
     const after = workspaceFile('runs', 'booking-after.trace.json');
-    const drawn = await renderAfter(() => vscode.commands.executeCommand('agentTraces.compareTraces', before, [before, after]), 'the two runs to be compared');
+    const drawn = await renderCompareAfter(() => vscode.commands.executeCommand('agentTraces.compareTraces', before, [before, after]), 'the two runs to be compared');
     assert.deepEqual([drawn.left, drawn.right], [before.toString(), after.toString()]);
     assert.equal(drawn.rowCount, 20);
     assert.deepEqual(drawn.counts, { same: 14, added: 2, removed: 0, changed: 4, reordered: 1, nowFail: 1, nowSucceed: 0 });
@@ -45,12 +24,12 @@ describe('compare views', () => {
   it('draws the comparison again when one of the files is edited', async () => {
     const before = workspaceFile('runs', 'booking-before.trace.json');
     const after = workspaceFile('runs', 'booking-after.trace.json');
-    await renderAfter(() => vscode.commands.executeCommand('agentTraces.compareTraces', before, [before, after]), 'the first drawing');
+    await renderCompareAfter(() => vscode.commands.executeCommand('agentTraces.compareTraces', before, [before, after]), 'the first drawing');
     const document = await vscode.workspace.openTextDocument(after);
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
     const text = document.getText();
     const at = text.indexOf('"Aisle seats free: 12C, 14C, 21D"');
-    const redrawn = await renderAfter(async () => {
+    const redrawn = await renderCompareAfter(async () => {
       const edit = new vscode.WorkspaceEdit();
       edit.replace(after, new vscode.Range(document.positionAt(at), document.positionAt(at + '"Aisle seats free: 12C, 14C, 21D"'.length)), '"No aisle seat left"');
       assert.ok(await vscode.workspace.applyEdit(edit));
@@ -68,7 +47,7 @@ describe('compare views', () => {
     assert.ok(converted, 'the session was converted');
     try {
       assert.ok(converted.path.endsWith('/sessions/fix-checkout.trace.json'), converted.path);
-      const drawn = await renderAfter(() => vscode.commands.executeCommand('agentTraces.compareTraces', session, [session, converted]), 'the session compared with its conversion');
+      const drawn = await renderCompareAfter(() => vscode.commands.executeCommand('agentTraces.compareTraces', session, [session, converted]), 'the session compared with its conversion');
       assert.deepEqual([drawn.left, drawn.right], [session.toString(), converted.toString()]);
       assert.deepEqual(drawn.notices, []);
       assert.deepEqual(drawn.counts, { same: 16, added: 0, removed: 0, changed: 0, reordered: 0, nowFail: 0, nowSucceed: 0 });
@@ -76,7 +55,7 @@ describe('compare views', () => {
       const document = await vscode.workspace.openTextDocument(converted);
       const at = document.getText().indexOf('"git commit -am \'Apply the SAVE10 discount\'"');
       assert.ok(at > 0);
-      const redrawn = await renderAfter(async () => {
+      const redrawn = await renderCompareAfter(async () => {
         const edit = new vscode.WorkspaceEdit();
         edit.replace(converted, new vscode.Range(document.positionAt(at), document.positionAt(at + '"git commit -am \'Apply the SAVE10 discount\'"'.length)), '"git status"');
         assert.ok(await vscode.workspace.applyEdit(edit));
@@ -91,31 +70,5 @@ describe('compare views', () => {
       await closeAllEditors();
       await vscode.workspace.fs.delete(converted);
     }
-  });
-
-  it('"Compare with Committed Version" compares the working copy with HEAD', async function () {
-    try {
-      execFileSync('git', ['--version']);
-    } catch {
-      this.skip();
-    }
-    // A repository of its own outside the workspace: the git extension keeps watching a repository once it found
-    // it, so the workspace's copy stays free of one. (Left in the temporary folder: removing it under the
-    // extension's watch makes its next operations fail.)
-    const folder = mkdtempSync(join(tmpdir(), 'agent-traces-git-'));
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Tests', '-c', 'user.email=tests@example.com', ...args], { cwd: folder, encoding: 'utf8' });
-    const committed = (await vscode.workspace.fs.readFile(workspaceFile('runs', 'booking-before.trace.json'))).toString();
-    const path = join(folder, 'booking.trace.json');
-    writeFileSync(path, committed);
-    git('init', '-q');
-    git('add', 'booking.trace.json');
-    git('commit', '-q', '-m', 'the first run');
-    writeFileSync(path, committed.replace('"seat\\": \\"12A\\"', '"seat\\": \\"3F\\"'));
-    const file = vscode.Uri.file(path);
-    await vscode.window.showTextDocument(file);
-    const drawn = await renderAfter(() => vscode.commands.executeCommand('agentTraces.compareWithCommitted'), 'the working copy compared with HEAD');
-    assert.deepEqual([drawn.left, drawn.right], [file.toString(), file.toString()]);
-    assert.deepEqual([drawn.counts.changed, drawn.counts.added, drawn.counts.removed], [1, 0, 0]);
-    assert.deepEqual(compareTabs().map((tab) => tab.label), ['booking.trace.json (HEAD) ↔ booking.trace.json (working copy)']);
   });
 });

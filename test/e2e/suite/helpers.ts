@@ -336,3 +336,20 @@ export function testItemIds(items: vscode.TestItemCollection): string[] {
   items.forEach((item) => ids.push(item.id, ...testItemIds(item.children)));
   return ids;
 }
+
+/** Runs `act` and resolves with the next compare view drawn, within 30 s. */
+export async function renderCompareAfter(act: () => Thenable<unknown>, description: string): Promise<CompareRenderEvent> {
+  const api = await activeApi();
+  let subscription: vscode.Disposable | undefined;
+  const seen = new Promise<CompareRenderEvent>((resolve) => (subscription = api.compare.onDidRender(resolve)));
+  try {
+    await act();
+    return await withTimeout(seen, 30_000, description);
+  } finally {
+    subscription?.dispose();
+  }
+}
+
+export function compareTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('agentTraces.compare'));
+}

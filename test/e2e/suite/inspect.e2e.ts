@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import {
   activeApi, closeAllEditors, diagnosticCode, eventAfter, expectedDiagnostic, formatRange, openFile, rangeOf, toTargets, waitFor, waitForDiagnostics,
@@ -68,14 +67,14 @@ describe('Inspect AI logs (.json)', () => {
   it('marks a rule\'s violation in a sample on the log\'s own characters', async () => {
     // A rule file written into the workspace copy for this test: the refund of sample 1 is above its order's total.
     const ruleUri = workspaceFile('rules', 'refund-total.gr');
-    writeFileSync(ruleUri.fsPath, [
+    await vscode.workspace.fs.writeFile(ruleUri, new TextEncoder().encode([
       'raise PolicyViolation("refund above the order total", call) if:',
       '    (order: ToolOutput) -> (call: ToolCall)',
       '    order is tool:get_order',
       '    call is tool:issue_refund',
       '    call.function.arguments.amount > json_loads(order.content).total',
       '',
-    ].join('\n'));
+    ].join('\n')));
     try {
       await vscode.window.showTextDocument(document);
       const rule = await vscode.workspace.openTextDocument(ruleUri);
@@ -94,7 +93,7 @@ describe('Inspect AI logs (.json)', () => {
       );
     } finally {
       await closeAllEditors();
-      rmSync(ruleUri.fsPath, { force: true });
+      await vscode.workspace.fs.delete(ruleUri);
     }
   });
 });
