@@ -13,17 +13,24 @@ function libraryDecoding(bytes: Buffer): unknown {
   }
 }
 
-function ourDecoding(bytes: Buffer): unknown {
+function ourDecoding(bytes: Buffer, piece?: number, long?: number): unknown {
   try {
-    return decodeMessageBody(bytes, 0);
+    return decodeMessageBody(bytes, 0, piece, long);
   } catch (error) {
     return { threw: (error as Error).name };
   }
 }
 
-function agrees(bytes: Buffer, where: string): void {
+/** Pieces of every small size, strings from every length on: every place a string can be cut is cut somewhere. */
+const smallPieces = [[1, 0], [2, 1], [3, 4], [5, 0], [8, 2], [13, 16]];
+
+function agrees(bytes: Buffer, where: string, cutEverywhere = false): void {
   const before = Buffer.from(bytes);
-  assert.deepEqual(ourDecoding(bytes), libraryDecoding(bytes), where);
+  const expected = libraryDecoding(bytes);
+  assert.deepEqual(ourDecoding(bytes), expected, where);
+  if (cutEverywhere) {
+    for (const [piece, long] of smallPieces) assert.deepEqual(ourDecoding(bytes, piece, long), expected, `${where}, pieces of ${piece} bytes from ${long}`);
+  }
   assert.ok(bytes.equals(before), `${where}: the body was left as it came`);
 }
 
@@ -72,6 +79,23 @@ describe('message decoder', () => {
     }
     const broken = ['{"a":"\\x"}', '{"a":"\\u12"}', '{"a":"\\u12g4"}', '{"a":"\t"}', '{"a":"\n"}', '{"a":"open', '{"a":"x\\', '{"a":1,}', '"', ''];
     for (const text of broken) agrees(Buffer.from(text.replace('"a":"', `"a":"${long}`)), JSON.stringify(text));
+  });
+
+  it('decodes a string in pieces as JSON.parse decodes it whole, wherever the pieces are cut', () => {
+    const texts = ['"quoted" \\ back / slash \\\\" \\u00e9', '\b\f\n\r\t\u0000\u001f\u007f', 'é ß ÿ — € ア 😀 𝄞', '\ud83d\ude00 \ud800 x'];
+    for (const text of texts) agrees(didOpen(text.repeat(3)), JSON.stringify(text), true);
+    agrees(Buffer.from('{"a":"\\u00E9\\u00e9\\/\\uD83D\\uDE00\\\\\\"","b":"\\u00ff\\u0100"}'), 'hand-written escapes', true);
+    const next = random(3);
+    const alphabet = ['a', ' ', '"', '\\', '/', '\n', '\t', '\u0000', 'é', '—', '😀', '\ud800', '\udc00', '{', '}', ':', ',', 'u', '0'];
+    for (let round = 0; round < 400; round++) {
+      const parts: string[] = [];
+      const length = Math.floor(next() * 40);
+      for (let i = 0; i < length; i++) parts.push(alphabet[Math.floor(next() * alphabet.length)]);
+      const bytes = didOpen(parts.join(''));
+      if (round % 3 === 0) bytes[Math.floor(next() * bytes.length)] = Math.floor(next() * 256);
+      if (round % 5 === 0) bytes[Math.floor(next() * bytes.length)] = 0x5c; // a backslash where it may break an escape
+      agrees(bytes, `round ${round}`, true);
+    }
   });
 
   it('agrees with JSON.parse on thousands of random messages, valid and damaged', () => {
