@@ -2,7 +2,7 @@
 // of a document being opened or replaced. The library's decoder makes the message's whole JSON text into a string and
 // then parses it, so for a moment that JSON text and the document's text are both alive on the heap, each twice the
 // file's size in bytes when the text holds a character beyond Latin-1. Here a long string of a big message is decoded
-// piece by piece (about a megabyte each) by V8's own JSON.parse, each piece written into a buffer outside the
+// piece by piece (64 KB each) by V8's own JSON.parse, each piece written into a buffer outside the
 // JavaScript heap, and made into one string from there; only the small rest of the message is parsed as JSON whole.
 // The message's structure is found in a Latin-1 view of its bytes (one character per byte, outside the heap: a
 // UTF-8 character's bytes are all above 0x7f, so they never read as a quote or a backslash), with indexOf. A string
@@ -17,8 +17,12 @@ import { endianness } from 'node:os';
 export const smallestDecodedFromBytes = 256 * 1024;
 /** Strings of at least this many bytes stay out of the JSON that is parsed. */
 const longStringBytes = 16 * 1024;
-/** Bytes of a long string decoded by one JSON.parse: the heap holds one piece at a time. */
-export const pieceBytes = 1024 * 1024;
+/**
+ * Bytes of a long string decoded by one JSON.parse: small enough that the strings made for a piece are young objects,
+ * collected by the next scavenge (pieces of a megabyte went to the large-object space and piled up as garbage, twice
+ * the file size at the peak of an open).
+ */
+export const pieceBytes = 64 * 1024;
 
 const backslash = 0x5c;
 const colon = 0x3a;
