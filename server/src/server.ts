@@ -147,7 +147,7 @@ connection.onInitialize((params): InitializeResult => {
 });
 
 connection.onInitialized(async () => {
-  warmUpTraceReading(warmUpDecoder);
+  warmUpTraceReading(warmUpDecoder, () => !documents.all().some((document) => models.readsInSlices(document)));
   if (canPullConfiguration) {
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'agentTraces' }).catch(() => undefined);
   }

@@ -167,6 +167,13 @@ export class DocumentModels {
     return !!service && (!service.parseInSlices || lengthOf(document) < sliceFromLength);
   }
 
+  /** Whether a document of ours is big enough to be read in slices. */
+  readsInSlices(document: TextDocument): boolean {
+    if (lengthOf(document) < sliceFromLength) return false;
+    const languageId = this.languageOf(document);
+    return !!(languageId && serviceFor(languageId)?.parseInSlices);
+  }
+
   private readInSlices(document: TextDocument, languageId: LanguageId, service: LanguageService<unknown>, limits: ParseLimits): Reading {
     const { uri, version } = document;
     const text = document.getText();

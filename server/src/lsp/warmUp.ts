@@ -12,13 +12,14 @@ import { afterEvents } from '../common/steps';
  * big trace a user opens is read by optimized code (read by unoptimized code, a 10 MB trace took up to twice as
  * long). The message decoder is warmed up the same way, on the trace as a message, and so is the reading of a file
  * of OpenTelemetry spans (its own code: read cold, a 3 MB file of spans took three times as long as read warm).
- * About 250 KB per round, a few milliseconds each once optimized.
+ * About 250 KB per round, a few milliseconds each once optimized. The rounds stop once `wanted` says no: once a big
+ * document is being read, its own reading warms the code, and a round left would only hold it up.
  */
-export function warmUpTraceReading(decodeMessage: (message: string) => void, rounds = 3): void {
+export function warmUpTraceReading(decodeMessage: (message: string) => void, wanted: () => boolean = () => true, rounds = 3): void {
   const text = sampleTrace(250);
   const spans = sampleSpans(30);
   const message = JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: 'warm-up:trace', text } } });
-  inRounds(rounds, () => {
+  inRounds(rounds, wanted, () => {
     decodeMessage(message);
     readAndCheck(text);
     readAndCheckSpans(spans);
@@ -45,13 +46,14 @@ export function warmUpEditing(rounds = 4): void {
   if (editingWarmedUp) return;
   editingWarmedUp = true;
   const text = sampleTrace(60);
-  inRounds(rounds, () => typeInto(text, 5));
+  inRounds(rounds, () => true, () => typeInto(text, 5));
 }
 
-/** `round` run `count` times, a turn of the event loop each; a round that throws ends the warm-up. */
-function inRounds(count: number, round: () => unknown): void {
+/** `round` run `count` times, a turn of the event loop each, while `wanted`; a round that throws ends the warm-up. */
+function inRounds(count: number, wanted: () => boolean, round: () => unknown): void {
   let left = count;
   const next = () => {
+    if (!wanted()) return;
     try {
       round();
     } catch {
