@@ -19,9 +19,12 @@ import { closestNames } from './common/editDistance';
 const usage = `Usage: agent-traces check [options] <files, folders or globs...>
        agent-traces check [options] - [--stdin-name NAME] < file
 
-Checks agent trace files (.trace.json, .trace.jsonl, agentguard, dataset and Claude Code session .jsonl) and guardrail rule
-files (.gr) with the same checks as the editor. Folders are searched for those kinds of files; symbolic
-links found there are not followed, and are listed.
+Checks agent trace files and guardrail rule files (.gr) with the same checks as the editor: Invariant traces
+(.trace.json), datasets (.trace.jsonl, .jsonl), agentguard logs, Claude Code sessions and Codex rollouts (.jsonl),
+Anthropic Messages and OpenAI Responses conversations (.json), Inspect AI logs (.json, .eval) and OpenTelemetry
+GenAI spans (OTLP JSON lines, .jsonl or .json, and any-agent's {"spans": [...]} .json), each recognised by its
+content whatever its name. Folders are searched for those kinds of files (a .json file only when its start says
+it is one of them); symbolic links found there are not followed, and are listed.
 An Inspect AI .eval archive is checked as the JSON log it holds (read-only): its problems are at the line and
 column of that log as the editor shows the archive, followed by the sample and JSON path they are in.
 
@@ -135,14 +138,20 @@ const overview = `Usage: agent-traces <command> [options]
 Commands:
   check <files, folders or globs...>  checks trace and rule files with the same checks as the editor
   eval <rules.gr> <traces...>         runs guardrail rules on traces with the official analyzer's semantics
+  test [manifests...]                 runs the tests of guardrail rule files (X.tests.json beside X.gr)
   diff <left> <right>                 compares two runs step by step
-  convert <file> [--out FILE]         writes a session, rollout or conversation as an Invariant trace (a test fixture)
+  convert <file> [--out FILE]         writes a session, rollout, conversation, Inspect log or file of spans as an
+                                      Invariant trace (a test fixture)
+
+Traces: Invariant traces and datasets, agentguard logs, Claude Code sessions, Codex rollouts, Anthropic Messages
+and OpenAI Responses conversations, Inspect AI logs (.json, .eval) and OpenTelemetry GenAI spans, recognised by
+their content.
 
 agent-traces <command> --help shows a command's options; agent-traces --version (or -v) its version.
 
 ${exitCodeHelp}`;
 
-const commands = ['check', 'eval', 'diff', 'convert'];
+const commands = ['check', 'eval', 'test', 'diff', 'convert'];
 
 export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;

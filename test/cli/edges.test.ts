@@ -109,7 +109,7 @@ describe('the command line on the mistakes people make', () => {
     const bare = run(dir);
     assert.equal(bare.code, 2, 'no command is bad usage');
     assert.equal(bare.stdout, '');
-    assert.match(bare.stderr, /^Usage: agent-traces <command> \[options\]\n\nCommands:\n  check .*\n  eval .*\n  diff /);
+    assert.match(bare.stderr, /^Usage: agent-traces <command> \[options\]\n\nCommands:\n  check .*\n  eval .*\n  test .*\n  diff /);
     assert.match(bare.stderr, /Exit status \(the same for every command\):\n  0  nothing found/);
     const help = run(dir, '--help');
     assert.equal(help.code, 0);
@@ -129,6 +129,18 @@ describe('the command line on the mistakes people make', () => {
       assert.equal(option.code, 2, command);
       assert.equal(option.stdout, '', command);
       assert.ok(option.stderr.startsWith(`${prefix}: unknown option --jsno\n`), `${command}: ${option.stderr.slice(0, 80)}`);
+    }
+  });
+
+  it('every command\'s help names the trace formats it reads', () => {
+    const formats = [/Claude Code session/, /Codex rollout/, /Anthropic Messages/, /OpenAI Responses/, /Inspect AI log/, /OpenTelemetry/];
+    for (const args of [['--help'], ['check', '--help'], ['eval', '--help'], ['convert', '--help'], ['diff', '--help']]) {
+      const help = run(dir, ...args);
+      assert.equal(help.code, 0, args.join(' '));
+      // Line breaks fall anywhere in a paragraph: the names are looked for with the lines joined.
+      const text = help.stdout.replace(/\s+/g, ' ');
+      // diff reads text files only: an .eval archive is compared after agent-traces convert.
+      for (const format of args[0] === 'diff' ? formats : [...formats, /\.eval\b/]) assert.match(text, format, `agent-traces ${args.join(' ')}`);
     }
   });
 

@@ -14,8 +14,10 @@ Writes the Invariant trace of a file in another format, the events guardrail rul
 test fixture for rules: a Claude Code session (its live conversation) or an Anthropic Messages conversation,
 converted as Invariant's gateway converts Anthropic messages (empty and failed tool results kept); a Codex rollout or
 an OpenAI Responses conversation, whose items convert to the Chat Completions messages they stand for
-(docs/formats.md states the mapping); an Inspect AI log, .json or .eval archive, one trace per sample. A file
-that holds several conversations or samples gives a trace each.
+(docs/formats.md states the mapping); an Inspect AI log, .json or .eval archive, one trace per sample; a file of
+OpenTelemetry GenAI spans (OTLP JSON lines, .jsonl or .json, or any-agent's {"spans": [...]} .json), one trace per
+trace it holds. Each is recognised by its content, whatever its name. A file that holds several conversations,
+samples or traces gives a trace each.
 
 Options:
   --out FILE   where to write; its name decides the form: .trace.json (or any .json) one pretty-printed trace

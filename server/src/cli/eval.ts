@@ -19,11 +19,13 @@ export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or
        agent-traces eval <rules.gr> - [--stdin-name NAME] < trace
        agent-traces eval --compare <old.gr> <new.gr> <files, folders or globs...> [options]
 
-Runs the guardrail rules on traces (.trace.json files, each line of .trace.jsonl / .jsonl datasets, and Claude Code
-sessions, converted to events as Invariant's gateway converts them) with the official analyzer's semantics and
-prints one line per violation at the exact characters it marks (in a session, in the session's own lines),
-followed by the places of the other elements the violation binds ("with 18:3, 30:3"), as the analyzer's ranges
-give them.
+Runs the guardrail rules on traces with the official analyzer's semantics: .trace.json files, each line of
+.trace.jsonl / .jsonl datasets, and the files agent-traces convert reads, converted to events as it converts them
+(Claude Code sessions and Codex rollouts, Anthropic Messages and OpenAI Responses conversations, Inspect AI logs,
+.json or .eval, one trace per sample, and OpenTelemetry GenAI spans, one trace per trace id), named or found in
+folders. It prints one line per violation at the exact characters it marks (in a converted file, in the file's
+own characters), followed by the places of the other elements the violation binds ("with 18:3, 30:3"), as the
+analyzer's ranges give them.
 
 Options:
   --param key=value  a policy parameter for input.key (read as JSON when it parses, else as a string); repeatable
