@@ -23,8 +23,11 @@ export interface TraceFormat {
   readonly name: string;
   /** Whether a file the editor reads as `language`, with this text, is of this format. */
   holds(language: string, text: string): boolean;
-  /** The file's traces as Invariant events; `path` (a path or URI) may decide how the text is read. */
-  traces(text: string, path: string): ConvertedTrace[];
+  /**
+   * The file's traces as Invariant events, in the file's order; `path` (a path or URI) may decide how the text is
+   * read. A format whose files hold many traces (an Inspect log's samples) converts each when the caller reaches it.
+   */
+  traces(text: string, path: string): Iterable<ConvertedTrace>;
 }
 
 /** A trace file (one trace as it is), a dataset (one trace per line, as it is), or a format converted to events. */

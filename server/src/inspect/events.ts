@@ -14,7 +14,7 @@ import { brokenJson, event, madeArray, madeNull, madeObject, madeString, origina
 import type { Span } from '../common/types';
 import type { JsonNode } from '../json/nodes';
 import { propertyValue, stringValue } from '../json/queries';
-import { traceOf } from './model';
+import { readSampleTrace } from './sample';
 import type { InspectModel, SampleTrace } from './types';
 
 const attachmentPrefix = 'attachment://';
@@ -92,11 +92,20 @@ function resolved(text: string, trace: SampleTrace, node: JsonNode & { type: 'st
   return original(text, node);
 }
 
-/** Every sample of a log as one trace (the sample's characters), read one sample at a time; a broken log converts to nothing. */
-export function sampleTraces(model: InspectModel): ConvertedTrace[] {
+/**
+ * Every sample of a log as one trace (the sample's characters), converted when the caller reaches it, so that only
+ * one sample's events (and the images inline in them) are held at a time; a broken log converts to nothing. A
+ * sample's trace is read again rather than kept: a caller that goes through all samples would otherwise keep them all.
+ */
+export function* sampleTraces(model: InspectModel): Generator<ConvertedTrace> {
   const { text } = model;
-  if (model.errors.length > 0) return [{ start: 0, end: text.length, events: [], skippedLines: [], omittedLines: 0, unreadable: brokenJson(text, model.errors[0]) }];
-  return model.samples
-    .filter((sample) => sample.node.type === 'object')
-    .map((sample) => ({ start: sample.span.start, end: sample.span.end, events: sampleEvents(text, traceOf(model, sample)), skippedLines: [], omittedLines: 0 }));
+  if (model.errors.length > 0) {
+    yield { start: 0, end: text.length, events: [], skippedLines: [], omittedLines: 0, unreadable: brokenJson(text, model.errors[0]) };
+    return;
+  }
+  for (const sample of model.samples) {
+    if (sample.node.type !== 'object') continue;
+    const trace = model.traces.get(sample.index) ?? readSampleTrace(text, sample);
+    yield { start: sample.span.start, end: sample.span.end, events: sampleEvents(text, trace), skippedLines: [], omittedLines: 0 };
+  }
 }

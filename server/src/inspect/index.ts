@@ -15,11 +15,11 @@ import { sampleTraces } from './events';
 import { folding } from './folding';
 import { graph } from './graph';
 import { hover } from './hover';
-import { parseInspectLog, traceAt, traceOf } from './model';
+import { parseInspectLog, parseInspectLogInSlices, traceAt, traceOf } from './model';
 import { definition, highlights, references } from './navigation';
 import { symbols } from './symbols';
 import type { InspectModel } from './types';
-import { validate } from './validate';
+import { validate, validateInSlices } from './validate';
 
 export type { InspectModel } from './types';
 export { recognizeInspectLog } from './recognize';
@@ -27,14 +27,16 @@ export { placeName as inspectPlaceName } from './place';
 
 const recentModels = new RecentModels<InspectModel>();
 
-/** The Invariant traces of a log's text: one per sample. */
-export function inspectTracesOfText(text: string): ConvertedTrace[] {
+/** The Invariant traces of a log's text: one per sample, each converted when the caller reaches it. */
+export function inspectTracesOfText(text: string): Iterable<ConvertedTrace> {
   return sampleTraces(recentModels.find(text) ?? parseInspectLog({ uri: '', version: 0, text }));
 }
 
 export const inspectService: LanguageService<InspectModel> = {
   parse: (doc: DocumentInput) => recentModels.remember(parseInspectLog(doc)),
+  parseInSlices: async (doc, pause, sliceMs) => recentModels.remember(await parseInspectLogInSlices(doc, pause, sliceMs)),
   validate,
+  validateInSlices,
   hover: (model, offset) => hover(model, offset),
   definition: (model, offset) => definition(model, offset),
   references,

@@ -1,14 +1,18 @@
 /**
  * Reads an Inspect AI log: the log's own facts and the list of its samples, nothing further. JSON's fast reader
- * checks the whole text once but builds the samples only as lazy containers, so a 100 MB log with images inline
- * costs its list of samples; a sample's messages are read into a trace (sample.ts) the first time a feature needs
- * that sample, and kept with the model's version.
+ * checks the whole text once (a big log in the editor in slices, one sample per step, while other requests are
+ * answered) but builds the samples only as lazy containers, so a 100 MB log with images inline costs its list of
+ * samples; a sample's messages are read into a trace (sample.ts) the first time a feature needs that sample, and kept
+ * with the model's version.
  */
 import type { DocumentInput } from '../common/languageService';
 import type { Span } from '../common/types';
 import { itemAt } from '../common/spans';
 import type { JsonNode } from '../json/nodes';
-import { parseJsonDocument } from '../json/readJson';
+import type { ParsedValue } from '../json/nodes';
+import { parseJsonDocument, parseJsonDocumentInSteps } from '../json/readJson';
+import { checkBudget } from '../common/budget';
+import { runStepsInSlices } from '../common/steps';
 import { numberValue, property, propertyValue, stringValue } from '../json/queries';
 import { readSampleTrace } from './sample';
 import type { InspectModel, LogFacts, SampleEntry, SampleTrace } from './types';
@@ -26,7 +30,16 @@ const words = {
 };
 
 export function parseInspectLog(doc: DocumentInput): InspectModel {
-  const { root, errors } = parseJsonDocument(doc.text, words, doc.budget);
+  return modelOf(doc, parseJsonDocument(doc.text, words, doc.budget));
+}
+
+/** The same model, the text checked in slices of about `sliceMs` (one sample per step), each ending with `pause()`. */
+export async function parseInspectLogInSlices(doc: DocumentInput, pause: () => Promise<void>, sliceMs: number): Promise<InspectModel> {
+  const steps = parseJsonDocumentInSteps(doc.text, words, doc.budget, sliceMs);
+  return modelOf(doc, await runStepsInSlices(steps, pause, sliceMs, () => checkBudget(doc.budget)));
+}
+
+function modelOf(doc: DocumentInput, { root, errors }: ParsedValue): InspectModel {
   const samplesList = propertyValue(root, 'samples');
   const samples: SampleEntry[] = [];
   if (samplesList?.type === 'array') {

@@ -2,11 +2,13 @@
  * The checks of an Inspect log: syntax; per sample, the links between tool calls and tool messages (shared with
  * every format: a tool message whose call is missing, a call never answered, a repeated id), calls whose arguments
  * the model wrote unreadably (`parse_error`), and tools that failed (`error`, shown on the call and on the error);
- * a log that is not one (no `samples`). Every sample is read for this, one after another, within the budget.
+ * a log that is not one (no `samples`). Every sample is read for this, one after another, within the budget (a big
+ * log in the editor with a pause between samples).
  */
 import type { ServiceContext } from '../common/languageService';
 import type { Problem, Severity, Span } from '../common/types';
 import { spend } from '../common/budget';
+import { runSteps, runStepsInSlices, type Steps } from '../common/steps';
 import { capProblems, sortByPosition, tooManyProblemsMessage } from '../common/capProblems';
 import { firstLine } from '../common/text';
 import { linkProblems } from '../calls/validate';
@@ -18,6 +20,15 @@ import type { InspectModel, SampleTrace } from './types';
 type Add = (span: Span, severity: Severity, name: string, message: string, related?: Problem['related']) => void;
 
 export function validate(model: InspectModel, context: ServiceContext): Problem[] {
+  return runSteps(validateSteps(model, context));
+}
+
+/** The same checks in slices of about `sliceMs` that each end with `pause()` (which may throw to stop them). */
+export function validateInSlices(model: InspectModel, context: ServiceContext, pause: () => Promise<void>, sliceMs: number): Promise<Problem[]> {
+  return runStepsInSlices(validateSteps(model, context), pause, sliceMs);
+}
+
+function* validateSteps(model: InspectModel, context: ServiceContext): Steps<Problem[]> {
   const problems: Problem[] = [];
   const add: Add = (span, severity, name, message, related) => {
     const problem: Problem = { span: { start: span.start, end: span.end }, severity, code: name.includes('/') ? name : `inspect/${name}`, message };
@@ -47,6 +58,7 @@ export function validate(model: InspectModel, context: ServiceContext): Problem[
     checkSample(model, trace, add);
     // Problems past the cap are dropped anyway: stop reading samples for them.
     if (problems.length > context.settings.maxProblems * 2) break;
+    yield;
   }
   return capProblems(sortByPosition(problems), context.settings.maxProblems, (_omitted, shown, found) => ({
     span: { start: 0, end: Math.min(1, model.text.length) },

@@ -1,5 +1,5 @@
 import type { Budget } from '../common/budget';
-import { readValidJson } from './validReader';
+import { readValidJson, readValidJsonInSteps } from './validReader';
 import { nodeOfReadValue } from './views';
 import type { ParsedValue } from './nodes';
 import type { ParsedJson, ReadingPlan, Wording } from './tree';
@@ -47,6 +47,23 @@ export function parseWholeJsonValue(text: string, start: number, end: number, bu
 export function parseJsonDocument(text: string, words: Wording, budget?: Budget): ParsedValue {
   const plan: ReadingPlan<'value'> = { childShape: () => 'value', words };
   return readAsValid(text, 0, text.length) ?? valueOfTree(text, text.length, buildTree(text, 0, text.length, plan, budget));
+}
+
+/**
+ * parseJsonDocument in steps, for a document big enough to hold up other work (a 100 MB Inspect log): valid text is
+ * checked one member of its top containers per step, broken text read by the tolerant tree builder in steps of about
+ * `stepMs`.
+ */
+export function* parseJsonDocumentInSteps(text: string, words: Wording, budget: Budget | undefined, stepMs: number): Steps<ParsedValue> {
+  try {
+    const root = yield* readValidJsonInSteps(text, 0, text.length);
+    if (root) return { root, errors: [] };
+  } catch (failure) {
+    if (!(failure instanceof RangeError)) throw failure;
+    return { errors: [{ start: 0, end: Math.min(text.length, 1), message: 'Values are nested too deeply to be read' }] };
+  }
+  const plan: ReadingPlan<'value'> = { childShape: () => 'value', words };
+  return valueOfTree(text, text.length, yield* buildTreeInSteps(text, 0, text.length, plan, budget, stepMs));
 }
 
 /** The fast reader's value of valid text; undefined for broken text. */

@@ -2,6 +2,7 @@
  * The reader for text that is (or was) valid JSON, and the containers it builds on first visit. Valid lines take
  * this fast path; anything it rejects is read again by the tolerant reader, which reports the errors.
  */
+import type { Steps } from '../common/steps';
 import { decodeJsonString, escapeLength, indexOfWithin } from './strings';
 import {
   sourceString, type Findable, type JsonArray, type JsonLiteral, type JsonNode, type JsonNumber, type JsonObject,
@@ -87,6 +88,7 @@ const notValid = new NotValid();
 const QUOTE = 0x22;
 /** Raw control characters are not allowed inside JSON strings (Python's json.loads rejects them too). */
 const CONTROL_CHARACTER = /[\x00-\x1f]/g;
+const CONTROL_CHARACTER_ANYWHERE = /[\x00-\x1f]/;
 const BACKSLASH = 0x5c;
 
 /** Strict JSON parser over text[start, end). Fast path for valid input; throws notValid otherwise. */
@@ -210,6 +212,41 @@ class StrictParser {
       this.skipValue();
     } while (this.another(0x7d));
     return undefined;
+  }
+
+  /**
+   * Checks the document as parseDocument reads it, one step per member of the containers it builds at once (those
+   * above lazyDepth: a log's samples, each checked in one step), remembering the ends of the big ones, so that
+   * building the document afterwards steps over them at once.
+   */
+  *checkDocumentInSteps(): Steps<void> {
+    this.skipWhitespace();
+    yield* this.checkValueInSteps(0);
+    this.skipWhitespace();
+    if (this.pos < this.end) throw notValid;
+  }
+
+  private *checkValueInSteps(depth: number): Steps<void> {
+    if (this.pos >= this.end) throw notValid;
+    const c = this.text.charCodeAt(this.pos);
+    if (depth >= this.lazyDepth || (c !== 0x7b && c !== 0x5b)) {
+      this.skipValue();
+      yield;
+      return;
+    }
+    const containerStart = this.pos;
+    const isObject = c === 0x7b;
+    const close = isObject ? 0x7d : 0x5d;
+    if (this.opensEmpty(close)) return;
+    do {
+      if (isObject) {
+        this.expectKey();
+        this.scanString();
+        this.expectColon();
+      }
+      yield* this.checkValueInSteps(depth + 1);
+    } while (this.another(close));
+    if (this.pos - containerStart >= REMEMBERED_CONTAINER_LENGTH) this.ends.set(containerStart, this.pos);
   }
 
   /** Checks a nested object or array without building it; its tree is built when first asked for. */
@@ -399,6 +436,32 @@ export function readValidJson(text: string, start: number, end: number, whole = 
   const controlFree = !control || control.index >= end;
   try {
     return new StrictParser(text, start, end, controlFree, false, new Map(), whole ? Infinity : LAZY_DEPTH).parseDocument();
+  } catch (failure) {
+    if (failure === notValid) return undefined;
+    throw failure;
+  }
+}
+
+/** Characters searched for raw control characters per step, before a document is checked in steps. */
+const controlScanStep = 4 * 1024 * 1024;
+
+/**
+ * readValidJson for a big document read while other work goes on: the text is searched for raw control characters
+ * a few megabytes per step, then checked one member of its top containers per step (for an Inspect log, one sample
+ * per step), then its top containers are built, stepping over the nested ones the check measured. Undefined when the
+ * text is not valid JSON; throws a RangeError when the nesting is too deep to read.
+ */
+export function* readValidJsonInSteps(text: string, start: number, end: number): Steps<JsonNode | undefined> {
+  let controlFree = true;
+  for (let from = start; from < end && controlFree; from += controlScanStep) {
+    // A slice of a long string is a view of it in V8, not a copy.
+    controlFree = !CONTROL_CHARACTER_ANYWHERE.test(text.slice(from, Math.min(end, from + controlScanStep)));
+    yield;
+  }
+  const ends: ContainerEnds = new Map();
+  try {
+    yield* new StrictParser(text, start, end, controlFree, false, ends).checkDocumentInSteps();
+    return new StrictParser(text, start, end, true, true, ends).parseDocument();
   } catch (failure) {
     if (failure === notValid) return undefined;
     throw failure;

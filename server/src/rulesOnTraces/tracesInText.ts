@@ -79,11 +79,15 @@ export function* tracesInText(text: string, layout: TraceLayout, path = '', from
 }
 
 /** The converted traces from `from` on (an evaluation that goes on after an ended attempt skips those before it). */
-function* convertedTraces(text: string, traces: ConvertedTrace[], from: number): Generator<TraceText> {
-  for (const [index, trace] of traces.entries()) {
+function* convertedTraces(text: string, traces: Iterable<ConvertedTrace>, from: number): Generator<TraceText> {
+  // One trace ahead, for where the search for the next one starts.
+  const iterator = traces[Symbol.iterator]();
+  for (let ahead = iterator.next(); !ahead.done;) {
+    const trace = ahead.value;
+    ahead = iterator.next();
     const { start, end, line } = trace;
     if (start < from) continue;
-    const next = index + 1 < traces.length ? traces[index + 1].start : text.length + 1;
+    const next = ahead.done ? text.length + 1 : ahead.value.start;
     const at = { start, end, next, ...(line !== undefined ? { line } : {}) };
     if (trace.unreadable !== undefined) {
       yield { ...at, problem: { kind: 'not-json', detail: trace.unreadable } };
