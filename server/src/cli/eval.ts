@@ -44,6 +44,9 @@ Options:
   --shard I/N        evaluate share I of N (1-based): the inputs read whole go round the shards in order, the lines
                      of a dataset too (line L to shard (L-1) mod N + 1); the N shards' outputs together are the
                      output of one run
+  --no-prefilter     evaluate every rule on every trace, even a rule that needs a text the trace does not hold
+                     (by default such a rule is not run there: it cannot find anything, and the output is the same
+                     but for a work-budget or time-limit notice the rule would have reached on that trace)
   --max-file-size MB read files whole only up to this size (default 100), and dataset lines up to it; a dataset
                      (JSON Lines of traces) is read as a stream whatever its size
   --compare          evaluate two versions of a rule file on the same traces and list only the traces (and
@@ -74,6 +77,7 @@ interface EvalOptions {
   jobs: number;
   shard?: Shard;
   maxFileBytes: number;
+  prefilter: boolean;
 }
 
 function parseEvalArguments(args: string[]): EvalOptions | string {
@@ -88,6 +92,7 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
   let jobs = defaultJobs;
   let shard: Shard | undefined;
   let maxFileBytes = defaultMaxFileSizeMB * bytesPerMB;
+  let prefilter = true;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--param') {
@@ -113,7 +118,8 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
       const value = readMaxFileSize(args[++i]);
       if (typeof value === 'string') return value;
       maxFileBytes = value;
-    } else if (arg === '--json') json = true;
+    } else if (arg === '--no-prefilter') prefilter = false;
+    else if (arg === '--json') json = true;
     else if (arg === '--json-lines') jsonLines = true;
     else if (arg === '--unique') unique = true;
     else if (arg === '--stdin-name') {
@@ -129,7 +135,7 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
   const stdin = patterns.length < positional.length - 1;
   if (stdinName !== undefined && !stdin) return '--stdin-name names standard input: add - to evaluate it';
   if (json && jsonLines) return '--json and --json-lines are two forms of the same output: choose one';
-  return { rules: positional[0], patterns, parameters, budget, timeoutMs, json, unique, stdin, stdinName, jsonLines, jobs, shard, maxFileBytes };
+  return { rules: positional[0], patterns, parameters, budget, timeoutMs, json, unique, stdin, stdinName, jsonLines, jobs, shard, maxFileBytes, prefilter };
 }
 
 
@@ -210,7 +216,7 @@ export async function runEval(args: string[]): Promise<number> {
         readsWhole: takesWhole,
         keepsLine: options.shard && ((line) => shardTakes(options.shard, line - 1)),
       });
-      const jobOptions = { rulesPath, shownPath: shown, parameters: options.parameters, budget: options.budget, timeLimitMs: options.timeoutMs, ranges: options.json || options.jsonLines };
+      const jobOptions = { rulesPath, shownPath: shown, parameters: options.parameters, budget: options.budget, timeLimitMs: options.timeoutMs, ranges: options.json || options.jsonLines, prefilter: options.prefilter };
       const evaluate = (text: string, layout: string, firstLine: number, overlong: number[]) => pool.submit(
         { kind: 'reports', rules: [rulesSource], text, layout, path: file, options: jobOptions },
         (parts, failure) => {

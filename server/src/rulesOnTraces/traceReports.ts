@@ -55,6 +55,11 @@ export interface ReportOptions extends Pick<RulesOnTraceOptions, 'timeLimitMs' |
   /** Stops the evaluation (it throws Cancelled). */
   isCancelled?: () => boolean;
   flush?: { everyMs: number; part(reports: TraceReport[], next: ResumePoint): void };
+  /**
+   * False: every rule runs on every trace. Otherwise a rule that needs a literal the trace's JSON text lacks is not
+   * run there (the evaluator's `traceText`): the same reports, without the work.
+   */
+  prefilter?: boolean;
 }
 
 /** `layout` and `path`: how the text holds traces, as tracesInText reads them. */
@@ -95,6 +100,7 @@ export function traceReports(rules: RuleFile, text: string, layout: TraceLayout,
       const watch = options.watch && ((rule: number | null) => options.watch!({ trace: found.start, ruleFile: 0, rule: rule ?? -1 }));
       const result: EvaluationResult = evaluateLoadedRules(rules.model, found.trace, {
         parameters: options.parameters, budget: options.budget, timeLimitMs: options.timeLimitMs, stopped, watch, isCancelled: options.isCancelled,
+        ...(options.prefilter !== false && !found.converted ? { traceText: text.slice(found.start, found.end) } : {}),
       });
       if (result.cancelled) throw new Cancelled();
       const placer = new ErrorPlacer(text, found);

@@ -5,7 +5,8 @@ import { CallCache, Cancelled, EvaluationContext, type Binding, type Globals } f
 import { LIBRARY } from './detectors';
 import { assignments, type Model } from './enumerate';
 import { BudgetExceeded, EvaluationFailure, NotEvaluated, TimeLimitExceeded, engineError, type StopReason } from './failure';
-import { buildInputStepwise, type TraceInput } from './input';
+import { buildInputStepwise, inputProblem, type TraceInput } from './input';
+import { cannotHold, requiredLiterals } from './requiredText';
 import { EventObject, fromParameter, toJson } from './traceObjects';
 import { Interpreter } from './interpreter';
 import { bindingAddresses, locate, locateRepresentatives, type Mark, type VariableBinding } from './ranges';
@@ -112,6 +113,11 @@ export interface EvaluationOptions {
    */
   maxErrors?: number;
   isCancelled?: () => boolean;
+  /**
+   * The JSON text the trace was parsed from (nothing else: not a file it was converted from): a rule that needs a
+   * literal this text lacks cannot hold, and is not evaluated (requiredText.ts). Absent: every rule is evaluated.
+   */
+  traceText?: string;
 }
 
 export interface EvaluationResult {
@@ -140,17 +146,37 @@ const LOAD_ERRORS = new Set([
  */
 export const MAX_TRACE_DEPTH = 500;
 
-/** How deep arrays and objects nest in a JSON value, counted without recursion and up to `limit + 1`. */
+/**
+ * How deep arrays and objects nest in a JSON value (parsed JSON: plain objects and arrays), counted without recursion
+ * and up to `limit + 1`. Every trace evaluated is walked once here: it allocates nothing per value it visits.
+ */
 export function nestingDepth(value: unknown, limit: number): number {
   let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const current = values.pop();
+    const depth = depths.pop()! + 1;
     if (current === null || typeof current !== 'object') continue;
-    if (depth + 1 > deepest) deepest = depth + 1;
-    if (deepest > limit) return deepest;
-    for (const child of Array.isArray(current) ? current : Object.values(current)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    if (depth > deepest) {
+      deepest = depth;
+      if (deepest > limit) return deepest;
+    }
+    if (Array.isArray(current)) {
+      for (const child of current) {
+        if (child !== null && typeof child === 'object') {
+          values.push(child);
+          depths.push(depth);
+        }
+      }
+    } else {
+      for (const key in current) {
+        const child = (current as Record<string, unknown>)[key];
+        if (child !== null && typeof child === 'object') {
+          values.push(child);
+          depths.push(depth);
+        }
+      }
     }
   }
   return deepest;
@@ -217,19 +243,29 @@ export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unkno
     return result;
   }
   yield;
+  const rules = model.program.statements.filter((s): s is RuleStatement => s.kind === 'rule');
+  const skipped = options.traceText === undefined ? undefined : rulesThatCannotHold(model, rules, options.parameters ?? {}, options.traceText);
+  const unreadable = (e: unknown): EvaluationResult => {
+    const raised = e instanceof PyError ? e : engineError(e);
+    result.failure = new EvaluationFailure(`The trace cannot be read as the analyzer reads it: ${raised.detail}`, raised.pyType, 0, 0, -1);
+    return result;
+  };
+  // No rule to run: the trace is only checked as the analyzer's input would be read, not built.
+  if (skipped && skipped.every(Boolean)) {
+    const problem = inputProblem(trace);
+    return problem ? unreadable(problem) : result;
+  }
   let input: TraceInput;
   try {
     input = yield* buildInputStepwise(trace);
   } catch (e) {
-    const raised = e instanceof PyError ? e : engineError(e);
-    result.failure = new EvaluationFailure(`The trace cannot be read as the analyzer reads it: ${raised.detail}`, raised.pyType, 0, 0, -1);
-    return result;
+    return unreadable(e);
   }
   const globals = buildGlobals(model.program.statements, options.parameters ?? {});
-  const rules = model.program.statements.filter((s): s is RuleStatement => s.kind === 'rule');
   const cache = new CallCache();
   const timeLimitMs = options.timeLimitMs ?? Infinity;
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
+    if (skipped?.[ruleIndex]) continue;
     const rule = rules[ruleIndex];
     const header = rule.headerSpan;
     const stopped = options.stopped?.get(ruleIndex);
@@ -294,6 +330,17 @@ export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unkno
     }
   }
   return result;
+}
+
+/** For each rule, whether a literal it requires is missing from the trace's text (undefined: run them all). */
+function rulesThatCannotHold(model: EvaluatedModel, rules: RuleStatement[], parameters: Record<string, unknown>, traceText: string): boolean[] | undefined {
+  let globals: Globals | undefined;
+  const names = () => (globals ??= buildGlobals(model.program.statements, parameters));
+  try {
+    return rules.map((rule) => cannotHold(requiredLiterals(rule, names, model.text), traceText));
+  } catch {
+    return undefined; // the evaluation fails where it always did, after the trace is read
+  }
 }
 
 function timeoutNotice(ruleIndex: number, header: { start: number; end: number }, limitMs: number): EvaluationNotice {

@@ -203,3 +203,121 @@ function parseTool(raw: Value, where: string): ToolEvent {
   if (metadata instanceof PyDict) tool.server = get(metadata, 'server') ?? null;
   return tool;
 }
+
+/**
+ * What buildInput would throw on this trace (the same error, with the same detail), or null when it reads it:
+ * the schema checked on the parsed JSON without building the analyzer's objects, for a trace none of whose rules
+ * need to run (see requiredText.ts). Follows buildInput's order, so that the first problem is the one it reports.
+ */
+export function inputProblem(trace: unknown): PyError | null {
+  try {
+    checkInput(trace);
+    return null;
+  } catch (e) {
+    if (e instanceof PyError) return e;
+    throw e;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+const has = (o: Json, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+const field = (o: Json, key: string): unknown => (has(o, key) ? o[key] : undefined);
+
+function checkStr(v: unknown, what: string): void {
+  if (typeof v !== 'string') throw invalid(`${what} must be a string`);
+}
+
+function checkOptionalStr(v: unknown, what: string): void {
+  if (v !== undefined && v !== null) checkStr(v, what);
+}
+
+function checkInput(trace: unknown): void {
+  if (!Array.isArray(trace)) throw invalid('a trace is a list of events');
+  let events = 0;
+  let notObject = -1;
+  for (let i = 0; i < trace.length; i++) {
+    const raw: unknown = trace[i];
+    if (!isObject(raw)) {
+      if (notObject < 0) notObject = events;
+      events++;
+      continue;
+    }
+    const metadata = field(raw, 'metadata');
+    const server = isObject(metadata) && has(metadata, 'server') ? metadata.server : field(raw, 'server');
+    const where = `event ${i}`;
+    if (has(raw, 'role')) {
+      const role = raw.role;
+      checkStr(role, `${where}.role`);
+      if (role !== 'tool') {
+        const calls = field(raw, 'tool_calls');
+        if (Array.isArray(calls)) calls.forEach((c, j) => checkCall(c, `${where}.tool_calls.${j}`, undefined));
+        else if (calls !== undefined && calls !== null) throw invalid(`${where}.tool_calls must be a list`);
+        checkContent(field(raw, 'content'), false, `${where}.content`);
+      } else {
+        checkContent(field(raw, 'content'), true, `${where}.content`);
+        if (has(raw, 'tool_call_id')) checkOptionalStr(raw.tool_call_id, `${where}.tool_call_id`);
+      }
+      checkEventFields(metadata, server);
+    } else if (has(raw, 'type')) {
+      checkCall(raw, where, server);
+    } else if (has(raw, 'tools')) {
+      const tools = raw.tools;
+      if (!Array.isArray(tools)) throw invalid(`${where}.tools must be a list`);
+      for (const tool of tools) {
+        if (!isObject(tool)) throw invalid(`${where}.tools entries must be objects`);
+        checkStr(field(tool, 'name'), `${where}.tools.name`);
+      }
+      events += tools.length;
+      continue;
+    } else {
+      throw new PyError('InvariantInputValidationError', `Input Validation Error: Input should be a list of one of (Message, ToolCall, ToolOutput, Tool). See the documentation for the schema requirements. (${where})`);
+    }
+    events++;
+  }
+  if (notObject >= 0) throw new PyError('AttributeError', `event ${notObject} is not an object`);
+}
+
+/** A call (inside a message: its own `server`; an event: `server` as the event's metadata gives it). */
+function checkCall(raw: unknown, where: string, server: unknown): void {
+  if (!isObject(raw)) throw invalid(`${where} must be an object`);
+  const fn = field(raw, 'function');
+  if (!isObject(fn)) throw invalid(`${where}.function must be an object`);
+  let args = field(fn, 'arguments');
+  if (typeof args === 'string') {
+    try {
+      args = JSON.parse(args);
+    } catch (e) {
+      throw new PyError('JSONDecodeError', `${where}.function.arguments is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  if (!isObject(args)) throw invalid(`${where}.function.arguments must be an object`);
+  checkOptionalStr(field(raw, 'id'), `${where}.id`);
+  checkStr(field(raw, 'type'), `${where}.type`);
+  checkStr(field(fn, 'name'), `${where}.function.name`);
+  checkEventFields(field(raw, 'metadata'), server === undefined ? field(raw, 'server') : server);
+}
+
+function checkEventFields(metadata: unknown, server: unknown): void {
+  if (!isObject(metadata) && metadata !== undefined && metadata !== null) throw invalid('metadata must be an object');
+  if (server !== undefined) checkOptionalStr(server, 'server');
+}
+
+function checkContent(raw: unknown, allowDict: boolean, where: string): void {
+  if (raw === undefined || raw === null || typeof raw === 'string') return;
+  if (isObject(raw) && allowDict) return;
+  if (Array.isArray(raw)) {
+    raw.forEach((chunk, i) => {
+      if (!isObject(chunk)) throw invalid(`${where}.${i} must be a chunk object`);
+      const type = field(chunk, 'type');
+      const text = field(chunk, 'text');
+      const url = field(chunk, 'image_url');
+      const readable = typeof type === 'string' && (typeof text === 'string' || (isObject(url) && Object.values(url).every((v) => typeof v === 'string')));
+      if (!readable) throw invalid(`${where}.${i} is neither a text nor an image chunk`);
+      checkEventFields(field(chunk, 'metadata'), field(chunk, 'server'));
+    });
+    return;
+  }
+  throw invalid(`${where} must be a string, a list of chunks${allowDict ? ', an object' : ''} or null`);
+}
