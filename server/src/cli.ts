@@ -227,7 +227,7 @@ export async function main(args: string[]): Promise<number> {
   const checkOptions = (): CheckOptions => ({
     maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, pythonModules, fix: options.fix, cwd,
     readsWhole: takes(), keepsLine: options.shard && ((line) => shardTakes(options.shard, line - 1)),
-    onProgress: (bytes) => progress.update({ bytes: bytesBefore + bytes, traces: output.files, found: output.errors, foundWord: 'errors' }),
+    onProgress: (bytes) => progress.update({ bytes: bytesBefore + bytes, done: output.files, doneWord: 'files', found: output.errors, foundWord: 'errors' }),
   });
   const report = (checked: FileReport | undefined) => {
     if (checked) output.file(checked);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -183,6 +183,47 @@ describe('agent-traces eval and check on datasets as streams', () => {
     const code = await new Promise<number | null>((done) => child.on('close', done));
     assert.equal(code, 1);
     assert.equal((JSON.parse(stdout) as unknown[]).length, 2410);
+  });
+});
+
+describe('the progress line on standard error', () => {
+  /** The command run with standard error on a terminal (util-linux `script` gives it a pty), standard output to a file. */
+  function onTerminal(folder: string, args: string[]): { code: number | null; terminal: string; stdout: string } {
+    const quoted = [process.execPath, cli, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+    const out = join(folder, 'stdout.txt');
+    const ran = spawnSync('script', ['-qec', `${quoted} > '${out}'`, '/dev/null'], { cwd: folder, encoding: 'utf8', env: { ...process.env, TERM: 'dumb' } });
+    return { code: ran.status, terminal: ran.stdout, stdout: readFileSync(out, 'utf8') };
+  }
+
+  it('is drawn while a dataset is read when standard error is a terminal, erased at the end, and never written into a pipe', (t) => {
+    if (spawnSync('script', ['--version']).error) {
+      if (process.env.CI) assert.fail('script (util-linux) is needed to give the command a terminal');
+      t.skip('script (util-linux) is not installed: the command cannot be given a terminal');
+      return;
+    }
+    const folder = mkdtempSync(join(tmpdir(), 'progress-'));
+    try {
+      const data = join(folder, 'data.jsonl');
+      writeFileSync(data, dataset(3000));
+      writeFileSync(join(folder, 'flow.gr'), flowRule);
+      for (const [command, args, done, found] of [
+        ['eval', ['eval', 'flow.gr', 'data.jsonl', '--jobs', '1'], 'traces', 'violations'],
+        ['check', ['check', 'data.jsonl'], 'files', 'errors'],
+      ] as const) {
+        const ran = onTerminal(folder, [...args]);
+        // Each drawing goes back to the line's start and clears it; the last clears it for good.
+        const drawings = ran.terminal.split('\r\u001b[K').filter((part) => part !== '');
+        assert.ok(drawings.length >= 1, `${command}: ${JSON.stringify(ran.terminal)}`);
+        for (const drawing of drawings) assert.match(drawing, new RegExp(`^agent-traces ${command}: [0-9.]+ MB read, \\d+ ${done}, \\d+ ${found}$`), command);
+        assert.ok(ran.terminal.endsWith('\r\u001b[K'), `${command}: the line is erased at the end`);
+        const piped = runCli(folder, ...args);
+        assert.equal(ran.stdout, piped.stdout, `${command}: the same output`);
+        assert.equal(ran.code, piped.code);
+        assert.doesNotMatch(piped.stderr, /MB read/, `${command}: no progress line into a pipe`);
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

@@ -217,14 +217,14 @@ export async function runEval(args: string[]): Promise<number> {
         keepsLine: options.shard && ((line) => shardTakes(options.shard, line - 1)),
       });
       const jobOptions = { rulesPath, shownPath: shown, parameters: options.parameters, budget: options.budget, timeLimitMs: options.timeoutMs, ranges: options.json || options.jsonLines, prefilter: options.prefilter };
-      const evaluate = (text: string, layout: string, firstLine: number, overlong: number[]) => pool.submit(
+      const evaluate = (text: string | Uint8Array, layout: string, firstLine: number, overlong: number[]) => pool.submit(
         { kind: 'reports', rules: [rulesSource], text, layout, path: file, options: jobOptions },
         (parts, failure) => {
           const found = parts.flat().map((trace) => ({ file: shown, ...shiftLines(trace, firstLine - 1) }));
           const tooLong = overlong.map((line) => ({ file: shown, line, errors: [], error: `not read: the line is over the ${formatMB(options.maxFileBytes)} limit (setting --max-file-size)`, notices: [] }));
           for (const trace of [...found, ...tooLong].sort((a, b) => (a.line ?? 0) - (b.line ?? 0))) output.trace(trace);
           if (failure) output.trace({ file: shown, ...(layout === 'dataset' ? { line: firstLine } : {}), errors: [], error: `not evaluated: ${failure.message}`, notices: [] });
-          progress.update({ bytes: output.bytesDone, traces: output.traces, found: output.violations, foundWord: 'violations' });
+          progress.update({ bytes: output.bytesDone, done: output.traces, doneWord: 'traces', found: output.violations, foundWord: 'violations' });
         },
       );
       if (!opened.ok) {
@@ -232,7 +232,7 @@ export async function runEval(args: string[]): Promise<number> {
       } else if (opened.kind === 'lines') {
         for await (const chunk of opened.chunks) {
           const bytes = bytesBefore + chunk.bytesRead;
-          await evaluate(chunk.text, 'dataset', chunk.firstLine, chunk.overlong);
+          await evaluate(chunk.bytes, 'dataset', chunk.firstLine, chunk.overlong);
           pool.post(() => (output.bytesDone = bytes));
         }
         bytesBefore += opened.size ?? 0;

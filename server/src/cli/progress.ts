@@ -13,13 +13,14 @@ export class ProgressLine {
     this.enabled = stream.isTTY === true;
   }
 
-  update(state: { bytes: number; totalBytes?: number; traces: number; found: number; foundWord: string }): void {
+  /** `done` counts what is finished (`doneWord`: traces, or files for a command that reports file by file). */
+  update(state: { bytes: number; totalBytes?: number; done: number; doneWord: string; found: number; foundWord: string }): void {
     if (!this.enabled) return;
     const now = Date.now();
     if (now - this.shownAt < this.everyMs) return;
     this.shownAt = now;
     const total = state.totalBytes ? ` of ${formatMB(state.totalBytes)}` : '';
-    this.stream.write(`\r\u001b[K${this.command}: ${formatMB(state.bytes)}${total} read, ${state.traces} traces, ${state.found} ${state.foundWord}`);
+    this.stream.write(`\r\u001b[K${this.command}: ${formatMB(state.bytes)}${total} read, ${state.done} ${state.doneWord}, ${state.found} ${state.foundWord}`);
     this.shown = true;
   }
 

@@ -11,7 +11,9 @@ import { isEvalArchivePath, readInputText } from './readInput';
 /** Whole lines of a streamed input, in the file's order. */
 export interface LineChunk {
   /** The lines, each ended by a line break (the last one of the input may not be); lines left out are empty. */
-  text: string;
+  readonly text: string;
+  /** The same lines as UTF-8 bytes, as read: what a worker is handed, to decode there (`text` decodes on first use). */
+  bytes: Uint8Array;
   /** 1-based number of the chunk's first line in the input. */
   firstLine: number;
   /** Bytes of the input read up to the end of this chunk (for the progress line). */
@@ -38,8 +40,14 @@ export interface InputOptions {
   readsWhole?: boolean;
 }
 
-/** Bytes of lines handed over at once: enough to keep a worker busy between two messages, small enough to bound memory. */
-export const chunkBytes = 1024 * 1024;
+/**
+ * Bytes of lines handed over at once: enough to keep a worker busy between two messages (about 30 traces of 8 KB),
+ * small enough to bound memory (each chunk in flight is held as bytes here and as text in its worker; 1 MB chunks
+ * cost about 80 MB more at the peak).
+ */
+export const chunkBytes = 256 * 1024;
+/** Bytes read from a file at once: each read is a new buffer, held until the next collection. */
+const readBytes = 64 * 1024;
 
 /** A file, streamed when `options.streams` says so from its first line, else read whole (binary files refused). */
 export async function openFile(path: string, options: InputOptions): Promise<OpenedInput> {
@@ -52,9 +60,9 @@ export async function openFile(path: string, options: InputOptions): Promise<Ope
     return { ok: false, reason: `cannot read: ${errorCode(error)}` };
   }
   // An Inspect .eval archive is a zip: read whole, as the JSON log it holds.
-  const head = isEvalArchivePath(path) ? undefined : await readFirstLines(createReadStream(path, { highWaterMark: 64 * 1024 }), options.maxBytes).catch(() => undefined);
+  const head = isEvalArchivePath(path) ? undefined : await readFirstLines(createReadStream(path, { highWaterMark: readBytes }), options.maxBytes).catch(() => undefined);
   if (head && !head.binary && options.streams(head.text)) {
-    return { ok: true, kind: 'lines', head: head.text, size, chunks: lineChunks(createReadStream(path, { highWaterMark: chunkBytes }), options) };
+    return { ok: true, kind: 'lines', head: head.text, size, chunks: lineChunks(createReadStream(path, { highWaterMark: readBytes }), options) };
   }
   if (options.readsWhole === false) return { ok: true, kind: 'left' };
   const read = await readInputText(path, { maxBytes: options.maxBytes, setting: '--max-file-size' });
@@ -152,7 +160,9 @@ export async function* lineChunks(stream: AsyncIterable<Buffer>, options: Pick<I
     line++;
   };
   const chunk = (): LineChunk => {
-    const made = { text: Buffer.concat(parts, partsBytes).toString('utf8'), firstLine, bytesRead, overlong };
+    const bytes = Buffer.concat(parts, partsBytes);
+    let text: string | undefined;
+    const made = { get text() { return (text ??= bytes.toString('utf8')); }, bytes, firstLine, bytesRead, overlong };
     parts = [];
     partsBytes = 0;
     overlong = [];

@@ -12,6 +12,15 @@ import { WatchBoard, partEveryMs, type Attempt, type RuleSource, type WorkerMess
 
 /** The worker's side of an evaluation job (see workerProtocol.ts): rule files parsed there, the job run, its parts sent. */
 
+/**
+ * UTF-8 bytes as text, as the host would have decoded them: with Node's Buffer where there is one (the command
+ * line's workers), else as the browser decodes (invalid bytes become U+FFFD, a byte order mark is kept).
+ */
+function decodeUtf8(bytes: Uint8Array): string {
+  const buffer = (globalThis as { Buffer?: { from(data: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'utf8'): string } } }).Buffer;
+  return buffer ? buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') : new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+}
+
 /** Rule files parsed in the worker, by URI and text: a rule file is evaluated on many traces in a row. */
 const models = new Map<string, RuleModel>();
 const maxModels = 32;
@@ -72,7 +81,8 @@ export function runAttempt(attempt: Attempt, post: (message: WorkerMessage) => v
         ...job.options, from: attempt.from, stopped: attempt.stopped, watch, isCancelled, flush: { everyMs: partEveryMs, part },
       }, job.path);
     } else {
-      last = traceReports(ruleFile(job.rules[0]), job.text, layoutNamed(job.layout), job.path, {
+      const text = typeof job.text === 'string' ? job.text : decodeUtf8(job.text);
+      last = traceReports(ruleFile(job.rules[0]), text, layoutNamed(job.layout), job.path, {
         ...job.options, from: attempt.from, stopped: attempt.stopped, watch, isCancelled, flush: { everyMs: partEveryMs, part },
       });
     }

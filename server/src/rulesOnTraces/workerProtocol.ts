@@ -26,7 +26,15 @@ export type EvaluationJob =
     path: string;
     options: Pick<RulesOnTraceOptions, 'workBudget' | 'timeLimitMs' | 'maxViolations' | 'limitNames' | 'parameters'>;
   }
-  | { kind: 'reports'; rules: [RuleSource]; text: string; layout: string; path: string; options: Omit<ReportOptions, 'from' | 'stopped' | 'watch' | 'flush'> }
+  | {
+    kind: 'reports';
+    rules: [RuleSource];
+    /** The text, or its UTF-8 bytes (a streamed chunk as read: decoded in the worker, so that the host does not). */
+    text: string | Uint8Array;
+    layout: string;
+    path: string;
+    options: Omit<ReportOptions, 'from' | 'stopped' | 'watch' | 'flush'>;
+  }
   | { kind: 'case'; rules: [RuleSource]; trace: unknown; options: CaseOptions }
   /** The old version of a rule file (first) and the new one on a document: the traces whose verdict flips. */
   | { kind: 'compare'; rules: [RuleSource, RuleSource]; text: string; layout: string; path: string; options: CaseOptions }
