@@ -14,6 +14,7 @@ import { ExitCode, exitCodeHelp, exitCodeOf } from './cli/exitCodes';
 import { version } from '../../package.json';
 import { FolderPythonModules } from './disk/pythonModules';
 import { defaultServerSettings } from './settings';
+import { defaultMaxLines } from './jsonl/model';
 import { closestNames } from './common/editDistance';
 
 const usage = `Usage: agent-traces check [options] <files, folders or globs...>
@@ -32,6 +33,9 @@ Options:
   --max-problems N   report at most N problems per file (default 1000)
   --max-file-size MB do not read files larger than this (default 100); they are reported as not checked. A
                      dataset (JSON Lines of traces) is read as a stream whatever its size, its lines up to this
+  --max-indexes N    indexes of a streamed dataset remembered for the duplicate-index check (default 250000, as
+                     the editor reads at most agentTraces.jsonl.maxLines lines); past them, an information
+                     jsonl/too-many-indexes says from which line duplicates are found only between nearby lines
   --python-path DIR  a folder searched for the Python modules rule files import (repeatable; as the setting
                      agentTraces.guardrails.pythonPaths)
   --fix              apply every fix that needs no choice (the editor's "fix all") and print what changed;
@@ -72,16 +76,21 @@ interface Options {
   stdinName?: string;
   jsonLines: boolean;
   shard?: Shard;
+  maxIndexes: number;
 }
 
 function parseArguments(args: string[]): Options | string {
-  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, pythonPaths: [], json: false, quiet: false, fix: false, stdin: false, jsonLines: false };
+  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, pythonPaths: [], json: false, quiet: false, fix: false, stdin: false, jsonLines: false, maxIndexes: defaultMaxLines };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--max-problems') {
       const value = Number(args[++i]);
       if (!Number.isInteger(value) || value < 1) return '--max-problems takes a whole number of at least 1';
       options.maxProblems = value;
+    } else if (arg === '--max-indexes') {
+      const value = Number(args[++i]);
+      if (!Number.isInteger(value) || value < 1) return '--max-indexes takes a whole number of at least 1';
+      options.maxIndexes = value;
     } else if (arg === '--max-file-size') {
       const value = Number(args[++i]);
       if (!Number.isFinite(value) || value <= 0) return '--max-file-size takes a number of megabytes above 0';
@@ -225,7 +234,7 @@ export async function main(args: string[]): Promise<number> {
   const progress = new ProgressLine('agent-traces check');
   let bytesBefore = 0;
   const checkOptions = (): CheckOptions => ({
-    maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, pythonModules, fix: options.fix, cwd,
+    maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, maxIndexes: options.maxIndexes, pythonModules, fix: options.fix, cwd,
     readsWhole: takes(), keepsLine: options.shard && ((line) => shardTakes(options.shard, line - 1)),
     onProgress: (bytes) => progress.update({ bytes: bytesBefore + bytes, done: output.files, doneWord: 'files', found: output.errors, foundWord: 'errors' }),
   });

@@ -109,6 +109,26 @@ describe('agent-traces eval and check on datasets as streams', () => {
     ]);
   });
 
+  it('keeps at most --max-indexes indexes from chunk to chunk, and says at which line it stopped (jsonl/too-many-indexes)', () => {
+    // Lines 2..3001 hold index 0..2999 (about 8 chunks); line 3002 repeats index 5, line 3003 index 2500.
+    const lines = dataset(3000).trimEnd().split('\n');
+    lines.push(traceLine(5), traceLine(2500));
+    writeFileSync(join(folder, 'indexes.jsonl'), `${lines.join('\n')}\n`);
+    const reported = (...options: string[]) => {
+      const checked = runCli(folder, 'check', 'indexes.jsonl', ...options);
+      assert.equal(checked.code, 1, checked.stderr);
+      return checked.stdout.trim().split('\n').filter((line) => line.startsWith('indexes.jsonl:')).map((line) => line.replace(/^indexes\.jsonl:(\d+):\d+ /, '$1 '));
+    };
+    assert.deepEqual(reported(), [
+      '3002 error jsonl/index-duplicate Duplicate index found: 5 in the file (first used on line 7).',
+      '3003 error jsonl/index-duplicate Duplicate index found: 2500 in the file (first used on line 2502).',
+    ]);
+    assert.deepEqual(reported('--max-indexes', '100'), [
+      '102 information jsonl/too-many-indexes The first 100 indexes of the file are remembered, not this one nor those after it: a later line that repeats one of them is reported only when both lines are read together (at most 100 indexes are kept: setting --max-indexes).',
+      '3002 error jsonl/index-duplicate Duplicate index found: 5 in the file (first used on line 7).',
+    ]);
+  });
+
   it('prints the same with --jobs 1 and --jobs 3, in lines and in JSON', () => {
     for (const form of [[], ['--json'], ['--json-lines', '--unique']]) {
       const one = runCli(folder, 'eval', rules, 'big.jsonl', '--jobs', '1', ...form);

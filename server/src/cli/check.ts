@@ -40,6 +40,8 @@ export interface CheckOptions {
   maxProblems: number;
   /** Larger files are not read; they are reported as not checked. */
   maxBytes: number;
+  /** Indexes of a streamed dataset kept for the duplicate-index check (DatasetCarry.maxIndexes); absent: all. */
+  maxIndexes?: number;
   /** Python module files for the imports of rule files (`--python-path`). */
   pythonModules?: PythonModules;
   /** Apply every fix that is safe without a choice and write the file when that changed it. */
@@ -190,7 +192,7 @@ async function checkLines(path: string, chunks: AsyncIterable<LineChunk>, option
   const uri = pathToFileURL(path).toString();
   const settings = { ...defaultServerSettings, maxProblems: Number.MAX_SAFE_INTEGER };
   const kept = new KeptProblems(options.maxProblems);
-  const datasetCarry = newDatasetCarry();
+  const datasetCarry = newDatasetCarry(options.maxIndexes);
   try {
     for await (const chunk of chunks) {
       const model = service.parse({ uri, version: 0, text: chunk.text, firstLine: chunk.firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER });

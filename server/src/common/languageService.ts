@@ -178,5 +178,9 @@ export interface DatasetCarry {
   firstTraceLine?: EarlierLine;
   /** Each integer index used, with the number of the line that used it first. */
   indexes: Map<string, number>;
+  /** At most this many indexes are kept in `indexes`, so that a stream of any length holds a bounded set; absent: all. */
+  maxIndexes?: number;
+  /** Set once an index was left out of `indexes` for `maxIndexes` (and the notice that says so was given). */
+  indexesLeftOut?: boolean;
   firstIndexedLine?: EarlierLine;
 }

@@ -22,8 +22,9 @@ export function validateDatasetLines(model: LinesModel, context: ServiceContext,
   }
 }
 
-export function newDatasetCarry(): DatasetCarry {
-  return { contentSeen: false, indexes: new Map() };
+/** `maxIndexes`: how many indexes are kept for the duplicate check between parts (absent: all). */
+export function newDatasetCarry(maxIndexes?: number): DatasetCarry {
+  return { contentSeen: false, indexes: new Map(), ...(maxIndexes !== undefined ? { maxIndexes } : {}) };
 }
 
 export function validateDataset(model: LinesModel, report: (problem: Problem) => boolean, carry?: DatasetCarry): void {
@@ -44,7 +45,13 @@ export function validateDataset(model: LinesModel, report: (problem: Problem) =>
       carry.contentSeen ||= firstContent !== undefined;
       carry.metadataLine = metadataLine && earlier(metadataLine);
       carry.firstTraceLine = firstTraceLine && earlier(firstTraceLine);
-      for (const [key, first] of indexes) carry.indexes.set(key, first.line.number);
+      for (const [key, first] of indexes) {
+        if (carry.maxIndexes === undefined || carry.indexes.size < carry.maxIndexes) carry.indexes.set(key, first.line.number);
+        else if (!carry.indexesLeftOut) {
+          carry.indexesLeftOut = true;
+          report(indexesLeftOut(first.node, carry.maxIndexes));
+        }
+      }
       const indexed = carry.firstIndexedLine ?? firstIndexedLine(model);
       carry.firstIndexedLine = indexed && earlier(indexed);
     }
@@ -125,6 +132,13 @@ export function validateDataset(model: LinesModel, report: (problem: Problem) =>
     }
     return true;
   }
+}
+
+function indexesLeftOut(node: JsonNode, max: number): Problem {
+  return {
+    span: spanOf(node), severity: 'information', code: 'jsonl/too-many-indexes',
+    message: `The first ${max.toLocaleString('en-US')} indexes of the file are remembered, not this one nor those after it: a later line that repeats one of them is reported only when both lines are read together (at most ${max.toLocaleString('en-US')} indexes are kept: setting --max-indexes).`,
+  };
 }
 
 /** The first annotated line carrying an index anywhere in the file. */
