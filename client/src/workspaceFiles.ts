@@ -30,10 +30,13 @@ const searchAnswerMs = 3_000;
 /** Folders a walk reads at most, per workspace folder. */
 const maxFoldersWalked = 2_000;
 /**
- * Schemes whose search did not answer in time: their folders are walked from then on. Not `file:`, whose search VS
- * Code always serves (a slow search of a huge folder is walked this time only).
+ * Schemes whose last search had not answered in time: their folders are walked until that search answers (a search
+ * provider that registers late, as a remote's does while its extension host starts) or gives up. Not `file:`, whose
+ * search VS Code always serves (a slow search of a huge folder is walked this time only).
  */
 const unsearchedSchemes = new Set<string>();
+/** How long a search that has not answered in time is left to answer before it is cancelled. */
+const lateAnswerMs = 60_000;
 
 export interface FileQuery {
   /** The files, as a glob relative to a workspace folder (`**\/*.gr`). */
@@ -67,10 +70,13 @@ export async function findWorkspaceFiles(query: FileQuery): Promise<FoundFiles> 
 }
 
 async function findInFolder(folder: vscode.WorkspaceFolder, query: FileQuery, maxFiles: number): Promise<FoundFiles> {
-  if (!unsearchedSchemes.has(folder.uri.scheme)) {
-    const found = await searchWithin(folder, query, maxFiles);
+  const scheme = folder.uri.scheme;
+  if (!unsearchedSchemes.has(scheme)) {
+    const found = await searchWithin(folder, query, maxFiles, (answered) => {
+      if (answered) unsearchedSchemes.delete(scheme);
+    });
     if (Array.isArray(found)) return { uris: found.slice(0, maxFiles), truncated: found.length > maxFiles };
-    if (found === 'no answer' && folder.uri.scheme !== 'file') unsearchedSchemes.add(folder.uri.scheme);
+    if (found === 'no answer' && scheme !== 'file') unsearchedSchemes.add(scheme);
   }
   const walked = await walkFolder(editorFiles, folder.uri.toString(), {
     skippedFolders: query.skippedFolders, maxFiles, maxFolders: maxFoldersWalked, accept: query.nameMatches,
@@ -78,21 +84,29 @@ async function findInFolder(folder: vscode.WorkspaceFolder, query: FileQuery, ma
   return { uris: walked.uris.map((uri) => vscode.Uri.parse(uri, true)), truncated: walked.truncated };
 }
 
-async function searchWithin(folder: vscode.WorkspaceFolder, query: FileQuery, maxFiles: number): Promise<vscode.Uri[] | 'no answer' | 'failed'> {
+/** VS Code's search in a folder, or 'no answer' in time (`late` says whether it answered afterwards), or 'failed'. */
+async function searchWithin(
+  folder: vscode.WorkspaceFolder, query: FileQuery, maxFiles: number, late: (answered: boolean) => void,
+): Promise<vscode.Uri[] | 'no answer' | 'failed'> {
   const cancellation = new vscode.CancellationTokenSource();
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const exclude = query.skippedFolders.length > 0 ? `**/{${query.skippedFolders.join(',')}}/**` : null;
-  try {
-    return await Promise.race([
-      Promise.resolve(vscode.workspace.findFiles(new vscode.RelativePattern(folder, query.glob), exclude, maxFiles + 1, cancellation.token))
-        .then((uris) => uris, () => 'failed' as const),
-      new Promise<'no answer'>((resolve) => {
-        timer = setTimeout(() => resolve('no answer'), searchAnswerMs);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-    cancellation.cancel();
+  const search = Promise.resolve(vscode.workspace.findFiles(new vscode.RelativePattern(folder, query.glob), exclude, maxFiles + 1, cancellation.token));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const answer = await Promise.race([
+    search.then((uris) => uris, () => 'failed' as const),
+    new Promise<'no answer'>((resolve) => {
+      timer = setTimeout(() => resolve('no answer'), searchAnswerMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (answer !== 'no answer') {
     cancellation.dispose();
+    return answer;
   }
+  const giveUp = setTimeout(() => cancellation.cancel(), lateAnswerMs);
+  search.then((uris) => late(!cancellation.token.isCancellationRequested && Array.isArray(uris)), () => late(false)).finally(() => {
+    clearTimeout(giveUp);
+    cancellation.dispose();
+  });
+  return answer;
 }
