@@ -38,6 +38,20 @@ export interface Platform {
 
 let client: BaseLanguageClient | undefined;
 
+/**
+ * Performance marks of the activation's steps (`performance.getEntriesByName`), which the cold-start benchmark reads
+ * in the extension host (bench/web.bench.mjs): where a first open's time goes before its diagnostics.
+ */
+export const activationMarks = {
+  activate: 'agentTraces/activate',
+  /** The browser: its server's bundle read through workspace.fs. */
+  serverBundleRead: 'agentTraces/serverBundleRead',
+  /** The browser: its server's worker made (its script still to load). */
+  serverStarted: 'agentTraces/serverStarted',
+  /** The language server answered `initialize`: the client runs. */
+  clientStarted: 'agentTraces/clientStarted',
+} as const;
+
 /** The extension's activation on either platform (extension.ts: Node; browserExtension.ts: VS Code for the Web). */
 export async function activateOn(platform: Platform, context: vscode.ExtensionContext): Promise<AgentTracesApi> {
   const clientOptions: LanguageClientOptions = {
@@ -79,6 +93,7 @@ export async function activateOn(platform: Platform, context: vscode.ExtensionCo
   adoptTraceLogs(context);
   context.subscriptions.push(...(platform.beforeStart?.(languageClient) ?? []));
   await languageClient.start();
+  performance.mark(activationMarks.clientStarted);
   adoptConversations(context, languageClient);
   registerInspectArchives(context, languageClient);
   reportVisibleRules(context, languageClient);

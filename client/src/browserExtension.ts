@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { BrowserMessageReader, BrowserMessageWriter, LanguageClient, type MessageTransports } from 'vscode-languageclient/browser';
 import { FileKindRequest, ListFilesRequest, onRequest, ReadFileRequest, WorkerBundleRequest } from '../../shared/requests';
-import { activateOn, deactivate, type AgentTracesApi } from './activation';
+import { activateOn, activationMarks, deactivate, type AgentTracesApi } from './activation';
 import { answerFileKind, answerListFiles, answerReadFile } from './clientFiles';
 import { editorFiles } from './workspaceFiles';
 
@@ -18,13 +18,20 @@ async function bundleText(context: vscode.ExtensionContext, name: string): Promi
  * URL inside the extension is refused in some hosts). The server reads files by asking this client.
  */
 export function activate(context: vscode.ExtensionContext): Promise<AgentTracesApi> {
+  performance.mark(activationMarks.activate);
   let worker: Worker | undefined;
   context.subscriptions.push({ dispose: () => worker?.terminate() });
+  // The server's bundle is read while the client registers its features, not after.
+  let firstBundle: Promise<string> | undefined = bundleText(context, 'server.js');
   // The transports, not the worker: the host's Worker may be its own class, which the library's `instanceof` misses.
   const startServer = async (): Promise<MessageTransports> => {
     worker?.terminate(); // a restart makes a new one
-    const url = URL.createObjectURL(new Blob([await bundleText(context, 'server.js')], { type: 'text/javascript' }));
+    const text = await (firstBundle ?? bundleText(context, 'server.js'));
+    firstBundle = undefined;
+    performance.mark(activationMarks.serverBundleRead);
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
     worker = new Worker(url, { name: 'Agent Traces language server' });
+    performance.mark(activationMarks.serverStarted);
     return { reader: new BrowserMessageReader(worker), writer: new BrowserMessageWriter(worker) };
   };
   return activateOn({

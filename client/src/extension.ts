@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type ServerOptions } from 'vscode-languageclient/node';
-import { activateOn, deactivate, type AgentTracesApi } from './activation';
+import { activateOn, activationMarks, deactivate, type AgentTracesApi } from './activation';
 
 export type { AgentTracesApi } from './activation';
 export { deactivate };
 
 /** The extension in VS Code's Node extension host: the language server is a Node process beside it. */
 export function activate(context: vscode.ExtensionContext): Promise<AgentTracesApi> {
+  performance.mark(activationMarks.activate);
   const serverModule = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
   // A larger young generation: parsing a large trace or rule file allocates many short-lived objects, and the
   // default semi-space makes the collector run several times per parse.

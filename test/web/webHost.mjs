@@ -36,14 +36,14 @@ export function startHost(tools, kind, { runDir, verbose = false } = {}) {
 
 /**
  * Opens `workspace` in the workbench with the extension under development and runs the extension tests of
- * `testsModule` (a CommonJS module inside the repository) in `kind`'s host; resolves with their exit code and the
+ * `testsModule` (a CommonJS module inside the extension's folder: the repository, or `options.extensionPath`) in `kind`'s host; resolves with their exit code and the
  * JSON of the marker lines they logged.
  */
 export function runInHost(context, server, kind, workspace, testsModule, options = {}) {
   const url = workbenchUrl(
     server,
     workspace,
-    [['extensionDevelopmentPath', repoRoot], ['extensionTestsPath', testsModule]],
+    [['extensionDevelopmentPath', options.extensionPath ?? repoRoot], ['extensionTestsPath', testsModule]],
     kind === 'web' ? [['extensionDevelopmentKind', 'web']] : [],
   );
   return runExtensionTests(context, url, options);

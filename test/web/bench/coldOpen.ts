@@ -54,13 +54,21 @@ export async function run(): Promise<void> {
     .sort();
   if (names.length < 2) throw new Error(`expected a cold and warm traces in ${folder.path}, found ${names.join(', ')}`);
   const timings: number[] = [];
+  const coldOpenedAt = performance.now();
   for (const name of names) timings.push(await openToDiagnostics(vscode.Uri.joinPath(folder, name)));
+  // The activation's steps (client/src/activation.ts's marks), in ms after the cold open was asked for.
+  const steps: { [mark: string]: number } = {};
+  for (const mark of ['activate', 'serverBundleRead', 'serverStarted', 'clientStarted']) {
+    const entry = performance.getEntriesByName(`agentTraces/${mark}`).at(0);
+    if (entry) steps[mark] = entry.startTime - coldOpenedAt;
+  }
   const result = {
     host: typeof (globalThis as { process?: unknown }).process === 'undefined' ? 'web' : 'node',
     extensionKind: extension.extensionKind === vscode.ExtensionKind.UI ? 'ui' : 'workspace',
     activeBefore,
     documentsBefore: vscode.workspace.textDocuments.map((document) => `${document.languageId} ${document.uri.toString()}`),
     coldMs: timings[0],
+    steps,
     warmMs: timings.slice(1),
   };
   console.log(`WEB_BENCH ${JSON.stringify(result)}`);
