@@ -280,9 +280,12 @@ export function relinkedTrace(previous: TraceModel, text: TextSource, parsed: Pa
 
 /**
  * Whether `event` (linked) and `edited` (its new reading, not linked) agree in everything links depend on: the kind,
- * the tool_call_id, whether it answers implicitly, and its calls' ids.
+ * the tool_call_id, whether it answers implicitly, and its calls' ids. An event that is no output and makes no call,
+ * before and after, takes no part in any link whatever its kind (a user message edited into an event of no known
+ * role): linking it again over all events took 50 ms in a trace of 10,000 events.
  */
 function sameLinks(event: TraceEvent, edited: TraceEvent): boolean {
+  if (takesNoPartInLinks(event) && takesNoPartInLinks(edited)) return true;
   if (event.kind !== edited.kind || event.callId !== edited.callId || event.calls.length !== edited.calls.length) return false;
   if (event.kind === 'output' && event.callId === undefined && answersImplicitly(event) !== answersImplicitly(edited)) return false;
   for (let i = 0; i < event.calls.length; i++) {
@@ -291,8 +294,13 @@ function sameLinks(event: TraceEvent, edited: TraceEvent): boolean {
   return true;
 }
 
+function takesNoPartInLinks(event: TraceEvent): boolean {
+  return event.kind !== 'output' && event.calls.length === 0;
+}
+
 /** `event` takes over its new reading and keeps its links (the other events point at it and at its calls). */
 function takeOver(event: TraceEvent, edited: TraceEvent): void {
+  event.kind = edited.kind;
   event.value = edited.value;
   event.fields = edited.fields;
   event.role = edited.role;
