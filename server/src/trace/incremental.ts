@@ -1,8 +1,9 @@
 /**
  * The model of an edited trace built from the model of the version before it: only the edited event is read again
  * (an edit between events reads nothing), everything after the edit is moved by the edit's length, and the other
- * events and calls are kept with their links (found again when the edited event's kind or ids changed). It answers
- * only when the result is provably the tree a full read of the new text gives; otherwise the caller reads it all.
+ * events and calls are kept with their links (found again when the edited event's kind or ids changed, unless it is
+ * no output and makes no call before and after). It answers only when the result is provably the tree a full read
+ * of the new text gives; otherwise the caller reads it all.
  */
 import type { TextChange } from '../common/languageService';
 import { shiftValue } from '../json/shift';
