@@ -21,6 +21,7 @@ import '../../e2e/suite/whyNotHere.e2e';
 import '../../e2e/suite/compare.e2e';
 import '../../e2e/suite/inspect.e2e';
 import './inspectArchive.web';
+import '../../e2e/suite/ruleTimeLimit.e2e';
 import './virtualFolder.web';
 import * as vscode from 'vscode';
 import { runRegistered } from './bdd';
