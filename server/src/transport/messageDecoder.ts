@@ -4,8 +4,8 @@
 // file's size in bytes when the text holds a character beyond Latin-1. Here a long string of a big message is decoded
 // piece by piece (64 KB each) by V8's own JSON.parse, each piece written into a buffer outside the
 // JavaScript heap, and made into one string from there; only the small rest of the message is parsed as JSON whole.
-// The message's structure is found in a Latin-1 view of its bytes (one character per byte, outside the heap: a
-// UTF-8 character's bytes are all above 0x7f, so they never read as a quote or a backslash), with indexOf. A string
+// The message's structure is found in its bytes with indexOf (a UTF-8 character's bytes are all above 0x7f, so they
+// never read as a quote or a backslash; a Latin-1 copy of the bytes to search in cost the message's size again). A string
 // stays one byte per character for as long as its characters fit in Latin-1, as V8 keeps such strings, and is
 // widened to UTF-16 at the first piece that holds a character beyond: an ASCII document costs its size once, not
 // twice. All of it is native work (a byte loop in JavaScript took three times as long as the library's decoding in
@@ -24,6 +24,7 @@ const longStringBytes = 16 * 1024;
  */
 export const pieceBytes = 64 * 1024;
 
+const quote = 0x22;
 const backslash = 0x5c;
 const colon = 0x3a;
 
@@ -35,30 +36,29 @@ const colon = 0x3a;
 export function decodeMessageBody(body: Uint8Array, smallest = smallestDecodedFromBytes, piece = pieceBytes, long = longStringBytes): unknown {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (bytes.length < smallest || endianness() !== 'LE') return JSON.parse(bytes.toString('utf8'));
-  const view = bytes.toString('latin1');
   let decoded: DecodedString | undefined;
   const skeleton: string[] = [];
   const longStrings: string[] = [];
   let copiedTo = 0;
-  let index = view.indexOf('"');
+  let index = bytes.indexOf(quote);
   while (index !== -1) {
     const start = index + 1;
-    let end = closingQuote(view, start, start, start + long);
+    let end = closingQuote(bytes, start, start, start + long);
     if (end === -1) {
       decoded ??= new DecodedString(Buffer.allocUnsafeSlow(2 * bytes.length));
-      const read = readLongString(bytes, view, start, decoded, piece);
+      const read = readLongString(bytes, start, decoded, piece);
       // Anything the pieces do not take (a control character, a bad escape, no closing quote) is left to the
       // library's way, so that it gives the same value or the same error.
       if (read === undefined) return JSON.parse(bytes.toString('utf8'));
       end = read.end;
       // Keys stay in the JSON as they are written.
-      if (view.charCodeAt(nextNonSpace(view, end + 1)) !== colon) {
+      if (bytes[nextNonSpace(bytes, end + 1)] !== colon) {
         skeleton.push(bytes.toString('utf8', copiedTo, index), JSON.stringify(placeholder + longStrings.length));
         longStrings.push(decoded.toString(read.units));
         copiedTo = end + 1;
       }
     }
-    index = view.indexOf('"', end + 1);
+    index = bytes.indexOf(quote, end + 1);
   }
   skeleton.push(bytes.toString('utf8', copiedTo));
   if (longStrings.length === 0) return JSON.parse(skeleton.join(''));
@@ -109,20 +109,20 @@ const beyondLatin1 = /[^\u0000-\u00ff]/;
  * Decodes the JSON string whose contents start at `start` into `into`, piece by piece: how many code units it wrote
  * and the offset of its closing quote, or undefined when a piece holds what JSON.parse refuses.
  */
-function readLongString(bytes: Buffer, view: string, start: number, into: DecodedString, piece: number): { units: number; end: number } | undefined {
+function readLongString(bytes: Buffer, start: number, into: DecodedString, piece: number): { units: number; end: number } | undefined {
   into.start();
   let from = start;
-  while (from < view.length) {
-    const to = pieceEnd(view, from, Math.min(from + piece, view.length));
-    const decoded = decodedPiece(bytes, view, from, to);
+  while (from < bytes.length) {
+    const to = pieceEnd(bytes, from, Math.min(from + piece, bytes.length));
+    const decoded = decodedPiece(bytes, from, to);
     if (decoded !== undefined) {
       into.append(decoded);
       from = to;
       continue;
     }
     // The string ends in this piece (a piece with its closing quote is no JSON string), or the piece is broken.
-    const end = closingQuote(view, start, from, to);
-    const last = end === -1 ? undefined : decodedPiece(bytes, view, from, end);
+    const end = closingQuote(bytes, start, from, to);
+    const last = end === -1 ? undefined : decodedPiece(bytes, from, end);
     if (last === undefined) return undefined;
     into.append(last);
     return { units: into.units, end };
@@ -131,8 +131,8 @@ function readLongString(bytes: Buffer, view: string, start: number, into: Decode
 }
 
 /** The characters of the string text[from, to) as JSON.parse reads them, or undefined when it refuses them. */
-function decodedPiece(bytes: Buffer, view: string, from: number, to: number): string | undefined {
-  const text = isAscii(bytes.subarray(from, to)) ? view.slice(from, to) : bytes.toString('utf8', from, to);
+function decodedPiece(bytes: Buffer, from: number, to: number): string | undefined {
+  const text = bytes.toString(isAscii(bytes.subarray(from, to)) ? 'latin1' : 'utf8', from, to);
   try {
     return JSON.parse(`"${text}"`) as string;
   } catch {
@@ -144,27 +144,27 @@ function decodedPiece(bytes: Buffer, view: string, from: number, to: number): st
  * Where a piece starting at `from` may end, at `at` or after it: never inside an escape, nor inside a UTF-8
  * character (a continuation byte), so that the pieces decode as the whole string does.
  */
-function pieceEnd(view: string, from: number, at: number): number {
+function pieceEnd(bytes: Buffer, from: number, at: number): number {
   let end = at;
-  while (end < view.length && !(end > from && startsCharacter(view, end))) end++;
+  while (end < bytes.length && !(end > from && startsCharacter(bytes, end))) end++;
   return end;
 }
 
-function startsCharacter(view: string, at: number): boolean {
-  const c = view.charCodeAt(at);
+function startsCharacter(bytes: Buffer, at: number): boolean {
+  const c = bytes[at];
   if (c >= 0x80 && c <= 0xbf) return false;
   // The character before is a backslash that escapes this one, or this one is one of a \uXXXX escape's digits.
-  if (escapes(view, at - 1)) return false;
+  if (escapes(bytes, at - 1)) return false;
   for (let back = 2; back <= 5; back++) {
-    if (view.charCodeAt(at - back + 1) === 0x75 && escapes(view, at - back)) return false;
+    if (bytes[at - back + 1] === 0x75 && escapes(bytes, at - back)) return false;
   }
   return true;
 }
 
 /** Whether text[at] is a backslash that starts an escape (preceded by an even number of backslashes). */
-function escapes(view: string, at: number): boolean {
+function escapes(bytes: Buffer, at: number): boolean {
   let before = at;
-  while (before >= 0 && view.charCodeAt(before) === backslash) before--;
+  while (before >= 0 && bytes[before] === backslash) before--;
   return (at - before) % 2 === 1;
 }
 
@@ -172,21 +172,21 @@ function escapes(view: string, at: number): boolean {
  * The offset of the quote that closes the string whose contents start at `start`, searched for in [from, limit); -1
  * when it is not there.
  */
-function closingQuote(view: string, start: number, from: number, limit: number): number {
-  let at = view.indexOf('"', from);
+function closingQuote(bytes: Buffer, start: number, from: number, limit: number): number {
+  let at = bytes.indexOf(quote, from);
   while (at !== -1 && at < limit) {
     let before = at - 1;
-    while (before >= start && view.charCodeAt(before) === backslash) before--;
+    while (before >= start && bytes[before] === backslash) before--;
     if ((at - 1 - before) % 2 === 0) return at;
-    at = view.indexOf('"', at + 1);
+    at = bytes.indexOf(quote, at + 1);
   }
   return -1;
 }
 
-function nextNonSpace(view: string, from: number): number {
+function nextNonSpace(bytes: Buffer, from: number): number {
   let at = from;
-  while (at < view.length) {
-    const c = view.charCodeAt(at);
+  while (at < bytes.length) {
+    const c = bytes[at];
     if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
     at++;
   }
