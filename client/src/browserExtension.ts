@@ -20,17 +20,23 @@ async function bundleText(context: vscode.ExtensionContext, name: string): Promi
 export function activate(context: vscode.ExtensionContext): Promise<AgentTracesApi> {
   performance.mark(activationMarks.activate);
   let worker: Worker | undefined;
-  context.subscriptions.push({ dispose: () => worker?.terminate() });
+  // One `blob:` URL of the server's bundle for every start: a restart makes a new worker from the same URL, so the
+  // 1.2 MB bundle is held once, and let go with the extension.
+  let serverUrl: string | undefined;
+  context.subscriptions.push({
+    dispose: () => {
+      worker?.terminate();
+      if (serverUrl) URL.revokeObjectURL(serverUrl);
+    },
+  });
   // The server's bundle is read while the client registers its features, not after.
-  let firstBundle: Promise<string> | undefined = bundleText(context, 'server.js');
+  const firstBundle = bundleText(context, 'server.js');
   // The transports, not the worker: the host's Worker may be its own class, which the library's `instanceof` misses.
   const startServer = async (): Promise<MessageTransports> => {
     worker?.terminate(); // a restart makes a new one
-    const text = await (firstBundle ?? bundleText(context, 'server.js'));
-    firstBundle = undefined;
+    serverUrl ??= URL.createObjectURL(new Blob([await firstBundle.catch(() => bundleText(context, 'server.js'))], { type: 'text/javascript' }));
     performance.mark(activationMarks.serverBundleRead);
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
-    worker = new Worker(url, { name: 'Agent Traces language server' });
+    worker = new Worker(serverUrl, { name: 'Agent Traces language server' });
     performance.mark(activationMarks.serverStarted);
     return { reader: new BrowserMessageReader(worker), writer: new BrowserMessageWriter(worker) };
   };

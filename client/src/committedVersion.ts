@@ -4,7 +4,7 @@
  * under (the git extension's `git:` URI), so that a click on it in the compare view shows it.
  */
 import * as vscode from 'vscode';
-import { committedWithGitCommand } from './gitCommand';
+import { committedWithGitCommand, noGitCommand } from './gitCommand';
 
 interface GitRepository {
   show(ref: string, path: string): Promise<string>;
@@ -30,7 +30,9 @@ async function gitApi(): Promise<GitApi | undefined> {
 
 /** The file's text at HEAD; `maxBytes` bounds what is read (agentTraces.files.maxSizeMB). */
 export async function committedVersion(uri: vscode.Uri, maxBytes: number): Promise<CommittedVersion> {
-  if (uri.scheme !== 'file') return { ok: false, reason: 'only files on disk have a committed version' };
+  if (uri.scheme !== 'file') {
+    return { ok: false, reason: noGitCommand ? `it has no committed version here (${noGitCommand}, and VS Code's git extension reads only files on disk)` : 'only files on disk have a committed version' };
+  }
   const api = await gitApi();
   const gitUri = api?.toGitUri(uri, 'HEAD') ?? vscode.Uri.from({ scheme: 'git', path: uri.path, query: JSON.stringify({ path: uri.fsPath, ref: 'HEAD' }) });
   const repository = api?.getRepository(uri);

@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
 import { dirname, relative } from 'node:path';
 
+/** Why no git command can read a committed version on this platform (none on Node: the command is tried). */
+export const noGitCommand: string | undefined = undefined;
+
 function git(args: string[], cwd: string, maxBuffer: number): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('git', args, { cwd, encoding: 'utf8', maxBuffer, windowsHide: true }, (error, stdout, stderr) => {

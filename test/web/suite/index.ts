@@ -23,6 +23,7 @@ import '../../e2e/suite/inspect.e2e';
 import './inspectArchive.web';
 import '../../e2e/suite/ruleTimeLimit.e2e';
 import './virtualFolder.web';
+import './restart.web';
 import * as vscode from 'vscode';
 import { runRegistered } from './bdd';
 
