@@ -239,14 +239,22 @@ class StrictParser {
     const close = isObject ? 0x7d : 0x5d;
     if (this.opensEmpty(close)) return;
     do {
-      if (isObject) {
-        this.expectKey();
-        this.scanString();
-        this.expectColon();
-      }
+      if (isObject) this.skipKey();
       yield* this.checkValueInSteps(depth + 1);
     } while (this.another(close));
-    if (this.pos - containerStart >= REMEMBERED_CONTAINER_LENGTH) this.ends.set(containerStart, this.pos);
+    this.rememberEnd(containerStart);
+  }
+
+  /** Steps over a member's key and its colon. */
+  private skipKey(): void {
+    this.expectKey();
+    this.scanString();
+    this.expectColon();
+  }
+
+  /** Remembers where a big container read from `start` ends, so that reading it again steps over it at once. */
+  private rememberEnd(start: number): void {
+    if (this.pos - start >= REMEMBERED_CONTAINER_LENGTH) this.ends.set(start, this.pos);
   }
 
   /** Checks a nested object or array without building it; its tree is built when first asked for. */
@@ -275,14 +283,10 @@ class StrictParser {
       const close = isObject ? 0x7d : 0x5d;
       if (this.opensEmpty(close)) return;
       do {
-        if (isObject) {
-          this.expectKey();
-          this.scanString();
-          this.expectColon();
-        }
+        if (isObject) this.skipKey();
         this.skipValue();
       } while (this.another(close));
-      if (this.pos - containerStart >= REMEMBERED_CONTAINER_LENGTH) this.ends.set(containerStart, this.pos);
+      this.rememberEnd(containerStart);
       return;
     }
     if (c === 0x74) this.checkLiteral('true');
