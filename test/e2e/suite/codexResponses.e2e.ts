@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activeApi, closeAllEditors, diagnosticCode, eventAfter, formatRange, rangeOf, toTargets, waitFor, workspaceFile } from './helpers';
+import { activeApi, closeAllEditors, definitionAt, diagnosticCode, eventAfter, formatRange, outlineNames, outlineOf, rangeOf, waitFor, workspaceFile } from './helpers';
 
 // Written for these tests after the shapes of the corpus's Codex rollouts (codex/codex_golden.jsonl) and recorded
 // Responses bodies (api-cassettes/openai_responses_*.yaml), into the workspace copy.
@@ -44,24 +44,6 @@ async function cleanUp(rules: vscode.Uri[], files: string[]): Promise<void> {
   for (const name of files) await vscode.workspace.fs.delete(workspaceFile(name)).then(undefined, () => undefined);
 }
 
-async function definitionOf(document: vscode.TextDocument, at: vscode.Position) {
-  return waitFor(async () => {
-    const found = toTargets(await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', document.uri, at));
-    return found.length > 0 ? found : undefined;
-  }, 20_000, `a definition at ${at.line}:${at.character} of ${document.uri.path}`);
-}
-
-async function outlineOf(document: vscode.TextDocument): Promise<vscode.DocumentSymbol[]> {
-  return waitFor(async () => {
-    const found = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', document.uri);
-    return found && found.length > 0 ? found : undefined;
-  }, 20_000, `the outline of ${document.uri.path}`);
-}
-
-function allNames(symbols: readonly vscode.DocumentSymbol[]): string[] {
-  return symbols.flatMap((symbol) => [symbol.name, ...allNames(symbol.children)]);
-}
-
 /** Shows the rule file beside the trace and waits for its violation there. */
 async function violationBeside(trace: vscode.TextDocument, rule: vscode.Uri): Promise<vscode.Diagnostic> {
   await vscode.window.showTextDocument(trace, { preview: false });
@@ -85,14 +67,14 @@ describe('a Codex rollout', () => {
   after(() => cleanUp([rule], ['rollout-2026-11-02T10-00-00-e2e.jsonl', 'no-rm.gr', 'rollout-2026-11-02T10-00-00-e2e.trace.json']));
 
   it('goes from an output\'s call_id to its call', async () => {
-    const targets = await definitionOf(document, rangeOf(document, '"call_clean1"', 1).start.translate(0, 3));
+    const targets = await definitionAt(document, rangeOf(document, '"call_clean1"', 1).start.translate(0, 3));
     assert.equal(targets.length, 1);
     assert.equal(targets[0].uri.toString(), document.uri.toString());
     assert.ok((targets[0].selection ?? targets[0].range).contains(rangeOf(document, '"call_clean1"', 0)), formatRange(targets[0].selection ?? targets[0].range));
   });
 
   it('lists the prompt in the outline with its shell call under it', async () => {
-    const names = allNames(await outlineOf(document));
+    const names = outlineNames(await outlineOf(document));
     assert.ok(names.some((name) => name.includes('Clean the build folder')), names.join(' | '));
     assert.ok(names.some((name) => name.startsWith('shell')), names.join(' | '));
   });
@@ -140,13 +122,13 @@ describe('an OpenAI Responses conversation', () => {
   after(() => cleanUp([rule], ['refund-responses.json', 'refunds-e2e.gr']));
 
   it('goes from an output\'s call_id to its call', async () => {
-    const targets = await definitionOf(document, rangeOf(document, '"call_refund77"', 1).start.translate(0, 3));
+    const targets = await definitionAt(document, rangeOf(document, '"call_refund77"', 1).start.translate(0, 3));
     assert.equal(targets.length, 1);
     assert.ok((targets[0].selection ?? targets[0].range).contains(rangeOf(document, '"call_refund77"', 0)), formatRange(targets[0].selection ?? targets[0].range));
   });
 
   it('lists the user message in the outline with its call', async () => {
-    const names = allNames(await outlineOf(document));
+    const names = outlineNames(await outlineOf(document));
     assert.ok(names.some((name) => name.includes('Refund order 77')), names.join(' | '));
     assert.ok(names.some((name) => name.includes('issue_refund')), names.join(' | '));
   });

@@ -353,3 +353,24 @@ export async function renderCompareAfter(act: () => Thenable<unknown>, descripti
 export function compareTabs(): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('agentTraces.compare'));
 }
+
+/** The targets of go to definition at a place, once the server answers with some. */
+export async function definitionAt(document: vscode.TextDocument, at: vscode.Position): Promise<TargetLocation[]> {
+  return waitFor(async () => {
+    const found = toTargets(await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', document.uri, at));
+    return found.length > 0 ? found : undefined;
+  }, 20_000, `a definition at ${at.line}:${at.character} of ${document.uri.path}`);
+}
+
+/** The document's outline, once the server answers with one. */
+export async function outlineOf(document: vscode.TextDocument): Promise<vscode.DocumentSymbol[]> {
+  return waitFor(async () => {
+    const found = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', document.uri);
+    return found && found.length > 0 ? found : undefined;
+  }, 20_000, `the outline of ${document.uri.path}`);
+}
+
+/** Every entry's name in an outline, depth first. */
+export function outlineNames(symbols: readonly vscode.DocumentSymbol[]): string[] {
+  return symbols.flatMap((symbol) => [symbol.name, ...outlineNames(symbol.children)]);
+}
