@@ -254,8 +254,11 @@ describe('agent-traces convert interrupted', () => {
     const folder = mkdtempSync(join(tmpdir(), 'convert-interrupted-'));
     try {
       const source = readdirSync(sessionFolder, { recursive: true }).map(String).find((name) => name.endsWith('.jsonl'))!;
-      const { readFileSync } = await import('node:fs');
       writeFileSync(join(folder, 'session.jsonl'), repeatSession(readFileSync(join(sessionFolder, source), 'utf8'), 30 * 2 ** 20));
+      const whole = runCli(folder, 'convert', 'session.jsonl', '--out', 'whole.trace.jsonl');
+      assert.equal(whole.code, 0, whole.stderr);
+      const converted = readFileSync(join(folder, 'whole.trace.jsonl'));
+      rmSync(join(folder, 'whole.trace.jsonl'));
       for (const delayMs of [300, 800, 1500, 2500, 4000]) {
         const child = spawn(process.execPath, [cli, 'convert', 'session.jsonl', '--out', 'out.trace.jsonl'], { cwd: folder, stdio: 'ignore' });
         const closed = new Promise<number | null>((done) => child.on('close', (status, signal) => done(status ?? (signal ? -1 : null))));
@@ -263,12 +266,14 @@ describe('agent-traces convert interrupted', () => {
         child.kill('SIGINT');
         const code = await closed;
         const left = readdirSync(folder).filter((name) => name !== 'session.jsonl');
-        // Either it ended before the signal (the whole file written, exit 0) or nothing is left: ended by the signal
-        // before it began (-1), or by its handler, which removed the temporary file (130).
+        // Either nothing is left (ended by the signal before it began, -1, or by its handler, which removed the
+        // temporary file, 130), or the whole conversion is in place: it ended before the signal (0), or the signal
+        // came after the output was renamed into place (130). Never a part of it, never a temporary file.
+        assert.ok(code === 0 || code === 130 || code === -1, `exit ${code} after ${delayMs} ms`);
         if (code === 0) assert.deepEqual(left, ['out.trace.jsonl']);
-        else {
-          assert.deepEqual(left, [], `after ${delayMs} ms`);
-          assert.ok(code === 130 || code === -1, `exit ${code}`);
+        else if (left.length > 0) {
+          assert.deepEqual(left, ['out.trace.jsonl'], `after ${delayMs} ms`);
+          assert.ok(readFileSync(join(folder, 'out.trace.jsonl')).equals(converted), `after ${delayMs} ms: the output is the whole conversion`);
         }
         rmSync(join(folder, 'out.trace.jsonl'), { force: true });
       }
