@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { positionOf } from './corpusFiles';
 import { ServerProcess } from './lspClient';
 
 const line = (second: number, type: string, payload: unknown) => JSON.stringify({ timestamp: `2025-12-05T11:00:${String(second).padStart(2, '0')}.000Z`, type, payload });
@@ -30,10 +31,6 @@ const request = JSON.stringify({
   ],
 }, null, 2);
 
-function positionOf(text: string, offset: number): { line: number; character: number } {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length - 1, character: offset - before.lastIndexOf('\n') - 1 };
-}
 
 describe('Codex rollouts and Responses documents over the protocol', () => {
   const server = new ServerProcess();

@@ -6,18 +6,15 @@
  * OPENAI_trace.json`'s run (test/unit/otel/samples.ts); the any-agent file is that corpus file, read in place.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { corpusOrSkip, formatsCorpus, positionOf } from './corpusFiles';
 import { ServerProcess } from './lspClient';
 import { conventionsRun, exporterFile } from '../unit/otel/samples';
 
-const corpusFile = path.resolve(__dirname, '../../../../shared/corpus/formats/otel-any-agent/OPENAI_trace.json');
+const corpusFile = path.join(formatsCorpus, 'otel-any-agent/OPENAI_trace.json');
 
-function positionOf(text: string, offset: number): { line: number; character: number } {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length - 1, character: offset - before.lastIndexOf('\n') - 1 };
-}
 
 describe('OpenTelemetry spans over the protocol', () => {
   const server = new ServerProcess();
@@ -53,11 +50,7 @@ describe('OpenTelemetry spans over the protocol', () => {
   });
 
   it('any-agent\'s JSON opened as "json": the tool span\'s name leads to the call it answers, and the hover says the link was inferred', async (t) => {
-    if (!existsSync(corpusFile)) {
-      if (process.env.CI) assert.fail(`corpus not found at ${corpusFile}`);
-      t.skip(`corpus not found at ${corpusFile}`);
-      return;
-    }
+    if (!corpusOrSkip(t, corpusFile)) return;
     const uri = 'file:///workspace/runs/OPENAI_trace.json';
     const text = readFileSync(corpusFile, 'utf8');
     server.open(uri, 'json', text);

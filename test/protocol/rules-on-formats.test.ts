@@ -4,24 +4,15 @@
  * Codex call's arguments string, in any-agent's tool span output).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
+import { corpusOrSkip, formatsCorpus, positionOf } from './corpusFiles';
 import { ServerProcess } from './lspClient';
 
-const formats = path.resolve(__dirname, '../../../../shared/corpus/formats');
+const formats = formatsCorpus;
+const present = (t: TestContext) => corpusOrSkip(t, formats);
 
-function present(t: TestContext): boolean {
-  if (existsSync(formats)) return true;
-  if (process.env.CI) assert.fail(`corpus not found at ${formats}`);
-  t.skip(`corpus not found at ${formats}`);
-  return false;
-}
-
-function positionOf(text: string, offset: number): { line: number; character: number } {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length - 1, character: offset - before.lastIndexOf('\n') - 1 };
-}
 
 describe('rules on the corpus\'s files of each format over the protocol', () => {
   const server = new ServerProcess();
