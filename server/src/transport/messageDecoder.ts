@@ -132,9 +132,27 @@ function readLongString(bytes: Buffer, start: number, into: DecodedString, piece
 
 /** The characters of the string text[from, to) as JSON.parse reads them, or undefined when it refuses them. */
 function decodedPiece(bytes: Buffer, from: number, to: number): string | undefined {
-  const text = bytes.toString(isAscii(bytes.subarray(from, to)) ? 'latin1' : 'utf8', from, to);
+  const encoding = isAscii(bytes.subarray(from, to)) ? 'latin1' : 'utf8';
+  let json: string;
+  if (from > 0 && to < bytes.length) {
+    // The piece is read with a quote on each side written over the bytes around it for the moment, so that the JSON
+    // string is made in one copy: quotes added by concatenation made a second one when JSON.parse flattened it
+    // (garbage of the message's size again, which grew the young generation and the peak heap of an open).
+    const before = bytes[from - 1];
+    const after = bytes[to];
+    bytes[from - 1] = quote;
+    bytes[to] = quote;
+    try {
+      json = bytes.toString(encoding, from - 1, to + 1);
+    } finally {
+      bytes[from - 1] = before;
+      bytes[to] = after;
+    }
+  } else {
+    json = `"${bytes.toString(encoding, from, to)}"`;
+  }
   try {
-    return JSON.parse(`"${text}"`) as string;
+    return JSON.parse(json) as string;
   } catch {
     return undefined;
   }
