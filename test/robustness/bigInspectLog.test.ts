@@ -2,45 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import { AttackedServer } from './harness';
-import { assistant, log, modelEvent, sample, system, tool, toolEvent, user } from '../unit/inspect/logs';
+import { browserAgentLog as bigLog } from '../unit/inspect/logs';
 
 const small = 'file:///small.trace.json';
 const smallText = '[\n  {"role": "user", "content": "hi"},\n  {"role": "assistant", "content": "hello"}\n]\n';
 const smallHover = { textDocument: { uri: small }, position: { line: 1, character: 5 } };
-
-/**
- * A 100 MB Inspect log in the shape of the corpus's `inspect/log_read_sample.json` (messages with ids, events,
- * model usage), made agentic and heavy the way real ones are: every sample's prompt holds a screenshot inline (a
- * 400 KB data URL) and its tool calls and events repeat it in their outputs.
- */
-function bigLog(targetBytes: number): { text: string; samples: number } {
-  const image = `data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAA'.repeat(400 * 1024 / 24)}`;
-  const samples: Record<string, unknown>[] = [];
-  let bytes = 0;
-  for (let i = 0; bytes < targetBytes; i++) {
-    const calls = [0, 1, 2].map((n) => `call_${i}_${n}`);
-    const one = sample({
-      id: i + 1, total_time: 30 + i,
-      model_usage: { 'openai/gpt-4o': { input_tokens: 5000, output_tokens: 300, total_tokens: 5300 } },
-      messages: [
-        system('You operate a browser.'),
-        user([{ type: 'text', text: `Task ${i + 1}: find the settings page.` }, { type: 'image', image }]),
-        ...calls.flatMap((id, n) => [
-          assistant(`m_${i}_${n}`, `Step ${n}`, [{ id, fn: 'browser', args: { action: 'click', x: n * 10, y: 20 } }]),
-          tool(`t_${i}_${n}`, id, 'browser', [{ type: 'text', text: 'clicked' }, { type: 'image', image }]),
-        ]),
-        assistant(`m_${i}_end`, 'Done.'),
-      ],
-      events: calls.flatMap((id, n) => [
-        modelEvent(`m_${i}_${n}`, `2025-07-05T14:0${n}:00.000Z`, { input_tokens: 1000, output_tokens: 100 }),
-        toolEvent(id, 'browser', `2025-07-05T14:0${n}:00.000Z`, `2025-07-05T14:0${n}:02.000Z`),
-      ]),
-    });
-    bytes += image.length * 4;
-    samples.push(one);
-  }
-  return { text: log(samples), samples: samples.length };
-}
 
 describe('a 100 MB Inspect log with images inline, opened as "json"', () => {
   it('is read and checked in slices while another document\'s hovers are answered, within the memory bound; then the outline, hover, definition and the preview answer in time', async (t) => {

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { bytesPerMB } from '../disk/files';
 import { readInputText } from './readInput';
-import { convertText, defaultOutputPath, describeReplacement, formOfOutput, writeTraces } from '../conversion';
+import { ConversionFailure, defaultOutputPath, describeReplacement, formOfOutput, outputText, redactorFor, startConversion } from '../conversion';
 import { escapeForTerminal } from './escape';
 import { ExitCode, exitCodeHelp } from './exitCodes';
 import { removeTemporariesOnInterrupt, writeFileAtomically } from './replaceFile';
@@ -82,12 +82,12 @@ export async function runConvert(args: string[]): Promise<number> {
     console.error(`agent-traces convert: ${shown(input)}: ${read.reason}`);
     return ExitCode.incomplete;
   }
-  const conversion = convertText(input, read.text);
+  const conversion = startConversion(input, read.text);
   if ('reason' in conversion) {
     console.error(`agent-traces convert: ${shown(input)}: not converted: ${conversion.reason}`);
     return ExitCode.incomplete;
   }
-  const outName = options.out ?? defaultOutputPath(options.input, conversion.traces.length);
+  const outName = options.out ?? defaultOutputPath(options.input, conversion.several ? 2 : 1);
   const out = resolve(cwd, outName);
   given.set(out, outName);
   if (out === read.path || out === input) {
@@ -95,20 +95,31 @@ export async function runConvert(args: string[]): Promise<number> {
     return ExitCode.usage;
   }
   const form = formOfOutput(out)!;
-  const written = writeTraces(conversion, form, options.redact ? { home: homedir() } : undefined);
-  if (conversion.traces.length > written.written) {
-    console.error(`agent-traces convert: warning: ${shown(input)} holds ${conversion.traces.length} traces; ${shown(out)} holds the first only (name a .jsonl file to write them all)`);
+  const redactor = options.redact ? redactorFor(homedir()) : undefined;
+  // Each trace is written as it is converted, so a big file (an Inspect log of many samples) is never held converted.
+  let result;
+  try {
+    result = await writeFileAtomically(out, outputText(conversion.traces, form, redactor));
+  } catch (failure) {
+    if (!(failure instanceof ConversionFailure)) throw failure;
+    console.error(`agent-traces convert: ${shown(input)}: not converted: ${failure.message}`);
+    return ExitCode.incomplete;
   }
-  for (const line of conversion.skippedLines) console.error(`agent-traces convert: warning: ${shown(input)}:${line}: left out: not valid JSON`);
-  if (conversion.omittedLines > 0) console.error(`agent-traces convert: warning: ${shown(input)}: the last ${conversion.omittedLines} lines left out: past the limit of lines read`);
-  const result = await writeFileAtomically(out, Buffer.from(written.text, 'utf8'));
   if (!result.ok) {
     console.error(`agent-traces convert: ${shown(out)}: ${result.reason}`);
     return ExitCode.incomplete;
   }
-  for (const r of written.replaced) console.log(`redacted ${escapeForTerminal(describeReplacement(r, written.written > 1))}`);
-  const events = conversion.traces.slice(0, written.written).reduce((sum, trace) => sum + trace.length, 0);
-  const redacted = options.redact ? `, ${written.replaced.length} replacement${written.replaced.length === 1 ? '' : 's'}` : '';
-  console.log(`${shown(out)}: ${written.written} trace${written.written === 1 ? '' : 's'}, ${events} event${events === 1 ? '' : 's'}${redacted}`);
-  return conversion.skippedLines.length > 0 || conversion.omittedLines > 0 ? ExitCode.incomplete : ExitCode.clean;
+  const { counts } = conversion;
+  const written = form === 'trace' ? 1 : counts.traces;
+  if (counts.traces > written) {
+    console.error(`agent-traces convert: warning: ${shown(input)} holds ${counts.traces} traces; ${shown(out)} holds the first only (name a .jsonl file to write them all)`);
+  }
+  for (const line of counts.skippedLines) console.error(`agent-traces convert: warning: ${shown(input)}:${line}: left out: not valid JSON`);
+  if (counts.omittedLines > 0) console.error(`agent-traces convert: warning: ${shown(input)}: the last ${counts.omittedLines} lines left out: past the limit of lines read`);
+  const replaced = redactor?.replaced ?? [];
+  for (const r of replaced) console.log(`redacted ${escapeForTerminal(describeReplacement(r, written > 1))}`);
+  const events = form === 'trace' ? counts.firstEvents : counts.events;
+  const redacted = options.redact ? `, ${replaced.length} replacement${replaced.length === 1 ? '' : 's'}` : '';
+  console.log(`${shown(out)}: ${written} trace${written === 1 ? '' : 's'}, ${events} event${events === 1 ? '' : 's'}${redacted}`);
+  return counts.skippedLines.length > 0 || counts.omittedLines > 0 ? ExitCode.incomplete : ExitCode.clean;
 }

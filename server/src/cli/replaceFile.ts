@@ -83,17 +83,34 @@ async function syncFolder(folder: string): Promise<void> {
 
 /**
  * Writes a new file (or a new version of one, such as a conversion run again) in one step: the bytes go to a
- * temporary file beside it, which is renamed into place once written; a failed write leaves what was there.
+ * temporary file beside it, which is renamed into place once written; a failed write leaves what was there. The
+ * contents may come in pieces, each written as it comes (a conversion writes a trace at a time); an error thrown
+ * while the pieces are made removes the temporary file and is thrown again.
  */
-export async function writeFileAtomically(path: string, contents: Uint8Array): Promise<Replaced> {
+export async function writeFileAtomically(path: string, contents: Uint8Array | Iterable<string | Uint8Array>): Promise<Replaced> {
   const existing = await fs.lstat(path).catch(() => undefined);
   if (existing && !existing.isFile()) return { ok: false, reason: existing.isSymbolicLink() ? 'it is a symbolic link (name the file it points to)' : 'it is not a regular file' };
   const temporary = temporaryBeside(path);
   let handle: fs.FileHandle | undefined;
+  let madeFailed = false;
   try {
     // The mode a new file gets (0666 less the umask), or the mode of the file it replaces.
     handle = await openTemporary(temporary, 0o666);
-    await handle.writeFile(contents);
+    if (contents instanceof Uint8Array) await handle.writeFile(contents);
+    else {
+      const pieces = contents[Symbol.iterator]();
+      for (;;) {
+        let piece: IteratorResult<string | Uint8Array>;
+        try {
+          piece = pieces.next();
+        } catch (failure) {
+          madeFailed = true;
+          throw failure;
+        }
+        if (piece.done) break;
+        await handle.writeFile(piece.value);
+      }
+    }
     if (existing) await handle.chmod(existing.mode & 0o7777);
     await handle.sync();
     await handle.close();
@@ -102,6 +119,7 @@ export async function writeFileAtomically(path: string, contents: Uint8Array): P
   } catch (error) {
     await handle?.close().catch(() => undefined);
     await fs.rm(temporary, { force: true }).catch(() => undefined);
+    if (madeFailed) throw error;
     return { ok: false, reason: `cannot write it (${errorCode(error)})` };
   } finally {
     temporaries.delete(temporary);

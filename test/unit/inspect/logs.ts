@@ -98,3 +98,37 @@ export function agentLog(): string {
     }),
   ]);
 }
+
+/**
+ * A 100 MB Inspect log in the shape of the corpus's `inspect/log_read_sample.json` (messages with ids, events,
+ * model usage), made agentic and heavy the way real ones are: every sample's prompt holds a screenshot inline (a
+ * 400 KB data URL) and its tool calls and events repeat it in their outputs.
+ */
+export function browserAgentLog(targetBytes: number): { text: string; samples: number } {
+  const image = `data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAA'.repeat(400 * 1024 / 24)}`;
+  const samples: Record<string, unknown>[] = [];
+  let bytes = 0;
+  for (let i = 0; bytes < targetBytes; i++) {
+    const calls = [0, 1, 2].map((n) => `call_${i}_${n}`);
+    const one = sample({
+      id: i + 1, total_time: 30 + i,
+      model_usage: { 'openai/gpt-4o': { input_tokens: 5000, output_tokens: 300, total_tokens: 5300 } },
+      messages: [
+        system('You operate a browser.'),
+        user([{ type: 'text', text: `Task ${i + 1}: find the settings page.` }, { type: 'image', image }]),
+        ...calls.flatMap((id, n) => [
+          assistant(`m_${i}_${n}`, `Step ${n}`, [{ id, fn: 'browser', args: { action: 'click', x: n * 10, y: 20 } }]),
+          tool(`t_${i}_${n}`, id, 'browser', [{ type: 'text', text: 'clicked' }, { type: 'image', image }]),
+        ]),
+        assistant(`m_${i}_end`, 'Done.'),
+      ],
+      events: calls.flatMap((id, n) => [
+        modelEvent(`m_${i}_${n}`, `2025-07-05T14:0${n}:00.000Z`, { input_tokens: 1000, output_tokens: 100 }),
+        toolEvent(id, 'browser', `2025-07-05T14:0${n}:00.000Z`, `2025-07-05T14:0${n}:02.000Z`),
+      ]),
+    });
+    bytes += image.length * 4;
+    samples.push(one);
+  }
+  return { text: log(samples), samples: samples.length };
+}

@@ -5,10 +5,10 @@ import * as path from 'node:path';
 import { guardrailService, type RuleModel } from '../../../server/src/guardrail';
 import { evaluateRulesOnTrace, type RuleFile } from '../../../server/src/rulesOnTraces/evaluateOnTrace';
 import { tracesInText } from '../../../server/src/rulesOnTraces/tracesInText';
-import { convertText, writeTraces } from '../../../server/src/conversion';
+import { convertText, outputText, startConversion, writeTraces } from '../../../server/src/conversion';
 import { isConverted, traceLayoutOfFile, type TraceLayout } from '../../../server/src/traceFormats';
 import { corpus, corpusOrSkip } from '../corpus';
-import { agentLog } from '../inspect/logs';
+import { agentLog, assistant, log, sample, user } from '../inspect/logs';
 
 function rules(source: string): RuleFile {
   const uri = 'file:///w/rules/inspect.gr';
@@ -55,6 +55,35 @@ describe('Inspect AI logs under guardrail rules', () => {
     assert.equal(lines.split('\n').filter(Boolean).length, 2);
     const datasetLayout = traceLayoutOfFile('/w/logs/run.trace.jsonl', lines)!;
     for (const rule of [lsRule, outputRule]) assert.deepEqual(marked('/w/logs/run.trace.jsonl', lines, rule, datasetLayout), marked('/w/logs/run.json', text, rule));
+  });
+
+  it('a log converts a sample at a time: two samples read to know the output\'s form, each written before the next is converted', () => {
+    const text = log(Array.from({ length: 6 }, (_, i) => sample({ id: i + 1, messages: [user(`Task ${i + 1}`), assistant(`m_${i}`, `Answer ${i + 1}`)] })));
+    const converting = startConversion('/w/logs/run.json', text);
+    assert.ok(!('reason' in converting), 'the log converts');
+    assert.equal(converting.several, true);
+    assert.equal(converting.counts.traces, 2);
+    const converted: number[] = [];
+    const lines: string[] = [];
+    for (const line of outputText(converting.traces, 'lines', undefined)) {
+      lines.push(line);
+      converted.push(converting.counts.traces);
+    }
+    // The first two were read at the start; every later sample is converted only when its line is asked for.
+    assert.deepEqual(converted, [2, 2, 3, 4, 5, 6]);
+    assert.deepEqual(lines.map((line) => (JSON.parse(line) as { content: string }[])[0].content), ['Task 1', 'Task 2', 'Task 3', 'Task 4', 'Task 5', 'Task 6']);
+    assert.equal(lines.join(''), writeTraces(convertText('/w/logs/run.json', text) as never, 'lines', undefined).text);
+    assert.deepEqual([converting.counts.events, converting.counts.firstEvents], [12, 2]);
+  });
+
+  it('a .trace.json of a log of several samples holds the first, the others counted', () => {
+    const text = log([1, 2, 3].map((id) => sample({ id, messages: [user(`Task ${id}`)] })));
+    const converting = startConversion('/w/logs/run.json', text);
+    assert.ok(!('reason' in converting));
+    const pieces = [...outputText(converting.traces, 'trace', undefined)];
+    assert.equal(pieces.length, 1);
+    assert.deepEqual(JSON.parse(pieces[0]), [{ role: 'user', content: 'Task 1' }]);
+    assert.equal(converting.counts.traces, 3);
   });
 
   it('the corpus logs convert, and the orphan tool messages of log_tool_call_error.json stay tool outputs a rule sees', (t) => {
