@@ -3,7 +3,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ServerProcess } from './lspClient';
-import { agentLog } from '../unit/inspect/logs';
+import { agentLog, assistant, log, sample, tool, user } from '../unit/inspect/logs';
 
 /** An Inspect log of two agentic samples (test/unit/inspect/logs.ts), opened by an editor that knows only `json`. */
 const text = agentLog();
@@ -36,6 +36,27 @@ describe('an Inspect log opened as "json": diagnostics, navigation, hover, outli
       ['inspect/parse-error', positionIn(text, '"Expecting value')],
       ['inspect/unknown-call-id', positionIn(text, '"call_gone"')],
     ]);
+  });
+
+  it('a big log read in slices shows an early sample\'s problems before the last sample is checked', async () => {
+    // 60 samples of about 30 KB (a tool output each): the log is read and checked a sample per step. The first and
+    // the last samples each hold a tool message whose call is missing.
+    const output = 'a line of the listing\n'.repeat(1400);
+    const samples = Array.from({ length: 60 }, (_, i) => {
+      const id = i === 0 ? 'call_gone_first' : i === 59 ? 'call_gone_last' : `call_${i}`;
+      const calls = i === 0 || i === 59 ? [] : [{ id, fn: 'bash', args: { cmd: 'ls -R' } }];
+      return sample({ id: i + 1, messages: [user(`Task ${i + 1}`), assistant(`m_${i}`, 'Listing.', calls), tool(`t_${i}`, id, 'bash', output)] });
+    });
+    const big = log(samples);
+    assert.ok(big.length > 1_500_000, `${big.length} characters`);
+    const bigUri = 'file:///workspace/logs/2025-07-05T15-00-00_listing_E2.json';
+    const unknown = (diagnostics: { code?: unknown; range: { start: unknown } }[]) => diagnostics.filter((d) => d.code === 'inspect/unknown-call-id').map((d) => d.range.start);
+    server.open(bigUri, 'json', big);
+    const first = await server.diagnosticsFor(bigUri, 1, 60_000);
+    assert.deepEqual(unknown(first), [positionIn(big, '"call_gone_first"')], 'the first publication holds the first sample\'s problem, not yet the last\'s');
+    let latest = first;
+    for (let i = 0; i < 200 && unknown(latest).length < 2; i++) latest = await server.nextDiagnostics(bigUri, 60_000);
+    assert.deepEqual(unknown(latest), [positionIn(big, '"call_gone_first"'), positionIn(big, '"call_gone_last"')]);
   });
 
   it('goes from a tool_call_id to its call, hovers with the call and its output, outlines the samples and draws the one chosen', async () => {

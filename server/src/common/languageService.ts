@@ -108,6 +108,12 @@ export interface GraphOptions {
   toRange(span: Span): LineRange;
 }
 
+/** The problems a check has found so far: how many, and the list as the finished check would give it (sorted, capped). */
+export interface ProblemsSoFar {
+  readonly count: number;
+  list(): Problem[];
+}
+
 /**
  * One language's features over a parsed model. `parse` runs once per document version (the caller caches
  * the model); every other function is pure and works from the model's indexes.
@@ -125,10 +131,12 @@ export interface LanguageService<Model> {
   reparse?(previous: Model, doc: DocumentInput, change: TextChange | undefined): Model | undefined;
   /**
    * The same parse and check, in slices of about `sliceMs` that each end with `pause()`, for languages whose
-   * documents can be big enough to hold up every other request (the server uses them above a size).
+   * documents can be big enough to hold up every other request (the server uses them above a size). `found`, when
+   * given, hears of the problems found so far each time a part of the document has been checked (a sample of a log),
+   * so that an editor can show them before the whole check ends.
    */
   parseInSlices?(doc: DocumentInput, pause: () => Promise<void>, sliceMs: number): Promise<Model>;
-  validateInSlices?(model: Model, context: ServiceContext, pause: () => Promise<void>, sliceMs: number): Promise<Problem[]>;
+  validateInSlices?(model: Model, context: ServiceContext, pause: () => Promise<void>, sliceMs: number, found?: (soFar: ProblemsSoFar) => void): Promise<Problem[]>;
   hover(model: Model, offset: number, context: ServiceContext): HoverResult | null;
   definition(model: Model, offset: number, context?: ServiceContext): Target[];
   references(model: Model, offset: number, includeDeclaration: boolean): Target[];

@@ -5,7 +5,7 @@
  * a log that is not one (no `samples`). Every sample is read for this, one after another, within the budget (a big
  * log in the editor with a pause between samples).
  */
-import type { ServiceContext } from '../common/languageService';
+import type { ProblemsSoFar, ServiceContext } from '../common/languageService';
 import type { Problem, Severity, Span } from '../common/types';
 import { spend } from '../common/budget';
 import { runSteps, runStepsInSlices, type Steps } from '../common/steps';
@@ -23,12 +23,17 @@ export function validate(model: InspectModel, context: ServiceContext): Problem[
   return runSteps(validateSteps(model, context));
 }
 
-/** The same checks in slices of about `sliceMs` that each end with `pause()` (which may throw to stop them). */
-export function validateInSlices(model: InspectModel, context: ServiceContext, pause: () => Promise<void>, sliceMs: number): Promise<Problem[]> {
-  return runStepsInSlices(validateSteps(model, context), pause, sliceMs);
+/**
+ * The same checks in slices of about `sliceMs` that each end with `pause()` (which may throw to stop them); `found`
+ * hears of the problems found so far after each sample.
+ */
+export function validateInSlices(
+  model: InspectModel, context: ServiceContext, pause: () => Promise<void>, sliceMs: number, found?: (soFar: ProblemsSoFar) => void,
+): Promise<Problem[]> {
+  return runStepsInSlices(validateSteps(model, context, found), pause, sliceMs);
 }
 
-function* validateSteps(model: InspectModel, context: ServiceContext): Steps<Problem[]> {
+function* validateSteps(model: InspectModel, context: ServiceContext, found?: (soFar: ProblemsSoFar) => void): Steps<Problem[]> {
   const problems: Problem[] = [];
   const add: Add = (span, severity, name, message, related) => {
     const problem: Problem = { span: { start: span.start, end: span.end }, severity, code: name.includes('/') ? name : `inspect/${name}`, message };
@@ -58,8 +63,14 @@ function* validateSteps(model: InspectModel, context: ServiceContext): Steps<Pro
     checkSample(model, trace, add);
     // Problems past the cap are dropped anyway: stop reading samples for them.
     if (problems.length > context.settings.maxProblems * 2) break;
+    found?.({ count: problems.length, list: () => finished([...problems], model, context) });
     yield;
   }
+  return finished(problems, model, context);
+}
+
+/** The problems sorted by position and capped at the setting, with a notice of those left out. */
+function finished(problems: Problem[], model: InspectModel, context: ServiceContext): Problem[] {
   return capProblems(sortByPosition(problems), context.settings.maxProblems, (_omitted, shown, found) => ({
     span: { start: 0, end: Math.min(1, model.text.length) },
     severity: 'warning',

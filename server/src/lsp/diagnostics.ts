@@ -1,7 +1,7 @@
 import type { Diagnostic, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { BudgetExceeded } from '../common/budget';
-import type { ServiceContext } from '../common/languageService';
+import type { ProblemsSoFar, ServiceContext } from '../common/languageService';
 import { nextTurn } from '../common/steps';
 import { traceLayout } from '../traceFormats';
 import type { RuleModel } from '../guardrail';
@@ -11,9 +11,12 @@ import type { ModelPreparation } from './modelPreparation';
 import type { RuleChecks, RuleFindings } from './ruleChecks';
 import type { RuleTests } from './ruleTests';
 import type { ManifestModel } from '../ruleTests/manifest';
-import { toDiagnostic, toGuardrailNoticeDiagnostic, toViolationDiagnostic } from './toProtocol';
+import { toDiagnostic, toGuardrailNoticeDiagnostic, toViolationDiagnostic, type PositionMapper } from './toProtocol';
 import { prepareForTyping } from './warmUp';
 import type { WorkspaceToolIndex } from './workspaceTools';
+
+/** Milliseconds between two publications of a check's problems found so far. */
+const interimEveryMs = 250;
 
 /** What the server lends the diagnostics pipeline: its documents and models, the rule checks, settings and outputs. */
 export interface DiagnosticsHost {
@@ -132,7 +135,7 @@ export class DiagnosticsPipeline {
       if (!parsed || moot()) return;
       if (parsed.languageId === 'rule-tests') await host.ruleTests.prepare(parsed.model as ManifestModel);
       if (moot()) return;
-      const problems = await problemsInSlices(parsed, host.context(), pause);
+      const problems = await problemsInSlices(parsed, host.context(), pause, undefined, parsed.languageId === 'guardrail' ? undefined : this.showSoFar(uri, version, parsed.positions, moot));
       if (moot()) return;
       const diagnostics = problems.map((problem) => toDiagnostic(parsed.positions, uri, problem));
       if (parsed.languageId === 'guardrail') {
@@ -153,6 +156,23 @@ export class DiagnosticsPipeline {
       if (error instanceof BudgetExceeded) return; // a newer version superseded this one while it was read or evaluated
       host.logFailure('validate', uri, version, error);
     }
+  }
+
+  /**
+   * What a check in slices has found so far, published before it ends (a big Inspect log's early samples show their
+   * problems while the later ones are checked): the first problems at once, then at most every interimEveryMs. The
+   * finished check's diagnostics, with the rules' violations, replace them.
+   */
+  private showSoFar(uri: string, version: number, positions: PositionMapper, moot: () => boolean): (soFar: ProblemsSoFar) => void {
+    let shown = 0;
+    let shownAt = -Infinity;
+    return (soFar) => {
+      const now = performance.now();
+      if (soFar.count === shown || now - shownAt < interimEveryMs || moot()) return;
+      shown = soFar.count;
+      shownAt = now;
+      this.host.publish(uri, version, soFar.list().map((problem) => toDiagnostic(positions, uri, problem)));
+    };
   }
 
   /** The guardrail violations on a trace, and the notices of rules withheld or not evaluated on it, each tied to its rule. */

@@ -1,5 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { DocumentInput, LanguageService, ServiceContext, Settings } from '../common/languageService';
+import type { DocumentInput, LanguageService, ProblemsSoFar, ServiceContext, Settings } from '../common/languageService';
 import type { Problem } from '../common/types';
 import { BudgetExceeded, checkBudget, type Budget } from '../common/budget';
 import { LineIndex } from '../common/lineIndex';
@@ -32,9 +32,11 @@ export interface ParsedDocument {
  * The problems of a version found again (see problemsOf), in slices of `slice` ms when the document was read in
  * slices; `pause` may throw BudgetExceeded to stop the check between two slices.
  */
-export async function problemsInSlices(parsed: ParsedDocument, context: ServiceContext, pause = nextTurn, slice = sliceMs): Promise<Problem[]> {
+export async function problemsInSlices(
+  parsed: ParsedDocument, context: ServiceContext, pause = nextTurn, slice = sliceMs, found?: (soFar: ProblemsSoFar) => void,
+): Promise<Problem[]> {
   if (!parsed.inSlices || !parsed.service.validateInSlices) return problemsOf(parsed, context, 'check again');
-  const list = await parsed.service.validateInSlices(parsed.model, context, pause, slice);
+  const list = await parsed.service.validateInSlices(parsed.model, context, pause, slice, found);
   parsed.problems = { settings: context.settings, list };
   return list;
 }

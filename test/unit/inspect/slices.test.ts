@@ -70,3 +70,24 @@ test('a reading in slices stops at a pause once its budget is spent (a newer ver
   );
   await assert.rejects(reading, /cancel/i);
 });
+
+test('a check in slices tells of the problems found so far after each sample, sorted and capped as the final list', async () => {
+  const text = manySamples(12);
+  const { inSlices } = await bothWays(text);
+  const heard: { count: number; codes: string[] }[] = [];
+  const problems = await inspectService.validateInSlices!(inSlices, context, async () => undefined, 0, (soFar) => {
+    heard.push({ count: soFar.count, codes: soFar.list().map((problem) => problem.code) });
+  });
+  assert.equal(heard.length, 12, 'once per sample');
+  // Sample 4 (index 3) answers a call that is missing, and leaves its own call unanswered.
+  assert.deepEqual(heard.slice(0, 3).map((h) => h.count), [0, 0, 0]);
+  assert.deepEqual(heard[3], { count: 2, codes: ['inspect/unanswered-call', 'inspect/unknown-call-id'] });
+  assert.deepEqual(heard[11].codes, problems.map((problem) => problem.code));
+  const capped: string[][] = [];
+  const one = { settings: { ...defaultSettings, maxProblems: 1 } };
+  const final = await inspectService.validateInSlices!(inSlices, one, async () => undefined, 0, (soFar) => {
+    if (soFar.count > 0) capped.push(soFar.list().map((problem) => problem.code));
+  });
+  assert.deepEqual(capped[0], ['inspect/unknown-call-id', 'inspect/too-many-problems']);
+  assert.deepEqual(capped[0], final.map((problem) => problem.code));
+});
