@@ -65,7 +65,7 @@ describe('Codex rollouts and Responses documents over the protocol', () => {
     assert.equal(graph.totals.calls, 2);
   });
 
-  it('a Responses request opened as "json": the did-you-mean, its quick fix, the definition by call_id', async () => {
+  it('a Responses request opened as "json": the did-you-mean, its quick fix, the definition by call_id, the outline by question, the preview', async () => {
     server.open(requestUri, 'json', request);
     const diagnostics = await server.diagnosticsFor(requestUri, 1);
     assert.deepEqual(diagnostics.map((d) => [d.severity, d.code]), [[1, 'responses/unknown-call-id']]);
@@ -77,6 +77,11 @@ describe('Codex rollouts and Responses documents over the protocol', () => {
     const outputAt = request.indexOf('"call_ZWkV"', request.indexOf('function_call_output')) + 3;
     const found = await server.connection.sendRequest('textDocument/definition', { textDocument: { uri: requestUri }, position: positionOf(request, outputAt) }) as { targetSelectionRange: { start: unknown } }[];
     assert.deepEqual(found.map((link) => link.targetSelectionRange.start), [positionOf(request, request.indexOf('"call_ZWkV"'))]);
+    const symbols = await server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri: requestUri } }) as { name: string; children?: { name: string }[] }[];
+    assert.deepEqual(symbols.map((symbol) => [symbol.name, (symbol.children ?? []).map((child) => child.name)]), [
+      ['Request', []],
+      ['What is the largest city in the user country?', ['get_user_country']],
+    ]);
     const graph = await server.connection.sendRequest('agentTraces/graph', { uri: requestUri }) as { format: string; nodes: { kind: string }[] };
     assert.equal(graph.format, 'openai-responses');
     assert.deepEqual(graph.nodes.map((node) => node.kind), ['user', 'call', 'output', 'output']);
