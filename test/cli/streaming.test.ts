@@ -139,6 +139,40 @@ describe('agent-traces eval and check on datasets as streams', () => {
     }
   });
 
+  it('prints the same with and without the prefilter for any --jobs, whatever the lines hold', () => {
+    // Several chunks of traces, among them lines the prefilter must read in full or leave as they were.
+    const call = (name: string) => ({ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name, arguments: '{}' } }] });
+    const tricky = [
+      JSON.stringify([{ role: 'tool', content: 'rm -rf /' }, call('read_file')]).replace('rm -rf', 'rm \\u002drf'), // a violation spelled with an escape
+      JSON.stringify([{ role: 'tool', content: [{ type: 'image', image_url: { url: 'data:' } }] }, call('read_file')]),
+      `\uFEFF${JSON.stringify([{ role: 'tool', content: 'rm -rf' }, call('read_file')])}`,
+      `${JSON.stringify([{ role: 'tool', content: 'ok — ✓ 😀' }, call('read_file')])}\r`,
+      `[${'['.repeat(600)}${']'.repeat(600)}]`,
+      JSON.stringify([{ role: 'tool', content: 3 }]),
+      JSON.stringify([{ type: 'function', function: { name: 'read_file', arguments: '{' } }]),
+      '',
+      'not json',
+    ];
+    const lines = dataset(1500).trimEnd().split('\n');
+    const bytes = Buffer.concat([
+      Buffer.from(`${lines.slice(0, 700).join('\n')}\n${tricky.join('\n')}\n`),
+      Buffer.from([0x7b, 0x22, 0x6d, 0xff, 0x22, 0x3a, 0x31, 0x7d, 0x0a]), // {"m\xff":1}: not UTF-8, in a chunk read in full
+      Buffer.from(`${lines.slice(700).join('\n')}\n`),
+    ]);
+    writeFileSync(join(folder, 'tricky.jsonl'), bytes);
+    for (const form of [[], ['--json'], ['--json-lines']]) {
+      const full = runCli(folder, 'eval', rules, 'tricky.jsonl', '--no-prefilter', '--jobs', '1', ...form);
+      assert.equal(full.code, 4, full.stderr);
+      for (const jobs of ['1', '3']) {
+        const filtered = runCli(folder, 'eval', rules, 'tricky.jsonl', '--jobs', jobs, ...form);
+        assert.equal(filtered.stdout, full.stdout, `${form.join(' ')} --jobs ${jobs}`);
+        assert.equal(filtered.code, full.code);
+      }
+    }
+    const summary = runCli(folder, 'eval', rules, 'tricky.jsonl').stdout.trim().split('\n').at(-1);
+    assert.equal(summary, '1508 traces in 1 file evaluated: 216 violations, 5 failed');
+  });
+
   it('prints the same with --jobs 1 and --jobs 2 over the corpus', (t) => {
     if (!corpusOrSkip(t, corpus)) return;
     const anyCall = join(folder, 'calls.gr');

@@ -9,6 +9,7 @@ import { explainJob } from './explainOnTrace';
 import type { ResumePoint } from './tracesInText';
 import { BudgetExceeded } from '../common/budget';
 import { WatchBoard, partEveryMs, type Attempt, type RuleSource, type WorkerMessage } from './workerProtocol';
+import type { SettledChunk } from './datasetBytes';
 
 /** The worker's side of an evaluation job (see workerProtocol.ts): rule files parsed there, the job run, its parts sent. */
 
@@ -36,11 +37,15 @@ function ruleFile(source: RuleSource): RuleFile {
   return { uri: source.uri, model };
 }
 
+/** Reads a streamed dataset's chunk from its bytes for the prefilter (datasetBytes.ts: a Node worker's). */
+export type ChunkReader = (bytes: Uint8Array, model: RuleModel, parameters: Record<string, unknown>) => SettledChunk | undefined;
+
 /**
  * Runs one attempt in the worker, sending its parts as they come and then `done` (with the last part), `cancelled`
  * or `failed`. `onRuleStart` is told before each rule runs (the worker's heap gauge measures from there).
+ * `readChunk`, where the platform has one, settles a dataset chunk's lines that no rule can hold on before decoding.
  */
-export function runAttempt(attempt: Attempt, post: (message: WorkerMessage) => void, onRuleStart: () => void = () => undefined): void {
+export function runAttempt(attempt: Attempt, post: (message: WorkerMessage) => void, onRuleStart: () => void = () => undefined, readChunk?: ChunkReader): void {
   const { id, job } = attempt;
   const board = new WatchBoard(attempt.board);
   board.reset();
@@ -81,9 +86,12 @@ export function runAttempt(attempt: Attempt, post: (message: WorkerMessage) => v
         ...job.options, from: attempt.from, stopped: attempt.stopped, watch, isCancelled, flush: { everyMs: partEveryMs, part },
       }, job.path);
     } else {
-      const text = typeof job.text === 'string' ? job.text : decodeUtf8(job.text);
-      last = traceReports(ruleFile(job.rules[0]), text, layoutNamed(job.layout), job.path, {
-        ...job.options, from: attempt.from, stopped: attempt.stopped, watch, isCancelled, flush: { everyMs: partEveryMs, part },
+      const rules = ruleFile(job.rules[0]);
+      const settled = typeof job.text !== 'string' && job.layout === 'dataset' && job.options.prefilter !== false
+        ? readChunk?.(job.text, rules.model, job.options.parameters) : undefined;
+      const text = settled?.text ?? (typeof job.text === 'string' ? job.text : decodeUtf8(job.text));
+      last = traceReports(rules, text, layoutNamed(job.layout), job.path, {
+        ...job.options, from: attempt.from, stopped: attempt.stopped, watch, isCancelled, flush: { everyMs: partEveryMs, part }, clean: settled?.clean,
       });
     }
     board.reset();

@@ -4,6 +4,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { installHeapGauge } from '../guardrail/evaluate/limits';
 import { runAttempt } from './evaluationJob';
+import { settleDatasetLines } from './datasetBytes';
 import type { Attempt } from './workerProtocol';
 
 /**
@@ -37,5 +38,5 @@ const port = parentPort!;
 port.on('message', (attempt: Attempt) => {
   runAttempt(attempt, (message) => port.postMessage(message), () => {
     baseline = getHeapStatistics().used_heap_size;
-  });
+  }, settleDatasetLines);
 });

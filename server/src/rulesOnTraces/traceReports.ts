@@ -60,6 +60,11 @@ export interface ReportOptions extends Pick<RulesOnTraceOptions, 'timeLimitMs' |
    * run there (the evaluator's `traceText`): the same reports, without the work.
    */
   prefilter?: boolean;
+  /**
+   * 1-based dataset lines, ascending, already known to hold a trace on which no rule can hold and that the analyzer
+   * reads (datasetBytes.ts), their text left out of the document: each is reported as a trace with nothing found.
+   */
+  clean?: readonly number[];
 }
 
 /** `layout` and `path`: how the text holds traces, as tracesInText reads them. */
@@ -77,8 +82,17 @@ export function traceReports(rules: RuleFile, text: string, layout: TraceLayout,
   let reports: TraceReport[] = [];
   let traces = options.from?.traces ?? 0;
   let flushedAt = performance.now();
+  const clean = options.clean ?? [];
+  let nextClean = 0;
+  while (nextClean < clean.length && clean[nextClean] < (options.from?.line ?? 1)) nextClean++;
+  const reportClean = (before: number) => {
+    for (; nextClean < clean.length && clean[nextClean] < before; nextClean++, traces++) {
+      reports.push({ errors: [], error: null, notices: [], incomplete: false, line: clean[nextClean] });
+    }
+  };
   for (const found of tracesInText(text, layout, path, options.from)) {
     if (options.isCancelled?.()) throw new Cancelled();
+    reportClean(found.line ?? Infinity);
     const report: TraceReport = { errors: [], error: null, notices: [], incomplete: false, ...(found.line !== undefined ? { line: found.line } : {}) };
     reports.push(report);
     traces++;
@@ -127,6 +141,7 @@ export function traceReports(rules: RuleFile, text: string, layout: TraceLayout,
       flushedAt = performance.now();
     }
   }
+  reportClean(Infinity);
   return reports;
 }
 

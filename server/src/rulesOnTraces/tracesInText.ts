@@ -34,7 +34,7 @@ export interface TraceText {
 }
 
 /** The trace in a parsed value: a list of events, or the `messages` of an object; undefined when it holds none. */
-function traceOf(value: unknown): unknown {
+export function traceOf(value: unknown): unknown {
   if (Array.isArray(value)) return value;
   if (value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, 'messages')) return (value as { messages: unknown }).messages;
   return undefined;

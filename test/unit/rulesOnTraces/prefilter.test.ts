@@ -9,6 +9,7 @@ import { PyError } from '../../../server/src/guardrail/evaluate/values';
 import { buildGlobals } from '../../../server/src/guardrail/evaluate/evaluator';
 import { traceReports, type TraceReport } from '../../../server/src/rulesOnTraces/traceReports';
 import type { RuleFile } from '../../../server/src/rulesOnTraces/evaluateOnTrace';
+import { settleDatasetLines } from '../../../server/src/rulesOnTraces/datasetBytes';
 import { corpus, corpusOrSkip } from '../corpus';
 
 /**
@@ -23,6 +24,25 @@ function rules(source: string): RuleFile {
 
 function reports(file: RuleFile, text: string, prefilter: boolean, parameters: Record<string, unknown> = {}): TraceReport[] {
   return traceReports(file, text, 'dataset', '/w/data.jsonl', { rulesPath: 'rules.gr', shownPath: 'data.jsonl', parameters, ranges: true, prefilter, budget: 20_000 });
+}
+
+/**
+ * The reports as `agent-traces eval` gives them for a streamed chunk of these bytes: the lines that no rule can hold
+ * on settled from the bytes, the others evaluated in full. `settled` says how many lines were settled.
+ */
+function chunkReports(file: RuleFile, bytes: Buffer, parameters: Record<string, unknown> = {}): { reports: TraceReport[]; settled: number } {
+  const chunk = settleDatasetLines(bytes, file.model, parameters);
+  const text = chunk?.text ?? bytes.toString('utf8');
+  const found = traceReports(file, text, 'dataset', '/w/data.jsonl', { rulesPath: 'rules.gr', shownPath: 'data.jsonl', parameters, ranges: true, prefilter: true, budget: 20_000, clean: chunk?.clean });
+  const before = bytes.toString('utf8').split('\n');
+  return { reports: found, settled: text.split('\n').filter((l, i) => l !== before[i]).length };
+}
+
+/** The chunk's reports are the text's, exactly as the prefilter on the decoded text gives them. */
+function sameAsText(file: RuleFile, text: string, parameters: Record<string, unknown> = {}, what = ''): number {
+  const { reports: fromBytes, settled } = chunkReports(file, Buffer.from(text, 'utf8'), parameters);
+  assert.deepEqual(fromBytes, reports(file, text, true, parameters), what);
+  return settled;
 }
 
 /** The literals the file's rules need, one list per rule (empty: the rule always runs). */
@@ -112,6 +132,7 @@ describe('the prefilter keeps every report', () => {
     const text = lines.join('\n');
     const filtered = reports(file, text, true);
     sameReports(filtered, reports(file, text, false), 'targeted lines');
+    assert.ok(sameAsText(file, text) > 0, 'read from the bytes, some lines are settled there');
     assert.deepEqual(filtered.map((r) => [r.line, r.errors.length, r.error?.slice(0, 30) ?? null]), [
       [2, 0, null],
       [3, 1, null],
@@ -128,6 +149,63 @@ describe('the prefilter keeps every report', () => {
       [14, 0, 'The trace cannot be read as th'],
       [15, 0, 'The trace nests values more th'],
     ]);
+  });
+
+  it('settles from the bytes only lines that no rule can hold on, whatever their characters, escapes and line ends', () => {
+    const file = rules(flow);
+    const clean = line([output('ls'), call('read_file')]);
+    const lines = [
+      '{"metadata": {"name": "a dataset"}}',
+      clean,
+      `\uFEFF${clean}`, // a byte order mark: not JSON, as the decoded text says
+      `${clean}\r`, // a line ended by CRLF
+      '',
+      '   ',
+      '\r',
+      line([output('rm -rf, café — ✓ 😀'), call('read_file')]),
+      line([output('café — ✓ 😀'), call('read_file')]),
+      line([output('rm -rf'), call('read_file')]).replace('rm -rf', 'rm \\u002drf'), // an escaped backslash, then u
+      line([output('rm \ud800'), call('read_file')]), // a lone surrogate, written as JSON writes it
+      `{"messages": [], "k\u00e9": [${'['.repeat(600)}${']'.repeat(600)}], "ké": 1}`, // duplicate keys: the last one wins
+      `{"messages": ${line([output('x'), call('read_file')])}, "messages": 3}`,
+      `{"messages": 3, "messages": ${line([output('x'), call('read_file')])}}`,
+      `[${'['.repeat(600)}${']'.repeat(600)}]`,
+      line([{ role: 'tool', content: 3 }]),
+      line([{ type: 'function', function: { name: 'read_file', arguments: '{"a": "é' } }]),
+      line([{ type: 'function', function: { name: 'read_file', arguments: '{"a": "é"}' } }]),
+      line([output([{ type: 'image', image_url: { url: 'data:' } }]), call('read_file')]),
+      '[1, 2',
+      'null',
+      '{"messages": [{"role": "tool", "content": "rm -rf"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "read_file", "arguments": {}}}]}]}',
+    ];
+    for (const ending of ['\n', '\r\n']) {
+      const text = lines.join(ending);
+      sameReports(reports(file, text, true), reports(file, text, false), 'every kind of line');
+      assert.ok(sameAsText(file, text) >= 8, 'the clean lines are settled from the bytes');
+      assert.ok(sameAsText(file, `${text}${ending}`) >= 8, 'a chunk that ends with a line break');
+    }
+    // A non-ASCII literal is looked for as its UTF-8 bytes.
+    const accented = rules('raise "x" if:\n    (out: ToolOutput)\n    "café —" in out.content\n');
+    sameAsText(accented, [line([output('un café — noir')]), line([output('un cafe')]), line([output('café')])].join('\n'));
+    assert.deepEqual(chunkReports(accented, Buffer.from(line([output('un café — noir')]))).reports.map((r) => r.errors.length), [1]);
+  });
+
+  it('reads a chunk that is not valid UTF-8 in full, as before', () => {
+    const file = rules(flow);
+    const bytes = Buffer.concat([Buffer.from(`${line([output('ls'), call('read_file')])}\n{"messages": [], "a\xff`, 'latin1'), Buffer.from([0xff]), Buffer.from('": 1}\n')]);
+    assert.equal(settleDatasetLines(bytes, file.model, {}), undefined);
+    const { reports: found } = chunkReports(file, bytes);
+    assert.deepEqual(found, reports(file, bytes.toString('utf8'), true));
+  });
+
+  it('a scan that settled a line that can violate would be caught: every violation of the flow rule is found from the bytes', () => {
+    const file = rules(flow);
+    const lines = Array.from({ length: 200 }, (_, i) => line(i % 9 === 0 ? [output(`step ${i}: rm -rf /`), call('read_file')] : [output(`step ${i}`), call('read_file')]));
+    const text = lines.join('\n');
+    const { reports: found, settled } = chunkReports(file, Buffer.from(text));
+    assert.equal(settled, 200 - 23);
+    assert.deepEqual(found.flatMap((r) => (r.errors.length > 0 ? [r.line] : [])), lines.flatMap((_, i) => (i % 9 === 0 ? [i + 1] : [])));
+    assert.deepEqual(found, reports(file, text, false));
   });
 
   it('runs a rule without a literal beside one that has it', () => {
@@ -201,14 +279,23 @@ describe('the prefilter keeps every report', () => {
       entry.lines.push(line(c.trace), line(c.trace).replaceAll('o', '\\u006f'));
     }
     let withLiterals = 0;
+    let settled = 0;
+    let violations = 0;
     for (const { policy, parameters, lines } of byPolicy.values()) {
       const file = rules(policy);
       if (file.model.syntaxProblems.length > 0) continue;
       if (literalsOf(policy).some((l) => l.length > 0)) withLiterals++;
       const text = lines.join('\n');
-      sameReports(reports(file, text, true, parameters), reports(file, text, false, parameters), policy.slice(0, 120));
+      const full = reports(file, text, false, parameters);
+      sameReports(reports(file, text, true, parameters), full, policy.slice(0, 120));
+      const { reports: fromBytes, settled: settledHere } = chunkReports(file, Buffer.from(text, 'utf8'), parameters);
+      sameReports(fromBytes, full, `${policy.slice(0, 120)}, read from the bytes`);
+      assert.deepEqual(fromBytes, reports(file, text, true, parameters), `${policy.slice(0, 120)}: the bytes give the text's reports`);
+      settled += settledHere;
+      violations += full.filter((r) => r.errors.length > 0).length;
     }
     assert.ok(byPolicy.size > 150 && withLiterals >= 20, `${byPolicy.size} policies, ${withLiterals} with a required literal`);
+    assert.ok(settled > 300 && violations > 1000, `${settled} lines settled from the bytes, ${violations} traces with violations`);
   });
 });
 

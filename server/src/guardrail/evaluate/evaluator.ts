@@ -334,12 +334,21 @@ export function* evaluateLoadedRulesStepwise(model: EvaluatedModel, trace: unkno
 
 /** For each rule, whether a literal it requires is missing from the trace's text (undefined: run them all). */
 function rulesThatCannotHold(model: EvaluatedModel, rules: RuleStatement[], parameters: Record<string, unknown>, traceText: string): boolean[] | undefined {
+  return literalsOfRules(model, rules, parameters)?.map((literals) => cannotHold(literals, traceText));
+}
+
+/**
+ * For each rule of the file, the literals it needs in a trace's JSON text (requiredText.ts; empty: it always runs),
+ * or undefined when the file's globals cannot be built: the evaluation then fails where it always did, after the
+ * trace is read, and every rule runs.
+ */
+export function literalsOfRules(model: EvaluatedModel, rules: RuleStatement[], parameters: Record<string, unknown>): string[][] | undefined {
   let globals: Globals | undefined;
   const names = () => (globals ??= buildGlobals(model.program.statements, parameters));
   try {
-    return rules.map((rule) => cannotHold(requiredLiterals(rule, names, model.text), traceText));
+    return rules.map((rule) => requiredLiterals(rule, names, model.text));
   } catch {
-    return undefined; // the evaluation fails where it always did, after the trace is read
+    return undefined;
   }
 }
 

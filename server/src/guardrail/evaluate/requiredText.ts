@@ -40,10 +40,16 @@ export function requiredLiterals(rule: Extract<Statement, { kind: 'rule' }>, glo
   return literals;
 }
 
+/**
+ * Texts whose presence anywhere in a trace's JSON text makes every rule run there: a `\u` escape (it may spell any
+ * character, the literal's among them) and an image chunk (`"x" in message.content` raises on it).
+ */
+export const evaluatedInFull = ['\\u', 'image_url'];
+
 /** Whether the rule cannot hold on a trace whose JSON text is `text` (a required literal is missing). */
 export function cannotHold(literals: string[], text: string): boolean {
   if (!literals.some((literal) => !text.includes(literal))) return false;
-  return !text.includes('\\u') && !text.includes('image_url');
+  return !evaluatedInFull.some((marker) => text.includes(marker));
 }
 
 function findLiterals(rule: Extract<Statement, { kind: 'rule' }>, globals: Globals, source: string): string[] | null {
