@@ -250,6 +250,7 @@ export async function runEval(args: string[]): Promise<number> {
     progress.end();
   }
   output.end(inputs.length);
+  output.flush();
   return exitCodeOf({ findings: output.violations > 0, incomplete: output.failed > 0 || output.partial > 0 || unmatched.length > 0 });
 }
 
@@ -279,6 +280,7 @@ class EvalOutput {
   inputs = 0;
   bytesDone = 0;
   private readonly noticesShown = new Set<string>();
+  private pending: string[] = [];
 
   constructor(private readonly form: 'lines' | 'json' | 'json-lines', private readonly unique: boolean) {}
 
@@ -290,29 +292,37 @@ class EvalOutput {
     if (this.form !== 'lines') {
       const { notices, errors, incomplete, ...rest } = r;
       const entry = { ...rest, errors: errors.map(({ with: _, bound: __, ...e }) => e), notices, incomplete: incomplete ?? false };
-      if (this.form === 'json-lines') write(escapeJsonForTerminal(JSON.stringify(entry)));
-      else write(`${this.traces === 1 ? '[\n' : ',\n'}  ${escapeJsonForTerminal(JSON.stringify(entry, null, 2)).replace(/\n/g, '\n  ')}`, '');
+      if (this.form === 'json-lines') this.write(escapeJsonForTerminal(JSON.stringify(entry)));
+      else this.write(`${this.traces === 1 ? '[\n' : ',\n'}  ${escapeJsonForTerminal(JSON.stringify(entry, null, 2)).replace(/\n/g, '\n  ')}`, '');
       return;
     }
-    for (const line of violationLines(r, this.unique)) write(line);
+    for (const line of violationLines(r, this.unique)) this.write(line);
     for (const n of r.notices) {
       if (this.noticesShown.has(n)) continue;
       this.noticesShown.add(n);
-      write(escapeForTerminal(n));
+      this.write(escapeForTerminal(n));
     }
-    if (r.error) write(`${escapeForTerminal(r.file)}${r.line !== undefined ? `:${r.line}` : ''}: error guardrails evaluation failed: ${escapeForTerminal(r.error)}`);
+    if (r.error) this.write(`${escapeForTerminal(r.file)}${r.line !== undefined ? `:${r.line}` : ''}: error guardrails evaluation failed: ${escapeForTerminal(r.error)}`);
   }
 
   end(files: number): void {
-    if (this.form === 'json') write(this.traces === 0 ? '[]' : '\n]');
+    if (this.form === 'json') this.write(this.traces === 0 ? '[]' : '\n]');
     if (this.form !== 'lines') return;
     const notEvaluated = this.partial > 0 ? `, ${this.partial} with a rule not evaluated` : '';
-    write(`${this.traces} trace${this.traces === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} evaluated: ${this.violations} violation${this.violations === 1 ? '' : 's'}, ${this.failed} failed${notEvaluated}`);
+    this.write(`${this.traces} trace${this.traces === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} evaluated: ${this.violations} violation${this.violations === 1 ? '' : 's'}, ${this.failed} failed${notEvaluated}`);
   }
-}
 
-function write(text: string, end = '\n'): void {
-  process.stdout.write(text + end);
+  /** What was written, to standard output at once: once per turn of the event loop, not once per line. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    process.stdout.write(this.pending.join(''));
+    this.pending = [];
+  }
+
+  private write(text: string, end = '\n'): void {
+    this.pending.push(text + end);
+    if (this.pending.length === 1) setImmediate(() => this.flush());
+  }
 }
 
 /** Places beyond this many are counted, not listed, on a violation's line. */
