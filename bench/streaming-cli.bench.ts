@@ -3,10 +3,12 @@
 // single-threaded readline + JSON.parse pass over the same file in the same run. Every command runs in a fresh
 // process; wall time and peak RSS (of the whole process, worker threads included) come from /usr/bin/time -v.
 // Run: node esbuild.mjs && node out/bench/streaming-cli.bench.js [megabytes...] (default: 250 1024)
-// STREAMING_BENCH_JOBS=1,2 also runs eval with those --jobs counts.
+// STREAMING_BENCH_JOBS=1,2 also runs eval with those --jobs counts. CPU time (user + system, all threads) is printed
+// beside the wall time, and the load average before each dataset: on a shared machine the wall-time ratios of a
+// command with several threads against the single-threaded reference move with the load.
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { random } from './measure';
 import { traceLine } from './generateDataset';
@@ -47,6 +49,7 @@ const rules = `raise "a tool output that deletes files flows into a later call" 
 
 interface Run {
   seconds: number;
+  cpuSeconds: number;
   peakMB: number;
   code: number | null;
   stdoutBytes: number;
@@ -57,11 +60,12 @@ function measure(args: string[]): Run {
   const field = (name: string) => new RegExp(`${name}: (.+)`).exec(ran.stderr)?.[1] ?? '';
   const [h, m, s] = field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)').split(':').map(Number).reverse().concat([0, 0]).slice(0, 3).reverse();
   const seconds = field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)').split(':').length === 3 ? h * 3600 + m * 60 + s : m * 60 + s;
-  return { seconds, peakMB: Number(field('Maximum resident set size \\(kbytes\\)')) / 1024, code: ran.status, stdoutBytes: ran.stdout.length };
+  const cpuSeconds = Number(field('User time \\(seconds\\)')) + Number(field('System time \\(seconds\\)'));
+  return { seconds, cpuSeconds, peakMB: Number(field('Maximum resident set size \\(kbytes\\)')) / 1024, code: ran.status, stdoutBytes: ran.stdout.length };
 }
 
 const row = (name: string, run: Run, reference: Run) =>
-  `  ${name.padEnd(34)} ${run.seconds.toFixed(2).padStart(7)} s ${(run.seconds / reference.seconds).toFixed(2).padStart(5)}x  peak RSS ${run.peakMB.toFixed(0).padStart(4)} MB  (exit ${run.code})`;
+  `  ${name.padEnd(34)} ${run.seconds.toFixed(2).padStart(7)} s ${(run.seconds / reference.seconds).toFixed(2).padStart(5)}x  CPU ${run.cpuSeconds.toFixed(2).padStart(6)} s ${(run.cpuSeconds / reference.cpuSeconds).toFixed(2).padStart(5)}x  peak RSS ${run.peakMB.toFixed(0).padStart(4)} MB  (exit ${run.code})`;
 
 if (!existsSync(timeTool)) {
   console.log(`streaming CLI: skipped, ${timeTool} (GNU time) is not installed`);
@@ -77,7 +81,7 @@ if (!existsSync(timeTool)) {
       const dataset = join(folder, `dataset-${megabytes}.jsonl`);
       const { traces } = writeDataset(dataset, megabytes);
       const size = statSync(dataset).size;
-      console.log(`dataset of ${(size / 2 ** 20).toFixed(0)} MB, ${traces} traces of ~${(size / traces / 1024).toFixed(1)} KB (${Math.ceil(traces / 50)} with a violation)`);
+      console.log(`dataset of ${(size / 2 ** 20).toFixed(0)} MB, ${traces} traces of ~${(size / traces / 1024).toFixed(1)} KB (${Math.ceil(traces / 50)} with a violation); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
       const reference = measure([baseline, dataset]);
       console.log(row('readline + JSON.parse (reference)', reference, reference));
       const runs: [string, string[]][] = [
@@ -95,7 +99,7 @@ if (!existsSync(timeTool)) {
     for (const [name, values] of Object.entries(peaks)) {
       if (values.length > 1) console.log(`  ${name}: peak RSS ${values.map((v) => v.toFixed(0)).join(' MB → ')} MB over the sizes (${((Math.max(...values) / Math.min(...values) - 1) * 100).toFixed(0)}% apart; target: same ±20%, <= 300 MB)`);
     }
-    console.log('  targets: eval <= 1.2x the reference, check <= 2.0x');
+    console.log(`  targets: eval <= 1.2x the reference, check <= 2.0x (load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
