@@ -64,6 +64,8 @@ const builds = [
   { ...nodeCommon, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // Rules are evaluated on worker threads that the server and the CLI end when a rule runs past its time limit.
   { ...nodeCommon, entryPoints: ['server/src/rulesOnTraces/evaluationWorker.ts'], outfile: 'dist/evaluationWorker.js' },
+  // `check --jobs N` reads the chunks of a streamed dataset on worker threads.
+  { ...nodeCommon, entryPoints: ['server/src/cli/checkWorker.ts'], outfile: 'dist/checkWorker.js' },
   // "Why not here?" and what a rule change flips, loaded by the server on first use (lsp/ruleAuthoringBundle.ts).
   { ...nodeCommon, entryPoints: ['server/src/rulesOnTraces/ruleAuthoring.ts'], outfile: 'dist/ruleAuthoring.js' },
   // VS Code for the Web: the extension in the web-worker extension host, its language server in a web worker.

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { checkFile, checkStandardInput, expandArguments, type CheckOptions, type FileReport } from './cli/check';
 import { ProgressLine } from './cli/progress';
 import { removeTemporariesOnInterrupt } from './cli/replaceFile';
-import { readShard, shardTakes, type Shard } from './cli/runOptions';
+import { defaultJobs, readJobs, readShard, shardTakes, type Shard } from './cli/runOptions';
 import { escapeForTerminal, escapeJsonForTerminal } from './cli/escape';
 import { bytesPerMB } from './disk/files';
 import { evalUsage, runEval } from './cli/eval';
@@ -48,6 +48,8 @@ Options:
   --stdin-name NAME  the name standard input is checked and reported under
   --json             print the results as JSON instead of lines (one array, written as the files are checked)
   --json-lines       print one JSON object per file, on its own line, as each is checked
+  --jobs N           read the lines of a dataset on N worker threads (default: the number of cores); the output
+                     is the same for any N
   --shard I/N        check share I of N (1-based): the files go round the shards in order, and the lines of a
                      dataset too (line L to shard (L-1) mod N + 1); the N shards together check every input once
   -q, --quiet        print errors only
@@ -77,10 +79,11 @@ interface Options {
   jsonLines: boolean;
   shard?: Shard;
   maxIndexes: number;
+  jobs: number;
 }
 
 function parseArguments(args: string[]): Options | string {
-  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, pythonPaths: [], json: false, quiet: false, fix: false, stdin: false, jsonLines: false, maxIndexes: defaultMaxLines };
+  const options: Options = { patterns: [], maxProblems: 1000, maxFileSizeMB: 100, pythonPaths: [], json: false, quiet: false, fix: false, stdin: false, jsonLines: false, maxIndexes: defaultMaxLines, jobs: defaultJobs };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--max-problems') {
@@ -108,6 +111,10 @@ function parseArguments(args: string[]): Options | string {
       const shard = readShard(args[++i]);
       if (typeof shard === 'string') return shard;
       options.shard = shard;
+    } else if (arg === '--jobs') {
+      const jobs = readJobs(args[++i]);
+      if (typeof jobs === 'string') return jobs;
+      options.jobs = jobs;
     } else if (arg === '--json') options.json = true;
     else if (arg === '--json-lines') options.jsonLines = true;
     else if (arg === '--fix') options.fix = true;
@@ -235,7 +242,7 @@ export async function main(args: string[]): Promise<number> {
   let bytesBefore = 0;
   const checkOptions = (): CheckOptions => ({
     maxProblems: options.maxProblems, maxBytes: options.maxFileSizeMB * bytesPerMB, maxIndexes: options.maxIndexes, pythonModules, fix: options.fix, cwd,
-    readsWhole: takes(), keepsLine: options.shard && ((line) => shardTakes(options.shard, line - 1)),
+    jobs: options.jobs, readsWhole: takes(), keepsLine: options.shard && ((line) => shardTakes(options.shard, line - 1)),
     onProgress: (bytes) => progress.update({ bytes: bytesBefore + bytes, done: output.files, doneWord: 'files', found: output.errors, foundWord: 'errors' }),
   });
   const report = (checked: FileReport | undefined) => {

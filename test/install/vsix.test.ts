@@ -41,7 +41,7 @@ describe('the VSIX, as vsce lists it', () => {
 
   it('holds the examples "Open Examples" copies, and what runs, and none of the sources', (t) => {
     if (skipUnlessListed(t)) return;
-    for (const file of ['examples/inbox-assistant.trace.json', 'examples/rules/private-mail.gr', 'examples/broken-fixture.trace.json', 'dist/client.js', 'dist/server.js', 'dist/evaluationWorker.js', 'dist/ruleAuthoring.js', 'dist/web/client.js', 'dist/web/server.js', 'dist/web/evaluationWorker.js', 'package.json', 'README.md', 'LICENSE']) {
+    for (const file of ['examples/inbox-assistant.trace.json', 'examples/rules/private-mail.gr', 'examples/broken-fixture.trace.json', 'dist/client.js', 'dist/server.js', 'dist/evaluationWorker.js', 'dist/checkWorker.js', 'dist/ruleAuthoring.js', 'dist/web/client.js', 'dist/web/server.js', 'dist/web/evaluationWorker.js', 'package.json', 'README.md', 'LICENSE']) {
       assert.ok(files.includes(file), `${file} is in the VSIX`);
     }
     const strays = files.filter((file) => /^(server|client|shared|test|bench|node_modules|out)\//.test(file) || /\.(ts|map)$/.test(file));

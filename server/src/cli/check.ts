@@ -3,6 +3,8 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { openFile, openStandardInput, type InputOptions, type LineChunk } from './streamedInputs';
+import { ChunkReaders } from './chunkReaders';
+import { chunkModel, type ReadChunk } from './datasetChunks';
 import { detectJsonLinesFormat } from '../jsonl';
 import { newDatasetCarry } from '../jsonl/dataset/validate';
 import { tooManyProblemsMessage } from '../common/capProblems';
@@ -53,6 +55,10 @@ export interface CheckOptions {
   keepsLine?: (line: number) => boolean;
   /** Told the bytes of a streamed file read so far. */
   onProgress?: (bytes: number) => void;
+  /** Worker threads that read a streamed dataset's lines (`--jobs`); absent or 1: this thread. */
+  jobs?: number;
+  /** Each chunk of a streamed dataset read as a document, every line by the positioned reader: the reference the reading on workers is tested against. */
+  positionedOnly?: boolean;
 }
 
 /** A file or folder named or found that could not be checked, and why. */
@@ -184,8 +190,9 @@ function inputOptions(path: string, options: CheckOptions): InputOptions {
 /**
  * A dataset checked chunk by chunk, each chunk's lines numbered as in the file: every line's own checks (syntax, the
  * trace's checks, its annotations) as in the editor, and the rules between lines (one metadata row, first; one kind
- * of trace; unique indexes) over the whole file, through what the chunks before hold (DatasetCarry). The problems
- * kept are those `capProblems` keeps of the whole.
+ * of trace; unique indexes) over the whole file, through what the chunks before hold (DatasetCarry). The lines are
+ * read on `options.jobs` workers (datasetChunks.ts), the rules between lines applied here in the file's order, so
+ * the result is the same for any number of workers. The problems kept are those `capProblems` keeps of the whole.
  */
 async function checkLines(path: string, chunks: AsyncIterable<LineChunk>, options: CheckOptions, shownPath: string): Promise<FileReport> {
   const service = serviceFor('agent-trace-jsonl')!;
@@ -193,23 +200,58 @@ async function checkLines(path: string, chunks: AsyncIterable<LineChunk>, option
   const settings = { ...defaultServerSettings, maxProblems: Number.MAX_SAFE_INTEGER };
   const kept = new KeptProblems(options.maxProblems);
   const datasetCarry = newDatasetCarry(options.maxIndexes);
+  const readers = new ChunkReaders(options.jobs ?? 1);
+  const checkChunk = (chunk: LineChunk, read: ReadChunk) => {
+    const text = chunk.text;
+    const model = chunkModel(uri, text, chunk.firstLine, read)
+      ?? service.parse({ uri, version: 0, text, firstLine: chunk.firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER });
+    const lines = new LineIndex(text);
+    const found = service.validate(model, { settings, pythonModules: options.pythonModules, datasetCarry });
+    const overlong = chunk.overlong.map((line) => ({
+      line, column: 1, problem: { span: { start: 0, end: 0 }, severity: 'error' as const, code: 'jsonl/line-too-long', message: `Line ${line} was not read: it is over the ${formatMB(options.maxBytes)} limit (--max-file-size)` },
+    }));
+    const placed = found.map((problem) => {
+      const position = lines.positionAt(problem.span.start);
+      return { line: position.line + chunk.firstLine, column: position.character + 1, problem };
+    });
+    for (const entry of [...placed, ...overlong].sort((a, b) => a.line - b.line || a.column - b.column)) kept.add(entry);
+    options.onProgress?.(chunk.bytesRead);
+  };
+  // Chunks are read ahead on the workers, at most two per worker, and finished here in the file's order. A chunk that
+  // fails ends the check there; one that cannot be read ends it after the chunks before it, as without read-ahead.
+  const ahead: Promise<{ chunk: LineChunk; read: ReadChunk }>[] = [];
+  const most = Math.max(1, options.jobs ?? 1) * 2;
+  const finishNext = async () => {
+    const next = await ahead.shift()!;
+    checkChunk(next.chunk, next.read);
+  };
+  const iterator = chunks[Symbol.asyncIterator]();
   try {
-    for await (const chunk of chunks) {
-      const model = service.parse({ uri, version: 0, text: chunk.text, firstLine: chunk.firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER });
-      const lines = new LineIndex(chunk.text);
-      const found = service.validate(model, { settings, pythonModules: options.pythonModules, datasetCarry });
-      const overlong = chunk.overlong.map((line) => ({
-        line, column: 1, problem: { span: { start: 0, end: 0 }, severity: 'error' as const, code: 'jsonl/line-too-long', message: `Line ${line} was not read: it is over the ${formatMB(options.maxBytes)} limit (--max-file-size)` },
-      }));
-      const placed = found.map((problem) => {
-        const position = lines.positionAt(problem.span.start);
-        return { line: position.line + chunk.firstLine, column: position.character + 1, problem };
-      });
-      for (const entry of [...placed, ...overlong].sort((a, b) => a.line - b.line || a.column - b.column)) kept.add(entry);
-      options.onProgress?.(chunk.bytesRead);
+    let unread: { error: unknown } | undefined;
+    for (;;) {
+      let step: IteratorResult<LineChunk>;
+      try {
+        step = await iterator.next();
+      } catch (error) {
+        unread = { error };
+        break;
+      }
+      if (step.done) break;
+      const chunk = step.value;
+      const reading: Promise<ReadChunk> = options.positionedOnly ? Promise.resolve({ whole: true }) : readers.read(chunk);
+      const read = reading.then((result) => ({ chunk, read: result }));
+      // Handled when its turn comes; a rejection seen before then is not an unhandled one.
+      read.catch(() => undefined);
+      ahead.push(read);
+      while (ahead.length >= most) await finishNext();
     }
+    while (ahead.length > 0) await finishNext();
+    if (unread) throw unread.error;
   } catch (error) {
+    await Promise.resolve(iterator.return?.()).catch(() => undefined);
     return { path: shownPath, problems: kept.problems(), failure: `not checked: ${errorCode(error)}` };
+  } finally {
+    readers.close();
   }
   return { path: shownPath, problems: kept.problems() };
 }

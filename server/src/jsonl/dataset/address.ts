@@ -189,7 +189,7 @@ export function resolveAddress(text: string, root: JsonNode, address: string, pa
     // Addresses come from Python tools, which count characters (code points): an emoji is one character there
     // but two UTF-16 units here.
     const surrogates = SURROGATE.test(value);
-    const characters = surrogates ? codePointLength(value) : value.length;
+    const characters = codePointLength(value);
     if (range.end > characters) {
       return { ok: false, code: 'jsonl/annotation-range', message: `Character range ${range.start}-${range.end} runs past the end of '${walkedPath(segments, segments.length)}' (length ${characters})`, ...rangeFault };
     }
@@ -256,7 +256,8 @@ function where(segments: AddressSegment[], step: number): string {
 
 const SURROGATE = /[\uD800-\uDBFF]/;
 
-function codePointLength(value: string): number {
+/** The length in code points, as the Python tools that write addresses count characters. */
+export function codePointLength(value: string): number {
   if (!SURROGATE.test(value)) return value.length;
   let count = 0;
   for (let i = 0; i < value.length; i++) {

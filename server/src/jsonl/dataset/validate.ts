@@ -106,7 +106,6 @@ export function validateDataset(model: LinesModel, report: (problem: Problem) =>
   function checkAnnotatedLine(model: LinesModel, line: Line, report: (problem: Problem) => boolean): boolean {
     const root = line.root!;
     const index = property(root, 'index');
-    const messagesKey = property(root, 'messages')!;
     if (index?.value) {
       const value = index.value;
       if (value.type !== 'number' || !/^-?\d+$/.test(value.raw)) {
@@ -128,7 +127,8 @@ export function validateDataset(model: LinesModel, report: (problem: Problem) =>
     if (!checkAnnotations(model, line, report)) return false;
     if (!index?.value) {
       const indexed = carry?.firstIndexedLine ?? firstIndexedLine(model);
-      if (indexed && !report(inconsistentIndex(messagesKey, indexed))) return false;
+      // Looked up only here: on a node read lazily, finding "messages" reads the whole trace.
+      if (indexed && !report(inconsistentIndex(property(root, 'messages')!, indexed))) return false;
     }
     return true;
   }
