@@ -3,8 +3,8 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../common/lineIndex';
 import { openFile, openStandardInput, type InputOptions, type LineChunk } from './streamedInputs';
-import { ChunkReaders } from './chunkReaders';
-import { chunkModel, type ReadChunk } from './datasetChunks';
+import { ChunkReaders, type ChunkRead } from './chunkReaders';
+import { chunkModel } from './datasetChunks';
 import { detectJsonLinesFormat } from '../jsonl';
 import { newDatasetCarry } from '../jsonl/dataset/validate';
 import { tooManyProblemsMessage } from '../common/capProblems';
@@ -201,17 +201,16 @@ async function checkLines(path: string, chunks: AsyncIterable<LineChunk>, option
   const kept = new KeptProblems(options.maxProblems);
   const datasetCarry = newDatasetCarry(options.maxIndexes);
   const readers = new ChunkReaders(options.jobs ?? 1);
-  const checkChunk = (chunk: LineChunk, read: ReadChunk) => {
-    const text = chunk.text;
+  const checkChunk = (chunk: LineChunk, { read, text }: ChunkRead) => {
     const model = chunkModel(uri, text, chunk.firstLine, read)
-      ?? service.parse({ uri, version: 0, text, firstLine: chunk.firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER });
-    const lines = new LineIndex(text);
+      ?? service.parse({ uri, version: 0, text: text(), firstLine: chunk.firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER });
     const found = service.validate(model, { settings, pythonModules: options.pythonModules, datasetCarry });
+    const lines = found.length > 0 ? new LineIndex(text()) : undefined;
     const overlong = chunk.overlong.map((line) => ({
       line, column: 1, problem: { span: { start: 0, end: 0 }, severity: 'error' as const, code: 'jsonl/line-too-long', message: `Line ${line} was not read: it is over the ${formatMB(options.maxBytes)} limit (--max-file-size)` },
     }));
     const placed = found.map((problem) => {
-      const position = lines.positionAt(problem.span.start);
+      const position = lines!.positionAt(problem.span.start);
       return { line: position.line + chunk.firstLine, column: position.character + 1, problem };
     });
     for (const entry of [...placed, ...overlong].sort((a, b) => a.line - b.line || a.column - b.column)) kept.add(entry);
@@ -219,7 +218,7 @@ async function checkLines(path: string, chunks: AsyncIterable<LineChunk>, option
   };
   // Chunks are read ahead on the workers, at most two per worker, and finished here in the file's order. A chunk that
   // fails ends the check there; one that cannot be read ends it after the chunks before it, as without read-ahead.
-  const ahead: Promise<{ chunk: LineChunk; read: ReadChunk }>[] = [];
+  const ahead: Promise<{ chunk: LineChunk; read: ChunkRead }>[] = [];
   const most = Math.max(1, options.jobs ?? 1) * 2;
   const finishNext = async () => {
     const next = await ahead.shift()!;
@@ -238,7 +237,7 @@ async function checkLines(path: string, chunks: AsyncIterable<LineChunk>, option
       }
       if (step.done) break;
       const chunk = step.value;
-      const reading: Promise<ReadChunk> = options.positionedOnly ? Promise.resolve({ whole: true }) : readers.read(chunk);
+      const reading: Promise<ChunkRead> = options.positionedOnly ? Promise.resolve({ read: { whole: true }, text: () => chunk.text }) : readers.read(chunk);
       const read = reading.then((result) => ({ chunk, read: result }));
       // Handled when its turn comes; a rejection seen before then is not an unhandled one.
       read.catch(() => undefined);

@@ -4,14 +4,20 @@ import { errorCode } from '../disk/files';
 import { readChunk, type ReadChunk } from './datasetChunks';
 import type { LineChunk } from './streamedInputs';
 
-/** A chunk of a streamed dataset handed to a worker, as the bytes read. */
+/** A chunk of a streamed dataset handed to a worker, as the bytes read (moved to it, and back with its reply). */
 export interface ChunkRequest {
   id: number;
   bytes: Uint8Array;
   firstLine: number;
 }
 
-export type ChunkReply = { id: number; read: ReadChunk } | { id: number; failure: string };
+export type ChunkReply = { id: number; bytes: Uint8Array } & ({ read: ReadChunk } | { failure: string });
+
+/** What the first step found in a chunk, and the chunk's text (decoded when first asked for). */
+export interface ChunkRead {
+  read: ReadChunk;
+  text: () => string;
+}
 
 /**
  * The first step of checking a dataset's chunks (datasetChunks.ts), on `jobs` worker threads (in this thread for
@@ -19,15 +25,15 @@ export type ChunkReply = { id: number; read: ReadChunk } | { id: number; failure
  * the chunk's promise with the message the same failure gives in this thread, so output never depends on --jobs.
  */
 export class ChunkReaders {
-  private readonly workers: { worker: Worker; pending: Map<number, { resolve: (read: ReadChunk) => void; reject: (error: Error) => void }> }[] = [];
+  private readonly workers: { worker: Worker; pending: Map<number, { resolve: (read: ChunkRead) => void; reject: (error: Error) => void }> }[] = [];
   private nextId = 0;
 
   constructor(private readonly jobs: number) {}
 
-  read(chunk: LineChunk): Promise<ReadChunk> {
+  read(chunk: LineChunk): Promise<ChunkRead> {
     if (this.jobs <= 1) {
       try {
-        return Promise.resolve(readChunk(chunk.text, chunk.firstLine));
+        return Promise.resolve({ read: readChunk(chunk.text, chunk.firstLine), text: () => chunk.text });
       } catch (error) {
         return Promise.reject(new Error(errorCode(error)));
       }
@@ -35,11 +41,13 @@ export class ChunkReaders {
     if (this.workers.length < this.jobs) this.start();
     const least = this.workers.reduce((best, entry) => (entry.pending.size < best.pending.size ? entry : best));
     const id = this.nextId++;
-    const request: ChunkRequest = { id, bytes: chunk.bytes, firstLine: chunk.firstLine };
-    return new Promise<ReadChunk>((resolve, reject) => {
+    // Moved, not copied: a buffer of its own only (a small one may share the pool of Node's small buffers).
+    const own = chunk.bytes.byteOffset === 0 && chunk.bytes.byteLength === chunk.bytes.buffer.byteLength ? chunk.bytes : new Uint8Array(chunk.bytes);
+    const request: ChunkRequest = { id, bytes: own, firstLine: chunk.firstLine };
+    return new Promise<ChunkRead>((resolve, reject) => {
       least.pending.set(id, { resolve, reject });
       least.worker.ref();
-      least.worker.postMessage(request);
+      least.worker.postMessage(request, [own.buffer as ArrayBuffer]);
     });
   }
 
@@ -52,14 +60,14 @@ export class ChunkReaders {
     const worker = new Worker(bundleBeside('checkWorker.js', 'the check worker'), { stdout: true, stderr: true });
     worker.stdout.resume();
     worker.stderr.resume();
-    const entry = { worker, pending: new Map<number, { resolve: (read: ReadChunk) => void; reject: (error: Error) => void }>() };
+    const entry = { worker, pending: new Map<number, { resolve: (read: ChunkRead) => void; reject: (error: Error) => void }>() };
     // A worker with nothing in hand does not keep the process alive.
     worker.unref();
     worker.on('message', (reply: ChunkReply) => {
       const waiting = entry.pending.get(reply.id);
       entry.pending.delete(reply.id);
       if (entry.pending.size === 0) worker.unref();
-      if ('read' in reply) waiting?.resolve(reply.read);
+      if ('read' in reply) waiting?.resolve({ read: reply.read, text: decodedOnce(reply.bytes) });
       else waiting?.reject(new Error(reply.failure));
     });
     let failure: Error | undefined;
@@ -72,4 +80,9 @@ export class ChunkReaders {
     });
     this.workers.push(entry);
   }
+}
+
+function decodedOnce(bytes: Uint8Array): () => string {
+  let text: string | undefined;
+  return () => (text ??= Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
 }

@@ -5,6 +5,9 @@ import { readCleanDatasetLine } from '../jsonl/dataset/cleanLine';
 import { parseDatasetLine } from '../jsonl/dataset/parseLine';
 import { isTraceLine } from '../jsonl/dataset/traceBridge';
 import { lazyContainer } from '../json/validReader';
+import { property } from '../json/queries';
+import type { Findable, JsonArray, JsonNode, JsonObject, JsonProperty } from '../json/nodes';
+import { LineIndex } from '../common/lineIndex';
 
 /**
  * A streamed dataset is checked in two steps per chunk of lines. The first, which any worker can take, reads each
@@ -34,6 +37,8 @@ interface ValidLine {
   isObject: boolean;
   traceProblems?: Problem[];
   annotationProblems?: Problem[];
+  /** An annotated line's "index" when it is a number, null when it has none: the duplicate check needs no text then. */
+  index?: JsonProperty | null;
 }
 
 /** Reads the chunk's lines first with JSON.parse, then (those it cannot vouch for) with the positioned reader. */
@@ -61,23 +66,71 @@ function readLine(line: Line): ReadLine {
     number, start, end, kind: line.kind, rootStart: root.start, rootEnd: root.end, isObject: root.type === 'object',
     ...(line.traceProblems ? { traceProblems: line.traceProblems } : {}),
     ...(line.annotationProblems ? { annotationProblems: line.annotationProblems } : {}),
+    ...(line.kind === 'annotated' ? indexOf(root) : {}),
   };
 }
 
+function indexOf(root: JsonNode): { index?: JsonProperty | null } {
+  const index = property(root, 'index');
+  if (!index) return { index: null };
+  const value = index.value;
+  if (value?.type !== 'number') return {};
+  return { index: { key: index.key, keyStart: index.keyStart, keyEnd: index.keyEnd, start: index.start, end: index.end, value: { type: 'number', start: value.start, end: value.end, raw: value.raw } } };
+}
+
 /**
- * The second step's model of the chunk (the same text as the first step read), or undefined when the chunk is to be
- * read whole as a document: its lines are not a dataset's.
+ * The second step's model of the chunk, or undefined when the chunk is to be read whole as a document: its lines are
+ * not a dataset's. `text` gives the text the first step read, decoded only when a check visits a line's node beyond
+ * what the first step sent (a problem to place, a metadata row, a line to read again): on a dataset without problems
+ * between lines, never.
  */
-export function chunkModel(uri: string, text: string, firstLine: number, read: ReadChunk): LinesModel | undefined {
+export function chunkModel(uri: string, text: () => string, firstLine: number, read: ReadChunk): LinesModel | undefined {
   if (read.whole) return undefined;
   const lines = read.lines.map((line): Line => ('again' in line
-    ? parseLine(text, line.number, line.start, line.end, parseDatasetLine)
+    ? parseLine(text(), line.number, line.start, line.end, parseDatasetLine)
     : {
       number: line.number, start: line.start, end: line.end, kind: line.kind, errors: [],
-      root: lazyContainer(text, line.rootStart, line.rootEnd, line.isObject),
+      root: new SentRoot(text, line) as unknown as JsonObject,
       ...(line.traceProblems ? { traceProblems: line.traceProblems } : {}),
       ...(line.annotationProblems ? { annotationProblems: line.annotationProblems } : {}),
     }));
-  const model = linesModel({ uri, version: 0, text, firstLine: firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER }, lines, 0);
-  return model.format === 'dataset' ? model : undefined;
+  const model = linesModel({ uri, version: 0, text: '', firstLine: firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER }, lines, 0);
+  if (model.format !== 'dataset') return undefined;
+  let index: LineIndex | undefined;
+  Object.defineProperties(model, {
+    text: { get: text },
+    lineIndex: { get: () => (index ??= new LineIndex(text())) },
+  });
+  return model;
+}
+
+/** A valid line's root as the first step sent it: its "index" known, the rest read from the text when visited. */
+class SentRoot implements Findable {
+  readonly type: 'object' | 'array';
+  readonly start: number;
+  readonly end: number;
+  private read: JsonObject | JsonArray | undefined;
+
+  constructor(private readonly text: () => string, private readonly line: ValidLine) {
+    this.type = line.isObject ? 'object' : 'array';
+    this.start = line.rootStart;
+    this.end = line.rootEnd;
+  }
+
+  find(key: string): JsonProperty | undefined {
+    if (key === 'index' && this.line.index !== undefined) return this.line.index ?? undefined;
+    return property(this.node(), key);
+  }
+
+  get properties(): JsonProperty[] {
+    return (this.node() as JsonObject).properties;
+  }
+
+  get items(): JsonNode[] {
+    return (this.node() as JsonArray).items;
+  }
+
+  private node(): JsonObject | JsonArray {
+    return (this.read ??= lazyContainer(this.text(), this.start, this.end, this.line.isObject));
+  }
 }

@@ -80,7 +80,9 @@ function lineKind(root: Value): LineKind | undefined {
  * equal counts leave no room for a repeat. A colon written as an escape (`\u003a`) is one the count cannot place.
  */
 function hasNoRepeatedKey(source: string, root: Value): boolean {
-  if (/\\u003a/i.test(source)) return false;
+  for (let i = source.indexOf('\\u003'); i !== -1; i = source.indexOf('\\u003', i + 1)) {
+    if ((source.charCodeAt(i + 5) | 0x20) === 0x61) return false;
+  }
   let colons = 0;
   for (let i = source.indexOf(':'); i !== -1; i = source.indexOf(':', i + 1)) colons++;
   const counted = countKeysAndColons(root, 0);
