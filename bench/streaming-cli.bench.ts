@@ -3,7 +3,7 @@
 // single-threaded readline + JSON.parse pass over the same file in the same run. Every command runs in a fresh
 // process; wall time and peak RSS (of the whole process, worker threads included) come from /usr/bin/time -v.
 // Run: node esbuild.mjs && node out/bench/streaming-cli.bench.js [megabytes...] (default: 250 1024)
-// STREAMING_BENCH_JOBS=1,2 also runs eval with those --jobs counts. CPU time (user + system, all threads) is printed
+// STREAMING_BENCH_JOBS=1,2 also runs eval and check with those --jobs counts. CPU time (user + system, all threads) is printed
 // beside the wall time, and the load average before each dataset: on a shared machine the wall-time ratios of a
 // command with several threads against the single-threaded reference move with the load.
 import { spawnSync } from 'node:child_process';
@@ -88,6 +88,7 @@ if (!existsSync(timeTool)) {
         ['eval (flow rule, --jobs default)', [dist, 'eval', rulesPath, dataset]],
         ...jobCounts.map((jobs): [string, string[]] => [`eval --jobs ${jobs}`, [dist, 'eval', rulesPath, dataset, '--jobs', String(jobs)]]),
         ['check (--jobs default)', [dist, 'check', dataset]],
+        ...jobCounts.map((jobs): [string, string[]] => [`check --jobs ${jobs}`, [dist, 'check', dataset, '--jobs', String(jobs)]]),
       ];
       for (const [name, args] of runs) {
         const run = measure(args);
