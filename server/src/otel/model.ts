@@ -16,7 +16,8 @@ import type { Budget } from '../common/budget';
 import { spend } from '../common/budget';
 import type { DocumentInput } from '../common/languageService';
 import type { Span } from '../common/types';
-import type { JsonNode } from '../json/nodes';
+import type { JsonNode, JsonObject } from '../json/nodes';
+import { lazyContainer } from '../json/validReader';
 import { attributeString } from './attributes';
 import { callIdOf } from './ids';
 import { readDocument, readSpanFacts, type ReadSpan } from './read';
@@ -35,7 +36,7 @@ export function parseSpans(doc: DocumentInput): SpansModel {
   const read = readDocument(text, doc.maxLines ?? defaultMaxLines, doc.budget);
   const model: SpansModel = {
     uri: doc.uri, version: doc.version, text, shape: read.shape, errors: read.errors, lines: read.lines, traces: [], steps: [],
-    omittedLines: read.omittedLines, omittedSpans: read.omittedSpans, finalOutput: read.finalOutput, root: read.lines ? undefined : read.values[0],
+    omittedLines: read.omittedLines, omittedSpans: read.omittedSpans, finalOutput: read.finalOutput, root: read.lines ? undefined : read.values[0]?.value,
   };
   const byTrace = new Map<string, SpanTrace>();
   let steps = 0;
@@ -65,12 +66,19 @@ function newTrace(model: SpansModel, traceId: string | undefined): SpanTrace {
   };
 }
 
+/**
+ * A span as a step: its facts read from its built node, which is then let go where it may be (ReadSpan's
+ * `releasable`; kept, a span's nodes held about 7 KB): the step keeps a node that reads the span again from the text
+ * when a feature visits it (a hover on one of its keys, the check of its ids), at the same offsets.
+ */
 function stepOf(text: string, read: ReadSpan): SpanStep {
+  const facts = readSpanFacts(text, read);
+  const node = read.releasable ? lazyContainer(text, read.node.start, read.node.end, true) as JsonObject : read.node;
   const own = {
-    index: 0, span: span(read.node), node: read.node, trace: undefined as unknown as SpanTrace, service: read.service,
+    index: 0, span: span(read.node), node, trace: undefined as unknown as SpanTrace, service: read.service,
     children: [], depth: 0, calls: [], heldOutputs: [], mentions: [],
   };
-  return Object.assign(readSpanFacts(text, read), own);
+  return Object.assign(facts, own);
 }
 
 interface PendingResponse {

@@ -18,11 +18,17 @@ export interface ReadSpan {
   node: JsonObject;
   shape: SpansShape;
   service?: string;
+  /**
+   * Its line was valid JSON and nothing else keeps the line's nodes: the span's node may be let go and read again
+   * from the text when a feature visits it (one document's nodes are kept as the file's root).
+   */
+  releasable: boolean;
 }
 
 export interface ReadDocument {
   shape?: SpansShape;
-  values: JsonNode[];
+  /** Each line's value (one document's), and whether its spans' nodes may be let go (see ReadSpan). */
+  values: { value: JsonNode; releasable: boolean }[];
   errors: JsonSyntaxError[];
   lines: boolean;
   spans: ReadSpan[];
@@ -52,7 +58,7 @@ export function readDocument(text: string, maxLines: number, budget?: Budget): R
           steps = spend(budget, steps);
           const parsed = parseWholeJsonValue(text, start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end, budget);
           read.errors.push(...parsed.errors);
-          if (parsed.root) read.values.push(parsed.root);
+          if (parsed.root) read.values.push({ value: parsed.root, releasable: parsed.errors.length === 0 });
         }
         lines++;
       }
@@ -61,10 +67,10 @@ export function readDocument(text: string, maxLines: number, budget?: Budget): R
   } else {
     const parsed = parseWholeJsonValue(text, 0, text.length, budget);
     read.errors.push(...parsed.errors);
-    if (parsed.root) read.values.push(parsed.root);
+    if (parsed.root) read.values.push({ value: parsed.root, releasable: false });
   }
   // Lines are counted against the limit; one document's spans are.
-  for (const value of read.values) collectSpans(value, read, read.lines ? Number.MAX_SAFE_INTEGER : maxLines);
+  for (const { value, releasable } of read.values) collectSpans(value, releasable, read, read.lines ? Number.MAX_SAFE_INTEGER : maxLines);
   return read;
 }
 
@@ -76,7 +82,7 @@ function firstLineBounds(text: string): { start: number; end: number } | undefin
   return { start, end: newline };
 }
 
-function collectSpans(value: JsonNode, read: ReadDocument, maxSpans: number): void {
+function collectSpans(value: JsonNode, releasable: boolean, read: ReadDocument, maxSpans: number): void {
   const add = (node: JsonNode, shape: SpansShape, service?: string) => {
     if (node.type !== 'object') return;
     if (read.spans.length >= maxSpans) {
@@ -84,7 +90,7 @@ function collectSpans(value: JsonNode, read: ReadDocument, maxSpans: number): vo
       return;
     }
     read.shape ??= shape;
-    read.spans.push({ node, shape, service });
+    read.spans.push({ node, shape, service, releasable });
   };
   const resourceSpans = property(value, 'resourceSpans')?.value;
   if (resourceSpans?.type === 'array') {

@@ -186,3 +186,23 @@ test('VS Code adopts the file exporter\'s JSON Lines by the manifest\'s first-li
   assert.ok(pattern.test(exporterFile(conventionsRun()).split('\n')[0]));
   assert.ok(!pattern.test('{"name": "resourceSpans"}'));
 });
+
+test('a valid line\'s spans are read again from the text when visited: the check of their ids and the hover on their keys land where the built nodes put them', () => {
+  const valid = exporterFile(conventionsRun()).replace('"spanId":"0000000000000003"', '"spanId":"not-an-id"').replace('"parentSpanId":"0000000000000001"', '"parentSpanId":"xyz"');
+  // The same line cut before its last brackets: a broken line's spans keep the nodes read from its partial tree.
+  const [first, ...rest] = valid.split('\n');
+  const withBroken = [first.slice(0, -2), ...rest].join('\n');
+  for (const text of [valid, withBroken]) {
+    const model = parse(text);
+    const ids = spansService.validate(model, context).filter((p) => p.code === 'otel/bad-id').map((p) => text.slice(p.span.start, p.span.end));
+    assert.deepEqual(ids, ['"xyz"', '"not-an-id"']);
+    const key = text.indexOf('"startTimeUnixNano"', text.indexOf('"not-an-id"'));
+    const hover = spansService.hover(model, key + 3, context)!;
+    assert.deepEqual(hover.span, { start: key, end: key + '"startTimeUnixNano"'.length });
+    assert.match(hover.markdown, /^\*\*startTimeUnixNano\*\*\n\nWhen the span started/);
+  }
+  const released = parse(valid).steps[1];
+  assert.ok('find' in released.node, 'the span of a valid line is a node read again from the text');
+  assert.deepEqual([released.node.start, released.node.end], [released.span.start, released.span.end]);
+  assert.match(valid.slice(released.span.start, released.span.end), /^\{"traceId":"[0-9a-f]+","spanId":"not-an-id",[^]*\}$/);
+});
