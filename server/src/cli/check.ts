@@ -6,6 +6,8 @@ import { openFile, openStandardInput, type InputOptions, type LineChunk } from '
 import { ChunkReaders, type ChunkRead } from './chunkReaders';
 import { chunkModel } from './datasetChunks';
 import { detectJsonLinesFormat } from '../jsonl';
+import { parseLines } from '../jsonl/model';
+import { parseDatasetLine } from '../jsonl/dataset/parseLine';
 import { newDatasetCarry } from '../jsonl/dataset/validate';
 import { tooManyProblemsMessage } from '../common/capProblems';
 import { errorCode, formatMB, isPathInside, isReportedLink, readFileHead, readTextFileBytes, walkFiles } from '../disk/files';
@@ -202,8 +204,9 @@ async function checkLines(path: string, chunks: AsyncIterable<LineChunk>, option
   const datasetCarry = newDatasetCarry(options.maxIndexes);
   const readers = new ChunkReaders(options.jobs ?? 1);
   const checkChunk = (chunk: LineChunk, { read, text }: ChunkRead) => {
+    const doc = () => ({ uri, version: 0, text: text(), firstLine: chunk.firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER });
     const model = chunkModel(uri, text, chunk.firstLine, read)
-      ?? service.parse({ uri, version: 0, text: text(), firstLine: chunk.firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER });
+      ?? (options.positionedOnly && readsDatasetLines(text()) ? parseLines(doc(), parseDatasetLine) : service.parse(doc()));
     const found = service.validate(model, { settings, pythonModules: options.pythonModules, datasetCarry });
     const lines = found.length > 0 ? new LineIndex(text()) : undefined;
     const overlong = chunk.overlong.map((line) => ({
@@ -253,6 +256,12 @@ async function checkLines(path: string, chunks: AsyncIterable<LineChunk>, option
     readers.close();
   }
   return { path: shownPath, problems: kept.problems() };
+}
+
+/** Whether the service reads the text's lines with the dataset's reader (not a session's, not a rollout's). */
+function readsDatasetLines(text: string): boolean {
+  const format = detectJsonLinesFormat(text);
+  return format !== 'claude-code' && format !== 'codex';
 }
 
 const severityRank = { error: 0, warning: 1, information: 2, hint: 3 } as const;

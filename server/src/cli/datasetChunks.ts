@@ -1,8 +1,8 @@
 import type { Problem } from '../common/types';
 import { detectJsonLinesFormat, type Line, type LineKind, type LinesModel } from '../jsonl';
-import { linesModel, parseLine, parseLines, type LineReader } from '../jsonl/model';
-import { readCleanDatasetLine } from '../jsonl/dataset/cleanLine';
+import { linesModel, parseLine, parseLines } from '../jsonl/model';
 import { parseDatasetLine } from '../jsonl/dataset/parseLine';
+import { readDatasetLine } from '../jsonl/dataset/readLine';
 import { isTraceLine } from '../jsonl/dataset/traceBridge';
 import { lazyContainer } from '../json/validReader';
 import { property } from '../json/queries';
@@ -41,15 +41,11 @@ interface ValidLine {
   index?: JsonProperty | null;
 }
 
-/** Reads the chunk's lines first with JSON.parse, then (those it cannot vouch for) with the positioned reader. */
-const fastReader: LineReader = (text, number, start, valueStart, end, budget) =>
-  readCleanDatasetLine(text, number, start, valueStart, end) ?? parseDatasetLine(text, number, start, valueStart, end, budget);
-
 /** The first step: `text` holds whole lines, the first numbered `firstLine` (1-based). */
 export function readChunk(text: string, firstLine: number): ReadChunk {
   const format = detectJsonLinesFormat(text);
   if (format === 'claude-code' || format === 'codex') return { whole: true };
-  const model = parseLines({ uri: '', version: 0, text, firstLine: firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER }, fastReader);
+  const model = parseLines({ uri: '', version: 0, text, firstLine: firstLine - 1, maxLines: Number.MAX_SAFE_INTEGER }, readDatasetLine);
   return { whole: false, lines: model.contentLines.map(readLine) };
 }
 

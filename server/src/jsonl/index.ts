@@ -21,7 +21,7 @@ import { datasetGraph } from './dataset/graph';
 import { datasetHighlights } from './dataset/highlights';
 import { datasetHover } from './dataset/hover';
 import { datasetReferences } from './dataset/references';
-import { parseDatasetLine } from './dataset/parseLine';
+import { readDatasetLine } from './dataset/readLine';
 import { datasetSymbols } from './dataset/symbols';
 import { datasetCalledTools } from './dataset/tools';
 import { isTraceLine } from './dataset/traceBridge';
@@ -71,7 +71,7 @@ export function detectJsonLinesFormat(text: string): FileFormat | undefined {
  */
 function readerFor(text: string): LineReader {
   const format = detectJsonLinesFormat(text);
-  return format === 'claude-code' ? readSessionLine : format === 'codex' ? readRolloutLine : parseDatasetLine;
+  return format === 'claude-code' ? readSessionLine : format === 'codex' ? readRolloutLine : readDatasetLine;
 }
 
 /** The conversation of linked calls of a session or a rollout; undefined for the other members. */

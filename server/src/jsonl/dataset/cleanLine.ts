@@ -1,6 +1,6 @@
 /**
- * A dataset line read with the engine's JSON.parse and checked on the value it gives: the command line's fast way
- * through a big dataset. A line is taken here only when it is certainly free of every problem the line's own checks
+ * A dataset line read with the engine's JSON.parse and checked on the value it gives: the fast way through a big
+ * dataset, in the editor and on the command line (readLine.ts). A line is taken here only when it is certainly free of every problem the line's own checks
  * (the trace's checks, its annotations) would find; any other line is read again by the positioned reader
  * (parseLine.ts), which finds its problems on their exact characters. The checks between lines (metadata row, one
  * kind of trace, unique indexes) still run on the line's node, built from the text when they visit it.
