@@ -96,14 +96,15 @@ export function parseLine(text: string, number: number, start: number, end: numb
 /** True when the line is an object whose first key is written "call" (an agentguard TraceEntry). */
 function opensWithCallKey(text: string, start: number, end: number): boolean {
   let i = start;
-  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  while (i < end && isJsonSpace(text.charCodeAt(i))) i++;
   if (text.charCodeAt(i) !== 0x7b) return false;
   i++;
-  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  while (i < end && isJsonSpace(text.charCodeAt(i))) i++;
   return text.startsWith('"call"', i);
 }
 
-function isSpace(c: number): boolean {
+/** JSON's whitespace: space, tab, carriage return, line feed. */
+export function isJsonSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 }
 

@@ -14,6 +14,7 @@ import { lazyContainer } from '../../json/validReader';
 import { knownRoles } from '../../trace/roles';
 import { callKeys, chunkKeys, eventKeys, functionKeys, rootObjectKeys } from '../../trace/schema';
 import type { Line, LineKind } from '../lines';
+import { isJsonSpace } from '../model';
 import { lineBounds } from '../strings';
 import { codePointLength, parseAddress } from './address';
 
@@ -57,10 +58,6 @@ export function readCleanDatasetLine(text: string, number: number, start: number
     };
   }
   return { number, start, end, kind, errors: [], root: lazyContainer(text, rootStart, rootEnd, isObject(root)) };
-}
-
-function isJsonSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 }
 
 /** As lines.ts classifies a node (a line whose first key is written "call" never comes here: model.ts reads it whole). */
