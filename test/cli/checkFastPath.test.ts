@@ -8,6 +8,8 @@ import { checkFile, type CheckOptions } from '../../server/src/cli/check';
 import { readCleanDatasetLine } from '../../server/src/jsonl/dataset/cleanLine';
 import { parseDatasetLine } from '../../server/src/jsonl/dataset/parseLine';
 import { parseLine } from '../../server/src/jsonl/model';
+import { ChunkReaders } from '../../server/src/cli/chunkReaders';
+import { lineChunks } from '../../server/src/cli/streamedInputs';
 
 const corpus = resolve(__dirname, '../../..', '../shared/corpus');
 
@@ -225,6 +227,37 @@ describe('check: a streamed dataset reports the same read fast, read positioned,
     const ran = runCli(folder, 'check', 'mixed.jsonl', '--jobs', '0');
     assert.equal(ran.code, 2);
     assert.match(ran.stderr, /--jobs takes a whole number from 1 to 256/);
+  });
+});
+
+describe('check: a worker that runs out of its heap on a huge line', () => {
+  it('leaves its chunks to the main thread, which reads them as --jobs 1 does', async () => {
+    // A line of 300,000 small objects: its parsed value and its reading outgrow a worker given a 16 MB old generation.
+    const huge = JSON.stringify({ messages: Array.from({ length: 300_000 }, (_, i) => ({ role: 'user', content: `m${i}` })) });
+    const text = `${JSON.stringify(cleanLine(0))}\n${huge}\n${JSON.stringify(cleanLine(1))}\n{"messages": [ broken\n`;
+    const chunks = async function* () {
+      yield Buffer.from(text, 'utf8');
+    };
+    const read = async (readers: ChunkReaders) => {
+      try {
+        const results = [];
+        for await (const chunk of lineChunks(chunks(), { maxBytes: 100 * 2 ** 20 })) {
+          const { read: found, text: decoded } = await readers.read(chunk);
+          results.push({ found, text: decoded() });
+        }
+        return results;
+      } finally {
+        readers.close();
+      }
+    };
+    const reference = await read(new ChunkReaders(1));
+    const exits: string[] = [];
+    const starved = new ChunkReaders(2, { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 }, (why) => exits.push(why));
+    assert.deepEqual(await read(starved), reference);
+    assert.deepEqual(exits, ['ERR_WORKER_OUT_OF_MEMORY'], 'the worker ran out of its heap (the test would not test the fallback otherwise)');
+    const lines = reference[0].found.whole ? [] : reference[0].found.lines;
+    assert.equal(lines.length, 4);
+    assert.ok('again' in lines[3], 'the broken line is read again by the positioned reader');
   });
 });
 

@@ -10,10 +10,9 @@ port.on('message', (request: ChunkRequest) => {
   let reply: ChunkReply;
   try {
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-    reply = { id: request.id, bytes, read: readChunk(text, request.firstLine) };
+    reply = { id: request.id, read: readChunk(text, request.firstLine) };
   } catch (error) {
-    reply = { id: request.id, bytes, failure: errorCode(error) };
+    reply = { id: request.id, failure: errorCode(error) };
   }
-  // The bytes go back with the reply: the checks between lines read a line's text from them when they need it.
-  port.postMessage(reply, [bytes.buffer as ArrayBuffer]);
+  port.postMessage(reply);
 });
