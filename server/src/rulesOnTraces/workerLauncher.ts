@@ -55,13 +55,18 @@ export function bundleBeside(fileName: string, what: string): string {
 /** The platform's launcher: Node worker threads here, nested web workers in the browser build (workerLauncher.browser.ts). */
 export const platformWorkerLauncher = (options: { yieldToServer?: boolean } = {}): WorkerLauncher => nodeWorkerLauncher(options);
 
-/** `yieldToServer`: the worker runs at a lower priority than the thread that started it (the server's). */
-export function nodeWorkerLauncher(options: { yieldToServer?: boolean; script?: string } = {}): WorkerLauncher {
+/**
+ * `yieldToServer`: the worker runs at a lower priority than the thread that started it (the server's).
+ * `youngGenerationMb`: the size of the worker's young generation, where V8's default is tens of MB: a command that
+ * streams a dataset through its workers makes mostly short-lived garbage, and each worker's young generation is a
+ * part of its peak memory.
+ */
+export function nodeWorkerLauncher(options: { yieldToServer?: boolean; script?: string; youngGenerationMb?: number } = {}): WorkerLauncher {
   const script = options.script ?? evaluationWorkerScript();
   return () => {
     // Its output is kept from the process's own: the server's stdout is the editor's protocol channel.
     const worker = new Worker(script, {
-      stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: workerHeapLimitMB }, workerData: { yieldToServer: options.yieldToServer === true },
+      stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: workerHeapLimitMB, ...(options.youngGenerationMb ? { maxYoungGenerationSizeMb: options.youngGenerationMb } : {}) }, workerData: { yieldToServer: options.yieldToServer === true },
     });
     let ended = false;
     let stderr = '';
