@@ -1,4 +1,3 @@
-import { parser } from '@lezer/python';
 import type { SyntaxNode } from '@lezer/common';
 
 /**
@@ -33,15 +32,24 @@ const PYTHON_BUILTINS = new Set(('ArithmeticError AssertionError AttributeError 
 
 const NOT_A_NAME_PARENTS = new Set(['ImportStatement', 'ParamList', 'ScopeStatement', 'LambdaExpression']);
 
-/** Stops at the first syntax error instead of recovering: a program with an error yields no facts anyway. */
-const strictParser = parser.configure({ strict: true });
+type PythonParser = typeof import('@lezer/python').parser;
+
+let strictParser: PythonParser | undefined;
+
+/**
+ * Stops at the first syntax error instead of recovering: a program with an error yields no facts anyway. Loaded on
+ * first use: building @lezer/python's tables took 50-75 ms of every process's and evaluation worker's start.
+ */
+function pythonParser(): PythonParser {
+  return (strictParser ??= (require('@lezer/python') as typeof import('@lezer/python')).parser.configure({ strict: true }));
+}
 
 export function analyzePython(code: string): PythonFacts {
   const facts: PythonFacts = { imports: [], builtins: [], functionCalls: [], syntaxError: false, exception: '' };
   let errorAt = unexpectedIndent(code);
   let tree;
   try {
-    tree = errorAt >= 0 ? null : strictParser.parse(code);
+    tree = errorAt >= 0 ? null : pythonParser().parse(code);
   } catch (e) {
     const at = /(\d+)\s*$/.exec((e as Error).message);
     errorAt = at ? Number(at[1]) : 0;
