@@ -8,7 +8,7 @@
 // opened and edited the same way (edit → diagnostics).
 // Beside the generated traces of 10 and 50 MB, a 12.8 MB trace whose tool outputs are 40-line command outputs (a
 // listing, test results, a traceback: every output dense with `\n`, `\t` and `\"` escapes, as real tool outputs are).
-// Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...] [cold] [rules] [escapes] [decoder])
+// Run: npm run bench -- e2e   (or node esbuild.mjs && node out/bench/e2e.bench.js [sizesInMB...] [cold] [rules] [escapes] [decoder] [edits])
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -425,14 +425,39 @@ const slowest = (values: number[]) => (values.length === 0 ? 0 : Math.max(...val
 const ms = (value: number) => `${Math.round(value)}`.padStart(6);
 const pair = (values: number[]) => (values.length === 0 ? '     n/a     ' : `${ms(percentile(values, 50))} /${ms(percentile(values, 95))}`);
 
+/**
+ * The edits alone (`edits`): our server's edit → definition and edit → diagnostics on the third open document, as in
+ * the full run (three copies of the trace open), each edit's figures in the order they were made.
+ */
+async function compareEdits(sizes: number[]): Promise<void> {
+  for (const mb of sizes) {
+    const text = generateTrace(mb * 1024 * 1024, 1, { outputLines: [10, 30] });
+    const editCount = mb >= 50 ? 8 : 16;
+    console.log(`--- ${mb} MB: ${editCount * 2} edits (string, key, number, between events; each then taken out), edit → definition / diagnostics after the delay`);
+    const figures = await measure(ours, text, editCount);
+    const kinds = editsIn(text, editCount).flatMap((edit) => [edit.kind, `${edit.kind} (undo)`]);
+    console.log(kinds.map((kind, i) => `${kind}: ${Math.round(figures.definition[i])} / ${Math.round(figures.diagnostics[i])}`).join(', '));
+    const byKind = [...figures.byKind].map(([where, f]) => `${where} ${Math.round(percentile(f.definition, 95))} / ${Math.round(percentile(f.diagnostics, 95))}`);
+    console.log(`p95 by kind: ${byKind.join(', ')}`);
+    console.log(
+      `agent-traces, ${mb} MB: definition p50 / p95 ${pair(figures.definition)}, diagnostics p50 / p95 ${pair(figures.diagnostics)} `
+      + `(≤ ${mb >= 50 ? 50 : 20}), hover p95 ${Math.round(percentile(figures.hover, 95))}\n`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   // Arguments: trace sizes in MB (default 10 and 50), `cold` for the repeated cold opens only, `rules` for the rule
   // file case only (both run by default too), `decoder` for the message decoding alone, ours against the library's
-  // (on a 40 MB trace unless a size is given).
+  // (on a 40 MB trace unless a size is given), `edits` for our server's edits alone.
   const args = process.argv.slice(2);
   const sizes = args.map(Number).filter((n) => n > 0);
   if (args.includes('decoder')) {
     await compareDecoders(sizes[0] ?? 40, 5);
+    return;
+  }
+  if (args.includes('edits')) {
+    await compareEdits(sizes.length > 0 ? sizes : [10, 50]);
     return;
   }
   const only = args.includes('rules') || args.includes('cold') || args.includes('escapes');

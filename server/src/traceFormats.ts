@@ -21,8 +21,11 @@ export type { ConvertedTrace } from './calls/sourcedEvents';
 export interface TraceFormat {
   /** What a file of the format is, in messages: `a Codex rollout`. */
   readonly name: string;
-  /** Whether a file the editor reads as `language`, with this text, is of this format. */
-  holds(language: string, text: string): boolean;
+  /**
+   * Whether a file the editor reads as `language`, with this text, is of this format. `text` is asked for only by a
+   * format its language leaves in doubt (an edited big document's text is joined when it is asked for).
+   */
+  holds(language: string, text: () => string): boolean;
   /**
    * The file's traces as Invariant events, in the file's order; `path` (a path or URI) may decide how the text is
    * read. A format whose files hold many traces (an Inspect log's samples) converts each when the caller reaches it.
@@ -33,7 +36,7 @@ export interface TraceFormat {
 /** A trace file (one trace as it is), a dataset (one trace per line, as it is), or a format converted to events. */
 export type TraceLayout = 'trace' | 'dataset' | TraceFormat;
 
-const jsonLinesMember = (member: 'claude-code' | 'codex') => (language: string, text: string) => language === 'agent-trace-jsonl' && detectJsonLinesFormat(text) === member;
+const jsonLinesMember = (member: 'claude-code' | 'codex') => (language: string, text: () => string) => language === 'agent-trace-jsonl' && detectJsonLinesFormat(text()) === member;
 const convertedLines = (text: string): ConvertedTrace[] => {
   const converted = convertedEventsOfText(text);
   return converted ? [converted] : [];
@@ -49,9 +52,10 @@ export const traceFormats: readonly TraceFormat[] = [
 ];
 
 /** How a document of this language holds traces; undefined when it holds none (a rule file, a manifest). */
-export function traceLayout(language: string | undefined, text: string): TraceLayout | undefined {
+export function traceLayout(language: string | undefined, text: string | (() => string)): TraceLayout | undefined {
   if (language === undefined) return undefined;
-  const format = traceFormats.find((candidate) => candidate.holds(language, text));
+  const read = typeof text === 'string' ? () => text : text;
+  const format = traceFormats.find((candidate) => candidate.holds(language, read));
   if (format) return format;
   return language === 'agent-trace' ? 'trace' : language === 'agent-trace-jsonl' ? 'dataset' : undefined;
 }

@@ -144,7 +144,7 @@ export class DiagnosticsPipeline {
         this.recheckTraces();
         this.recheckManifests();
       } else {
-        const layout = traceLayout(parsed.languageId, document.getText());
+        const layout = traceLayout(parsed.languageId, () => document.getText());
         if (layout) diagnostics.push(...this.violationDiagnostics(document, await host.rules.checkSafely(document, layout)));
         if (moot()) return;
         host.publish(uri, version, diagnostics);
