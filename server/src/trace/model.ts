@@ -11,6 +11,7 @@ import { parseJson, parseJsonInSlices, type Field, type JsonValue, type ParsedJs
 import { runSteps, runStepsInSlices } from '../common/steps';
 import type { CallStep, LinkedCall, LinkedOutput } from '../calls/model';
 import { CallLinker } from '../calls/links';
+import { relinkEdited } from './relink';
 
 export type { Field, JsonValue, SyntaxProblem, ValueKind, Shape } from './parser';
 export { contains };
@@ -243,8 +244,8 @@ function* eventSteps(model: TraceModel): Generator<void, void, void> {
 /**
  * The model of a tree patched by an incremental read (see incremental.ts), where only the event at `edited` (-1:
  * none) is new: the other events and their calls are those of `previous` (same values, moved in place), with their
- * links kept when the edited event's links cannot have changed, else found again. The previous model's events must
- * not be used afterwards.
+ * links kept when the edited event's links cannot have changed, else linked again where they can (relink.ts). The
+ * previous model's events, calls and indexes become this model's: the previous model must not be used afterwards.
  */
 export function relinkedTrace(previous: TraceModel, text: TextSource, parsed: ParsedJson, edited: number): TraceModel {
   const model = modelShell(text, 0, text.length, parsed);
@@ -252,28 +253,16 @@ export function relinkedTrace(previous: TraceModel, text: TextSource, parsed: Pa
   if (!items) return model;
   const events = previous.events;
   const read = edited < 0 ? undefined : describeEvent(model, items[edited], edited);
+  model.events = events;
+  model.calls = previous.calls;
+  model.outputs = previous.outputs;
+  model.callsById = previous.callsById;
+  model.outputsByCallId = previous.outputsByCallId;
+  // Nothing a link depends on changed: every link is the previous one, and the edited event takes the new reading.
   if (!read || sameLinks(events[edited], read)) {
-    // Nothing a link depends on changed: every link is the previous one, and the edited event takes the new reading.
     if (read) takeOver(events[edited], read);
-    model.events = events;
-    model.calls = previous.calls;
-    model.outputs = previous.outputs;
-    model.callsById = previous.callsById;
-    model.outputsByCallId = previous.outputsByCallId;
-    return model;
-  }
-  const links = new Links(model);
-  for (let index = 0; index < items.length; index++) {
-    if (index === edited) {
-      links.add(read);
-      continue;
-    }
-    const event = events[index];
-    event.answers = null;
-    event.implicit = false;
-    if (event.ambiguous) event.ambiguous = undefined;
-    for (const call of event.calls) if (call.outputs.length > 0) call.outputs = [];
-    links.add(event);
+  } else {
+    relinkEdited(model, events[edited], read, read.kind === 'output' && read.callId === undefined && answersImplicitly(read));
   }
   return model;
 }

@@ -107,6 +107,25 @@ function probes(model: TraceModel, next: () => number): number[] {
 
 const ctx = context();
 
+/**
+ * Every link of a model, by position: what each output answers (and whether implicitly or ambiguously), each call's
+ * number and outputs, and the indexes by id. The features compare what they show; this compares what they read.
+ */
+function links(model: TraceModel): unknown {
+  const byId = <T>(map: Map<string, T[]>, position: (item: T) => number) =>
+    [...map].map(([id, list]) => [id, list.map(position)] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    events: model.events.map((event, i) => ({
+      i, index: event.index, kind: event.kind, callId: event.callId, answers: event.answers?.index ?? null, implicit: event.implicit,
+      ambiguous: event.ambiguous?.map((call) => call.index), calls: event.calls.map((call) => call.index),
+    })),
+    calls: model.calls.map((call, i) => ({ i, index: call.index, event: call.event.index, id: call.id, outputs: call.outputs.map((output) => output.index) })),
+    outputs: model.outputs.map((output) => output.index),
+    callsById: byId(model.callsById, (call) => call.index),
+    outputsByCallId: byId(model.outputsByCallId, (output) => output.index),
+  };
+}
+
 interface Run {
   edits: number;
   incremental: number;
@@ -178,6 +197,11 @@ function editAndCompare(name: string, original: string, seed: number, count: num
     assert.deepStrictEqual(
       { root: incremental.root, folds: incremental.folds, depth: incremental.depth, errors: incremental.syntaxErrors },
       { root: full.root, folds: full.folds, depth: full.depth, errors: full.syntaxErrors }, `tree differs: ${where}`);
+    assert.deepStrictEqual(links(incremental), links(full), `links differ: ${where}`);
+    for (const event of incremental.events) {
+      assert.equal(incremental.events[event.index], event, `event #${event.index} is not at its place: ${where}`);
+      for (const call of event.calls) assert.equal(call.event, event, `a call of event #${event.index} belongs to another: ${where}`);
+    }
     // Some versions go unchecked, as while typing faster than the validation delay: the next check carries over more.
     if (next() < 0.7) {
       assert.deepStrictEqual(traceService.validate(incremental, ctx), traceService.validate(full, ctx), `diagnostics differ: ${where}`);
