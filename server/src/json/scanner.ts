@@ -158,45 +158,14 @@ export class Lexer {
     return token;
   }
 
-  /**
-   * A string token. A well-formed one (nearly all) is matched whole: its plain start as in checkedString, then
-   * everything after its first escape by one regular expression, rather than one call per run between escapes
-   * (escapes are dense in tool outputs and encoded arguments). Anything else is read again by checkedString.
-   */
+  /** A string token: a well-formed one (nearly all) is matched whole, anything else read again by checkedString. */
   private string(start: number): number {
-    const source = this.source;
-    const len = this.len;
-    let i = start + 1;
-    const shortRun = i + 8 < len ? i + 8 : len;
-    while (i < shortRun && ordinary[source.charCodeAt(i)] === 1) i++;
-    if (i === shortRun && i < len) {
-      ordinaryRun.lastIndex = i;
-      ordinaryRun.test(source);
-      i = ordinaryRun.lastIndex;
-    }
-    if (i < len) {
-      const c = source.charCodeAt(i);
-      if (c === 34) return this.wellFormedString(start, i + 1, false);
-      if (c === 92) {
-        for (; ;) {
-          escapedRun.lastIndex = i;
-          if (!escapedRun.test(source)) break;
-          i = escapedRun.lastIndex;
-          if (i >= len) break;
-          const next = source.charCodeAt(i);
-          if (next === 34) return this.wellFormedString(start, i + 1, true);
-          if (next !== 92) break;
-        }
-      }
-    }
-    return this.checkedString(start);
-  }
-
-  private wellFormedString(start: number, end: number, escaped: boolean): number {
-    this.escaped = escaped;
+    const end = wellFormedStringEnd(this.source, start, this.len);
+    if (end === 0) return this.checkedString(start);
+    this.escaped = end < 0;
     this.error = ScanError.None;
-    this.length = end - start;
-    this.pos = end;
+    this.length = Math.abs(end) - start;
+    this.pos = Math.abs(end);
     return Token.String;
   }
 
@@ -268,16 +237,7 @@ export class Lexer {
 
   /** The decoded value of the current string token; the common keys and values are shared, not copied each time. */
   shared(): string {
-    const length = this.length;
-    if (length <= maxKnownLength + 2 && this.error === ScanError.None && !this.escaped) {
-      const candidates = knownByLength[length - 2];
-      if (candidates) {
-        const from = this.offset + 1;
-        const source = this.source;
-        const first = source.charCodeAt(from);
-        for (const name of candidates) if (name.charCodeAt(0) === first && source.startsWith(name, from)) return name;
-      }
-    }
+    if (this.error === ScanError.None) return sharedString(this.source, this.offset, this.offset + this.length, this.escaped);
     return this.value();
   }
 
@@ -292,6 +252,54 @@ export class Lexer {
     if (this.error === ScanError.None) return JSON.parse(this.source.substring(from, to)) as string;
     return decodeJsonString(this.source, from + 1, innerEnd, Infinity);
   }
+}
+
+/**
+ * The end (after its closing quote) of the well-formed string literal opening at source[start] and closed before
+ * `len`, negative when it holds an escape; 0 when it is not well formed (a control character, a broken escape, no
+ * closing quote). Its plain start is read a few characters at a time, then everything after its first escape by
+ * one regular expression, rather than one call per run between escapes (escapes are dense in tool outputs and
+ * encoded arguments).
+ */
+export function wellFormedStringEnd(source: string, start: number, len: number): number {
+  let i = start + 1;
+  const shortRun = i + 8 < len ? i + 8 : len;
+  while (i < shortRun && ordinary[source.charCodeAt(i)] === 1) i++;
+  if (i === shortRun && i < len) {
+    ordinaryRun.lastIndex = i;
+    ordinaryRun.test(source);
+    i = ordinaryRun.lastIndex;
+  }
+  if (i >= len) return 0;
+  const c = source.charCodeAt(i);
+  if (c === 34) return i + 1;
+  if (c !== 92) return 0;
+  for (; ;) {
+    escapedRun.lastIndex = i;
+    if (!escapedRun.test(source)) return 0;
+    i = escapedRun.lastIndex;
+    if (i >= len) return 0;
+    const next = source.charCodeAt(i);
+    if (next === 34) return -(i + 1);
+    if (next !== 92) return 0;
+  }
+}
+
+/**
+ * The decoded value of the well-formed string literal source[start, end) (quotes included; `escaped`: it holds a
+ * backslash); the common keys and values are shared, not copied each time.
+ */
+export function sharedString(source: string, start: number, end: number, escaped: boolean): string {
+  if (escaped) return JSON.parse(source.substring(start, end)) as string;
+  const length = end - start - 2;
+  if (length <= maxKnownLength) {
+    const candidates = knownByLength[length];
+    if (candidates) {
+      const first = source.charCodeAt(start + 1);
+      for (const name of candidates) if (name.charCodeAt(0) === first && source.startsWith(name, start + 1)) return name;
+    }
+  }
+  return source.substring(start + 1, end - 1);
 }
 
 export function unknownTokenMessage(word: string): string {

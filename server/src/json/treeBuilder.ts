@@ -6,7 +6,7 @@
  * deep nesting cannot overflow the call stack.
  */
 import { spend, type Budget } from '../common/budget';
-import { runStepsInSlices, type Steps } from '../common/steps';
+import type { Steps } from '../common/steps';
 import { Lexer, reportTokenError, unknownTokenMessage } from './scanner';
 import { ScanError, Token } from './tokens';
 import type { Field, JsonValue, ParsedJson, ReadingPlan, SyntaxCode, SyntaxProblem, ValueKind } from './tree';
@@ -15,7 +15,7 @@ import type { Field, JsonValue, ParsedJson, ReadingPlan, SyntaxCode, SyntaxProbl
  * Strings up to this raw length keep their decoded value in the tree (ids, names, roles, types); longer ones
  * are decoded from the text when a feature asks (most contents and arguments are never read).
  */
-const maxKeptString = 64;
+export const maxKeptString = 64;
 
 const enum State {
   ValueOrClose,
@@ -80,16 +80,6 @@ const closerName = (frame: Frame<string>) => (frame.isObject ? "'}'" : "']'");
 /** Reads the JSON value in text[from, end) by `plan`. All offsets in the result are absolute offsets into text. */
 export function buildTree<S extends string>(text: string, from: number, end: number, plan: ReadingPlan<S>, budget?: Budget): ParsedJson<S> {
   return new TreeBuilder(text, from, end, plan, budget).run();
-}
-
-/**
- * The same reading, in slices of about `sliceMs` that each end with `pause()` (e.g. a turn of the event loop), so a
- * server keeps answering other requests while a big document is read. `budget` still stops it between tokens.
- */
-export function buildTreeInSlices<S extends string>(
-  text: string, from: number, end: number, plan: ReadingPlan<S>, budget: Budget | undefined, pause: () => Promise<void>, sliceMs: number,
-): Promise<ParsedJson<S>> {
-  return runStepsInSlices(buildTreeInSteps(text, from, end, plan, budget, sliceMs), pause, sliceMs);
 }
 
 /** The same reading as steps of about `stepMs` each, for work that runs in steps of its own (see common/steps.ts). */

@@ -3,7 +3,9 @@
  * a meaning in a trace (the events array, events, content chunks, tool calls, functions), in a trace's words.
  */
 import type { Budget } from '../common/budget';
-import { buildTree, buildTreeInSlices } from '../json/treeBuilder';
+import { runStepsInSlices, type Steps } from '../common/steps';
+import { buildTree, buildTreeInSteps } from '../json/treeBuilder';
+import { readValidTree, readValidTreeInSteps } from '../json/validTreeReader';
 import type { Field as AnyField, JsonValue as AnyJsonValue, ParsedJson as AnyParsedJson, ReadingPlan } from '../json/tree';
 
 export type { SyntaxProblem, ValueKind } from '../json/tree';
@@ -80,9 +82,12 @@ export function parseEventJson(text: string, from: number, end: number): ParsedJ
   return buildTree(text, from, end, eventPlan);
 }
 
-/** Reads the trace in text[from, end); offsets are absolute. */
+/**
+ * Reads the trace in text[from, end); offsets are absolute. Valid text (nearly every trace) takes the fast reader;
+ * text it refuses is read by the tolerant tree builder, which reports what is wrong.
+ */
 export function parseJson(text: string, from = 0, end = text.length, budget?: Budget): ParsedJson {
-  return buildTree(text, from, end, tracePlan, budget);
+  return readValidTree(text, from, end, tracePlan, budget) ?? buildTree(text, from, end, tracePlan, budget);
 }
 
 /** Reads nothing into a tree: only whether the text is JSON, for checks of a text that is not kept (a fix's result). */
@@ -97,5 +102,10 @@ export function jsonSyntaxErrors(text: string, from = 0, end = text.length, budg
 export function parseJsonInSlices(
   text: string, from: number, end: number, budget: Budget | undefined, pause: () => Promise<void>, sliceMs: number,
 ): Promise<ParsedJson> {
-  return buildTreeInSlices(text, from, end, tracePlan, budget, pause, sliceMs);
+  return runStepsInSlices(traceSteps(text, from, end, budget, sliceMs), pause, sliceMs);
+}
+
+function* traceSteps(text: string, from: number, end: number, budget: Budget | undefined, stepMs: number): Steps<ParsedJson> {
+  const valid = yield* readValidTreeInSteps(text, from, end, tracePlan, budget, stepMs);
+  return valid ?? (yield* buildTreeInSteps(text, from, end, tracePlan, budget, stepMs));
 }
