@@ -1,7 +1,8 @@
 // Edit → answer inside the server process, without the transport: the editor's document takes a one-character edit
 // (inside a string, a key, a number, between events; then its undo), the server builds that version's model and
 // answers a definition, then checks it. Incremental re-read against reading every version in full, on the same
-// edits. CPU ms of this process (the machine may be shared), p50 / p95.
+// edits. CPU ms of this process (the machine may be shared), p50 / p95. Then edits of ids (a tool_call_id, a call's
+// id), which link an output or a call differently, read incrementally.
 // Run: npm run bench -- trace-edit   (or node esbuild.mjs && node out/bench/trace-edit.bench.js [sizesInMB...])
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { toDiagnostic, toLocationLinks } from '../server/src/lsp/toProtocol';
@@ -21,15 +22,25 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((sorted.length * p) / 100) - 1)];
 }
 
-/** Offsets of one-character insertions of each kind (the end-to-end benchmark's kinds). */
-function editOffsets(text: string, count: number): { kind: string; offset: number; insert: string }[] {
+/** Places of the end-to-end benchmark's kinds of edits, none of which changes a link. */
+const keepingLinks = [
+  ['string', /"content": "/g, 14, 'x'],
+  ['key', /"role"/g, 3, 'x'],
+  ['number', /"n": \d/g, 6, '7'],
+  ['between events', /\n {2}\},\n/g, 5, ' '],
+] as const;
+
+/** Edits of ids, each of which links an output or a call differently (its undo links it back). */
+const changingLinks = [
+  ['tool_call_id', /"tool_call_id": "/g, 19, 'x'],
+  ['call id', /"id": "/g, 9, 'x'],
+] as const;
+
+type Pools = readonly (readonly [string, RegExp, number, string])[];
+
+/** Offsets of one-character insertions of each kind. */
+function editOffsets(text: string, count: number, pools: Pools): { kind: string; offset: number; insert: string }[] {
   const next = random(11);
-  const pools = [
-    ['string', /"content": "/g, 14, 'x'],
-    ['key', /"role"/g, 3, 'x'],
-    ['number', /"n": \d/g, 6, '7'],
-    ['between events', /\n {2}\},\n/g, 5, ' '],
-  ] as const;
   const found = pools.map(([kind, pattern, shift, insert]) => [...text.matchAll(pattern)].map((m) => ({ kind, offset: m.index! + shift, insert })));
   return Array.from({ length: count }, (_, i) => {
     const pool = found[i % found.length];
@@ -37,7 +48,7 @@ function editOffsets(text: string, count: number): { kind: string; offset: numbe
   });
 }
 
-async function measure(text: string, incremental: boolean, count: number) {
+async function measure(text: string, incremental: boolean, count: number, pools: Pools = keepingLinks) {
   const log = new EditLog();
   const documents = incremental ? documentsRecordingEdits(log) : { create: TextDocument.create, update: TextDocument.update };
   const models = new DocumentModels(() => ({ maxLines: 1000, maxFileSizeMB: 100, folders: [] }), () => undefined, incremental ? log : undefined);
@@ -47,7 +58,7 @@ async function measure(text: string, incremental: boolean, count: number) {
   const ids = [...text.matchAll(/"tool_call_id": "/g)].map((m) => m.index! + 19);
   const figures = { update: [] as number[], definition: [] as number[], check: [] as number[] };
   let n = 0;
-  for (const edit of editOffsets(text, count)) {
+  for (const edit of editOffsets(text, count, pools)) {
     for (const undo of [false, true]) {
       const start = document.positionAt(edit.offset);
       const change = undo
@@ -82,6 +93,8 @@ async function main(): Promise<void> {
       const figures = await measure(text, incremental, mb >= 50 ? 12 : 20);
       console.log(`${(incremental ? 'incremental' : 'full re-read').padEnd(18)} ${pair(figures.update)}     ${pair(figures.definition)}             ${pair(figures.check)}`);
     }
+    const ids = await measure(text, true, mb >= 50 ? 6 : 10, changingLinks);
+    console.log(`${'incremental, ids'.padEnd(18)} ${pair(ids.update)}     ${pair(ids.definition)}             ${pair(ids.check)}`);
   }
 }
 
