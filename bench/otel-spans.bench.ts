@@ -5,17 +5,29 @@
 // process. The spans are opened with the generic `jsonl` language id other editors send. Ratios are spans / trace, in
 // the same run. The runs are generated as test/unit/otel/samples.ts writes them (imitating the corpus's
 // otel-any-agent/OPENAI_trace.json run, in OTLP).
-// Run: npm run bench -- otel
-import { conventionsRun, otlpLine } from '../test/unit/otel/samples';
+// Run: npm run bench -- otel-spans
+import { conventionsRun, otlpLine, type SpanSpec } from '../test/unit/otel/samples';
 import { generateTrace } from './generateTrace';
 import { compareOpens, type Subject } from './openBeside';
 
-/** Batches of one run each, every span id new, all in one trace, until the file has about `targetBytes`. */
+/** A run's attributes with its call ids (`call_1`, `call_2`) made the run's own, as every real run's are. */
+function ownCallIds(attributes: SpanSpec['attributes'], run: number): SpanSpec['attributes'] {
+  const own: SpanSpec['attributes'] = {};
+  for (const [key, value] of Object.entries(attributes)) own[key] = typeof value === 'string' ? value.replace(/\bcall_(\d+)\b/g, `call_${run}_$1`) : value;
+  return own;
+}
+
+/**
+ * Batches of one run each, every span id and call id new, all in one trace, until the file has about `targetBytes`
+ * (the trace beside it has a call id of its own for every call, too).
+ */
 function spansFile(targetBytes: number): string {
   const lines: string[] = [];
   let size = 0;
   for (let run = 0; size < targetBytes; run++) {
-    const specs = conventionsRun().map((spec) => ({ ...spec, id: spec.id + run * 10, parent: spec.parent === undefined ? undefined : spec.parent + run * 10, at: spec.at + run * 2000 }));
+    const specs = conventionsRun().map((spec) => ({
+      ...spec, id: spec.id + run * 10, parent: spec.parent === undefined ? undefined : spec.parent + run * 10, at: spec.at + run * 2000, attributes: ownCallIds(spec.attributes, run),
+    }));
     const line = otlpLine(specs);
     lines.push(line);
     size += line.length + 1;
