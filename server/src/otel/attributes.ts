@@ -4,7 +4,7 @@
  * (64-bit integers as strings); any-agent writes a flat object of plain values. OTLP's arrays and key-value lists
  * become array and object nodes whose leaves are the file's own nodes, so everything read from them keeps its place.
  */
-import type { JsonNode, JsonProperty, JsonString } from '../json/nodes';
+import type { JsonNode, JsonProperty, JsonSyntaxError } from '../json/nodes';
 import { property } from '../json/queries';
 import type { Span } from '../common/types';
 import { markDecoded, readEmbeddedJson, type EmbeddedJson } from './embedded';
@@ -16,8 +16,8 @@ export interface SpanAttribute {
   readonly value?: JsonNode;
   /** The whole entry (`{"key": …, "value": …}`, or `"key": value`). */
   readonly span: Span;
-  /** What its value holds as JSON, once read (the span's messages, then their checks, read the same string). */
-  json?: AttributeJson;
+  /** The syntax errors of the JSON its string holds, once read (the span's messages read it, then its check). */
+  jsonErrors?: JsonSyntaxError[];
 }
 
 const maxDepth = 32;
@@ -89,11 +89,20 @@ export interface AttributeJson extends EmbeddedJson {
   encoded: boolean;
 }
 
-/** Read once per attribute: the messages of a span and the checks of the JSON in its strings share the reading. */
+/**
+ * What an attribute holds as JSON, its errors kept on the attribute for its check. The nodes are the reader's to keep
+ * or let go: held by the attribute, a history of messages kept its decoded text and the trees read from it.
+ */
 export function attributeJson(text: string, attribute: SpanAttribute | undefined): AttributeJson | undefined {
   const value = attribute?.value;
   if (!attribute || !value) return undefined;
-  if (attribute.json) return attribute.json;
-  attribute.json = value.type === 'string' ? { ...readEmbeddedJson(text, value as JsonString), encoded: true } : { root: value, errors: [], encoded: false };
-  return attribute.json;
+  if (value.type !== 'string') return { root: value, errors: [], encoded: false };
+  const read = readEmbeddedJson(text, value);
+  attribute.jsonErrors = read.errors;
+  return { ...read, encoded: true };
+}
+
+/** The syntax errors of the JSON in an attribute's string, read once (the span's messages may have read them). */
+export function attributeJsonErrors(text: string, attribute: SpanAttribute): JsonSyntaxError[] {
+  return attribute.jsonErrors ?? attributeJson(text, attribute)?.errors ?? [];
 }

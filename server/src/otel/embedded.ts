@@ -7,6 +7,7 @@
 import type { JsonArray, JsonNode, JsonObject, JsonProperty, JsonSyntaxError } from '../json/nodes';
 import { transientStringValue, type JsonString } from '../json/nodes';
 import { parseWholeJsonValue } from '../json/readJson';
+import { decodeJsonString } from '../json/strings';
 
 /**
  * The mark of the nodes read here (and the containers attributes.ts makes of OTLP's AnyValues): their characters in
@@ -43,17 +44,23 @@ export function startsAsContainer(text: string, literal: { start: number; end: n
   return /^(?:[ \t\r\n]|\\[nrt]|\\u00(?:20|09|0[aA]|0[dD]))*[[{]/.test(text.slice(literal.start + 1, Math.min(literal.end, literal.start + 129)));
 }
 
-/** Maps offsets in a literal's decoded value to offsets in the source text. */
+/** Maps offsets in a literal's decoded value (or in a stretch of it) to offsets in the source text. */
 export class LiteralOffsets {
   /** Decoded and source offsets where each plain run starts (after each escape). */
   private readonly decodedAt: number[] = [0];
   private readonly sourceAt: number[];
 
-  constructor(text: string, literal: { start: number; end: number }) {
+  /** The offsets of a string literal's value. */
+  static ofLiteral(text: string, literal: { start: number; end: number }): LiteralOffsets {
     const contentEnd = Math.max(literal.start + 1, text.charCodeAt(literal.end - 1) === 0x22 && literal.end - literal.start >= 2 ? literal.end - 1 : literal.end);
-    this.sourceAt = [literal.start + 1];
+    return new LiteralOffsets(text, literal.start + 1, contentEnd);
+  }
+
+  /** The offsets of the characters text[contentStart, contentEnd) of a literal's value decode to. */
+  constructor(text: string, contentStart: number, contentEnd: number) {
+    this.sourceAt = [contentStart];
     let decoded = 0;
-    let pos = literal.start + 1;
+    let pos = contentStart;
     for (;;) {
       const slash = text.indexOf('\\', pos);
       if (slash === -1 || slash >= contentEnd) break;
@@ -88,7 +95,7 @@ function escapeSourceLength(text: string, slash: number, end: number): number {
  */
 export function readEmbeddedJson(text: string, literal: JsonString): EmbeddedJson {
   const decodedText = transientStringValue(literal);
-  const offsets = new LiteralOffsets(text, literal);
+  const offsets = LiteralOffsets.ofLiteral(text, literal);
   const parsed = parseWholeJsonValue(decodedText, 0, decodedText.length);
   const errors = parsed.errors.map((error) => ({ start: offsets.at(error.start), end: Math.max(offsets.at(error.end), offsets.at(error.start)), message: error.message }));
   return parsed.root ? { root: mapped(parsed.root, offsets, 0), errors } : { errors };
@@ -118,7 +125,7 @@ class MappedObject implements JsonObject {
   readonly [decoded] = true;
   private built: JsonProperty[] | undefined;
 
-  constructor(private readonly inner: JsonObject, private readonly offsets: LiteralOffsets, private readonly depth: number, readonly start: number, readonly end: number) {}
+  constructor(private readonly inner: JsonObject, private readonly offsets: LiteralOffsets, readonly depth: number, readonly start: number, readonly end: number) {}
 
   get properties(): JsonProperty[] {
     if (this.built) return this.built;
@@ -136,7 +143,7 @@ class MappedArray implements JsonArray {
   readonly [decoded] = true;
   private built: JsonNode[] | undefined;
 
-  constructor(private readonly inner: JsonArray, private readonly offsets: LiteralOffsets, private readonly depth: number, readonly start: number, readonly end: number) {}
+  constructor(private readonly inner: JsonArray, private readonly offsets: LiteralOffsets, readonly depth: number, readonly start: number, readonly end: number) {}
 
   get items(): JsonNode[] {
     this.built ??= this.depth >= maxDepth ? [] : this.inner.items.map((item) => mapped(item, this.offsets, this.depth + 1));
@@ -153,5 +160,70 @@ class MappedString implements JsonString {
 
   get value(): string {
     return this.inner.value;
+  }
+}
+
+/**
+ * A node read from JSON without errors inside a string, as a node that keeps only its place in the file: what the
+ * model keeps of a span's messages (the texts, arguments and results of its calls). Kept as read, each such node
+ * held the decoded text of its whole attribute and the two trees of nodes read from it, for the life of the document;
+ * this one decodes its own characters again when its value or its members are first asked for.
+ */
+export function detached(text: string, node: JsonNode): JsonNode {
+  if (node instanceof MappedString) return new KeptString(text, node.start, node.end);
+  if (node instanceof MappedObject) return new KeptObject(text, node.depth, node.start, node.end);
+  if (node instanceof MappedArray) return new KeptArray(text, node.depth, node.start, node.end);
+  return node;
+}
+
+/** A string inside a string: its characters decoded twice (the file's escapes, then its own). */
+class KeptString implements JsonString {
+  readonly type = 'string' as const;
+  readonly [decoded] = true;
+
+  constructor(private readonly text: string, readonly start: number, readonly end: number) {}
+
+  get value(): string {
+    const literal = decodeJsonString(this.text, this.start, this.end, Infinity);
+    return decodeJsonString(literal, 1, literal.length - 1, Infinity);
+  }
+}
+
+/** The members of an object or array inside a string, read again from its own characters. */
+function readKept(text: string, start: number, end: number, depth: number): JsonNode | undefined {
+  const json = decodeJsonString(text, start, end, Infinity);
+  const root = parseWholeJsonValue(json, 0, json.length).root;
+  return root && mapped(root, new LiteralOffsets(text, start, end), depth);
+}
+
+class KeptObject implements JsonObject {
+  readonly type = 'object' as const;
+  readonly [decoded] = true;
+  private built: JsonProperty[] | undefined;
+
+  constructor(private readonly text: string, private readonly depth: number, readonly start: number, readonly end: number) {}
+
+  get properties(): JsonProperty[] {
+    if (!this.built) {
+      const read = readKept(this.text, this.start, this.end, this.depth);
+      this.built = read?.type === 'object' ? read.properties : [];
+    }
+    return this.built;
+  }
+}
+
+class KeptArray implements JsonArray {
+  readonly type = 'array' as const;
+  readonly [decoded] = true;
+  private built: JsonNode[] | undefined;
+
+  constructor(private readonly text: string, private readonly depth: number, readonly start: number, readonly end: number) {}
+
+  get items(): JsonNode[] {
+    if (!this.built) {
+      const read = readKept(this.text, this.start, this.end, this.depth);
+      this.built = read?.type === 'array' ? read.items : [];
+    }
+    return this.built;
   }
 }

@@ -33,16 +33,17 @@ const span = (node: JsonNode): Span => ({ start: node.start, end: node.end });
 
 export function parseSpans(doc: DocumentInput): SpansModel {
   const text = doc.text;
-  const read = readDocument(text, doc.maxLines ?? defaultMaxLines, doc.budget);
+  let steps = 0;
+  const read = readDocument(text, doc.maxLines ?? defaultMaxLines, doc.budget, (spanRead) => {
+    steps = spend(doc.budget, steps);
+    return stepOf(text, spanRead);
+  });
   const model: SpansModel = {
     uri: doc.uri, version: doc.version, text, shape: read.shape, errors: read.errors, lines: read.lines, traces: [], steps: [],
-    omittedLines: read.omittedLines, omittedSpans: read.omittedSpans, finalOutput: read.finalOutput, root: read.lines ? undefined : read.values[0]?.value,
+    omittedLines: read.omittedLines, omittedSpans: read.omittedSpans, finalOutput: read.finalOutput, root: read.lines ? undefined : read.root,
   };
   const byTrace = new Map<string, SpanTrace>();
-  let steps = 0;
-  for (const spanRead of read.spans) {
-    steps = spend(doc.budget, steps);
-    const step = stepOf(text, spanRead);
+  for (const step of read.spans) {
     const key = step.traceId?.id.hex ?? '';
     let trace = byTrace.get(key);
     if (!trace) {
@@ -74,11 +75,15 @@ function newTrace(model: SpansModel, traceId: string | undefined): SpanTrace {
 function stepOf(text: string, read: ReadSpan): SpanStep {
   const facts = readSpanFacts(text, read);
   const node = read.releasable ? lazyContainer(text, read.node.start, read.node.end, true) as JsonObject : read.node;
-  const own = {
+  // One literal of one shape (see readSpanFacts).
+  return {
     index: 0, span: span(read.node), node, trace: undefined as unknown as SpanTrace, service: read.service,
-    children: [], depth: 0, calls: [], heldOutputs: [], mentions: [],
+    name: facts.name, nameNode: facts.nameNode, spanId: facts.spanId, parentId: facts.parentId, traceId: facts.traceId, kind: facts.kind,
+    time: facts.time, endTime: facts.endTime, startNode: facts.startNode, endNode: facts.endNode,
+    status: facts.status, statusMessage: facts.statusMessage, statusNode: facts.statusNode, attributes: facts.attributes,
+    operation: facts.operation, role: facts.role, usage: facts.usage, cost: facts.cost, input: facts.input, output: facts.output,
+    parent: undefined, children: [], depth: 0, cycle: undefined, calls: [], heldOutputs: [], mentions: [],
   };
-  return Object.assign(facts, own);
 }
 
 interface PendingResponse {

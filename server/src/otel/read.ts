@@ -9,7 +9,8 @@ import type { JsonNode, JsonObject, JsonSyntaxError } from '../json/nodes';
 import { property } from '../json/queries';
 import { parseJsonValue, parseWholeJsonValue } from '../json/readJson';
 import type { TokenUsage } from '../calls/model';
-import { attributeJson, attributeNumber, attributeString, numberOf, readAttributes, type SpanAttribute } from './attributes';
+import { attributeJson, attributeNumber, attributeString, numberOf, readAttributes, type AttributeJson, type SpanAttribute } from './attributes';
+import { detached } from './embedded';
 import { isZeroId, readSpanId } from './ids';
 import { messageOfParts, readMessages, type ReadMessage } from './messages';
 import type { IdField, SpanRole, SpansShape } from './types';
@@ -25,21 +26,26 @@ export interface ReadSpan {
   releasable: boolean;
 }
 
-export interface ReadDocument {
+export interface ReadDocument<T> {
   shape?: SpansShape;
-  /** Each line's value (one document's), and whether its spans' nodes may be let go (see ReadSpan). */
-  values: { value: JsonNode; releasable: boolean }[];
+  /** One document's value (a file of lines keeps none: each line's nodes are let go once its spans are taken). */
+  root?: JsonNode;
   errors: JsonSyntaxError[];
   lines: boolean;
-  spans: ReadSpan[];
+  /** What `take` made of each span, in file order. */
+  spans: T[];
   omittedLines: number;
   omittedSpans: number;
   finalOutput?: JsonNode;
 }
 
-/** Spans read from one file at most, and lines; the rest is counted and said. */
-export function readDocument(text: string, maxLines: number, budget?: Budget): ReadDocument {
-  const read: ReadDocument = { values: [], errors: [], lines: false, spans: [], omittedLines: 0, omittedSpans: 0 };
+/**
+ * Spans read from one file at most, and lines; the rest is counted and said. Each span is given to `take` as soon as
+ * its line is read, so that a line's nodes are garbage while they are still young (kept until every line was read,
+ * the nodes of a whole file survived the young generation's collections and were copied and promoted).
+ */
+export function readDocument<T>(text: string, maxLines: number, budget: Budget | undefined, take: (span: ReadSpan) => T): ReadDocument<T> {
+  const read: ReadDocument<T> = { errors: [], lines: false, spans: [], omittedLines: 0, omittedSpans: 0 };
   const firstLine = firstLineBounds(text);
   const rest = firstLine ? text.slice(firstLine.end, firstLine.end + 4096).trim() : '';
   const asLines = firstLine !== undefined && rest !== '' && parseJsonValue(text, firstLine.start, firstLine.end).errors.length === 0;
@@ -58,7 +64,8 @@ export function readDocument(text: string, maxLines: number, budget?: Budget): R
           steps = spend(budget, steps);
           const parsed = parseWholeJsonValue(text, start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end, budget);
           read.errors.push(...parsed.errors);
-          if (parsed.root) read.values.push({ value: parsed.root, releasable: parsed.errors.length === 0 });
+          // Lines are counted against the limit, not their spans.
+          if (parsed.root) collectSpans(parsed.root, parsed.errors.length === 0, read, Number.MAX_SAFE_INTEGER, take);
         }
         lines++;
       }
@@ -67,10 +74,10 @@ export function readDocument(text: string, maxLines: number, budget?: Budget): R
   } else {
     const parsed = parseWholeJsonValue(text, 0, text.length, budget);
     read.errors.push(...parsed.errors);
-    if (parsed.root) read.values.push({ value: parsed.root, releasable: false });
+    read.root = parsed.root;
+    // One document's spans are counted against the limit.
+    if (parsed.root) collectSpans(parsed.root, false, read, maxLines, take);
   }
-  // Lines are counted against the limit; one document's spans are.
-  for (const { value, releasable } of read.values) collectSpans(value, releasable, read, read.lines ? Number.MAX_SAFE_INTEGER : maxLines);
   return read;
 }
 
@@ -82,7 +89,7 @@ function firstLineBounds(text: string): { start: number; end: number } | undefin
   return { start, end: newline };
 }
 
-function collectSpans(value: JsonNode, releasable: boolean, read: ReadDocument, maxSpans: number): void {
+function collectSpans<T>(value: JsonNode, releasable: boolean, read: ReadDocument<T>, maxSpans: number, take: (span: ReadSpan) => T): void {
   const add = (node: JsonNode, shape: SpansShape, service?: string) => {
     if (node.type !== 'object') return;
     if (read.spans.length >= maxSpans) {
@@ -90,7 +97,7 @@ function collectSpans(value: JsonNode, releasable: boolean, read: ReadDocument, 
       return;
     }
     read.shape ??= shape;
-    read.spans.push({ node, shape, service, releasable });
+    read.spans.push(take({ node, shape, service, releasable }));
   };
   const resourceSpans = property(value, 'resourceSpans')?.value;
   if (resourceSpans?.type === 'array') {
@@ -141,41 +148,46 @@ const otlpKinds = ['unspecified', 'internal', 'server', 'client', 'producer', 'c
 const modelOperations = new Set(['chat', 'text_completion', 'generate_content', 'call_llm', 'completion', 'embeddings']);
 const stringOf = (node: JsonNode | undefined) => (node?.type === 'string' ? node.value : undefined);
 
-export function readSpanFacts(text: string, read: ReadSpan): SpanFacts {
+/** `keepPlaces`: the messages keep their nodes' places only (see `kept`); false keeps the nodes as read. */
+export function readSpanFacts(text: string, read: ReadSpan, keepPlaces = true): SpanFacts {
   const node = read.node;
   // Most of a span's fields are read: building its properties once beats looking each one up in its text.
   void node.properties;
   const otlp = read.shape === 'otlp';
-  const name = property(node, 'name')?.value;
+  const nameValue = property(node, 'name')?.value;
+  const nameNode = nameValue?.type === 'string' ? nameValue : undefined;
   const context = otlp ? node : property(node, 'context')?.value;
   const parentHolder = otlp ? node : property(node, 'parent')?.value;
   const attributes = readAttributes(property(node, 'attributes')?.value);
-  const facts: SpanFacts = { attributes, role: 'other', input: [], output: [] };
-  if (name?.type === 'string') {
-    facts.name = name.value;
-    facts.nameNode = name;
-  }
-  facts.spanId = idField(property(context, otlp ? 'spanId' : 'span_id')?.value, 8);
-  facts.traceId = idField(property(context, otlp ? 'traceId' : 'trace_id')?.value, 16);
   const parent = idField(property(parentHolder, otlp ? 'parentSpanId' : 'span_id')?.value, 8);
-  if (parent && !isZeroId(parent.id)) facts.parentId = parent;
-  const kind = property(node, 'kind')?.value;
-  if (kind?.type === 'string') facts.kind = kind.value.replace(/^SPAN_KIND_/, '').toLowerCase();
-  else if (kind?.type === 'number') facts.kind = otlpKinds[Number(kind.raw)];
+  const kindNode = property(node, 'kind')?.value;
+  const kind = kindNode?.type === 'string' ? kindNode.value.replace(/^SPAN_KIND_/, '').toLowerCase() : kindNode?.type === 'number' ? otlpKinds[Number(kindNode.raw)] : undefined;
   const start = property(node, otlp ? 'startTimeUnixNano' : 'start_time')?.value;
   const end = property(node, otlp ? 'endTimeUnixNano' : 'end_time')?.value;
   const startNs = numberOf(start);
   const endNs = numberOf(end);
-  if (startNs !== undefined && start) Object.assign(facts, { time: startNs / 1e6, startNode: start });
-  if (endNs !== undefined && end) Object.assign(facts, { endTime: endNs / 1e6, endNode: end });
-  readStatus(node, facts, otlp);
-  facts.operation = attributeString(attributes.get('gen_ai.operation.name')) ?? facts.name?.match(/^(\w+)\s/)?.[1];
-  facts.role = roleOf(facts);
-  facts.usage = usageOf(attributes);
+  const status = readStatus(node, otlp);
+  const operation = attributeString(attributes.get('gen_ai.operation.name')) ?? nameNode?.value.match(/^(\w+)\s/)?.[1];
+  const role = roleOf(operation, attributes);
   const inputCost = attributeNumber(attributes.get('gen_ai.usage.input_cost'));
   const outputCost = attributeNumber(attributes.get('gen_ai.usage.output_cost'));
-  if (inputCost !== undefined || outputCost !== undefined) facts.cost = (inputCost ?? 0) + (outputCost ?? 0);
-  if (facts.role === 'model') readModelMessages(text, facts);
+  // One literal of one shape: a span's facts added one by one made every step a dictionary of its properties.
+  const facts: SpanFacts = {
+    name: nameNode?.value, nameNode,
+    spanId: idField(property(context, otlp ? 'spanId' : 'span_id')?.value, 8),
+    parentId: parent && !isZeroId(parent.id) ? parent : undefined,
+    traceId: idField(property(context, otlp ? 'traceId' : 'trace_id')?.value, 16),
+    kind,
+    time: startNs !== undefined && start ? startNs / 1e6 : undefined,
+    endTime: endNs !== undefined && end ? endNs / 1e6 : undefined,
+    startNode: startNs !== undefined ? start : undefined,
+    endNode: endNs !== undefined ? end : undefined,
+    status: status?.status, statusMessage: status?.message, statusNode: status?.node,
+    attributes, operation, role, usage: usageOf(attributes),
+    cost: inputCost !== undefined || outputCost !== undefined ? (inputCost ?? 0) + (outputCost ?? 0) : undefined,
+    input: [], output: [],
+  };
+  if (role === 'model') readModelMessages(text, facts, keepPlaces);
   return facts;
 }
 
@@ -184,22 +196,19 @@ function idField(node: JsonNode | undefined, bytes: 8 | 16): IdField | undefined
   return id && node ? { id, node } : undefined;
 }
 
-function readStatus(node: JsonObject, facts: SpanFacts, otlp: boolean): void {
+function readStatus(node: JsonObject, otlp: boolean): { status: 'ok' | 'error' | 'unset'; message?: string; node: JsonNode } | undefined {
   const status = property(node, 'status')?.value;
-  if (!status) return;
+  if (!status) return undefined;
   const code = property(status, otlp ? 'code' : 'status_code')?.value;
   const message = stringOf(property(status, otlp ? 'message' : 'description')?.value);
   const raw = code?.type === 'number' ? Number(code.raw) : stringOf(code)?.replace(/^STATUS_CODE_/, '').toLowerCase();
-  facts.status = raw === 2 || raw === 'error' ? 'error' : raw === 1 || raw === 'ok' ? 'ok' : 'unset';
-  facts.statusNode = code ?? status;
-  if (message) facts.statusMessage = message;
+  return { status: raw === 2 || raw === 'error' ? 'error' : raw === 1 || raw === 'ok' ? 'ok' : 'unset', message: message || undefined, node: code ?? status };
 }
 
-function roleOf(facts: SpanFacts): SpanRole {
-  const operation = facts.operation;
-  if (operation === 'execute_tool' || facts.attributes.has('gen_ai.tool.call.id') || (facts.attributes.has('gen_ai.tool.name') && !facts.attributes.has('gen_ai.request.model'))) return 'tool';
+function roleOf(operation: string | undefined, attributes: Map<string, SpanAttribute>): SpanRole {
+  if (operation === 'execute_tool' || attributes.has('gen_ai.tool.call.id') || (attributes.has('gen_ai.tool.name') && !attributes.has('gen_ai.request.model'))) return 'tool';
   if (operation === 'invoke_agent' || operation === 'create_agent') return 'agent';
-  if ((operation && modelOperations.has(operation)) || facts.attributes.has('gen_ai.input.messages') || facts.attributes.has('gen_ai.output.messages')) return 'model';
+  if ((operation && modelOperations.has(operation)) || attributes.has('gen_ai.input.messages') || attributes.has('gen_ai.output.messages')) return 'model';
   return 'other';
 }
 
@@ -220,17 +229,19 @@ function usageOf(attributes: Map<string, SpanAttribute>): TokenUsage | undefined
  * `gen_ai.output.messages`, else any-agent's `gen_ai.output` (a list of tool calls when its type is json and it holds
  * them, else the text the model answered), as its output.
  */
-function readModelMessages(text: string, facts: SpanFacts): void {
+function readModelMessages(text: string, facts: SpanFacts, keepPlaces: boolean): void {
   const attributes = facts.attributes;
   const instructions = attributes.get('gen_ai.system_instructions');
   if (instructions?.value) {
-    const parts = attributeJson(text, instructions)?.root;
-    facts.input.push(messageOfParts(parts?.type === 'array' ? parts : instructions.value, 'system'));
+    const json = attributeJson(text, instructions);
+    const parts = json?.root;
+    facts.input.push(...kept(text, json, [messageOfParts(parts?.type === 'array' ? parts : instructions.value, 'system')], keepPlaces));
   }
-  facts.input.push(...readMessages(attributeJson(text, attributes.get('gen_ai.input.messages'))?.root));
+  const input = attributeJson(text, attributes.get('gen_ai.input.messages'));
+  facts.input.push(...kept(text, input, readMessages(input?.root), keepPlaces));
   const output = attributeJson(text, attributes.get('gen_ai.output.messages'));
   if (output?.root) {
-    facts.output.push(...readMessages(output.root, 'assistant'));
+    facts.output.push(...kept(text, output, readMessages(output.root, 'assistant'), keepPlaces));
     return;
   }
   const anyAgent = attributes.get('gen_ai.output');
@@ -238,10 +249,24 @@ function readModelMessages(text: string, facts: SpanFacts): void {
   if (attributeString(attributes.get('gen_ai.output.type')) === 'json') {
     const json = attributeJson(text, anyAgent);
     if (json?.root?.type === 'array' && json.root.items.some((item) => property(item, 'tool.name'))) {
-      facts.output.push(...readMessages(json.root, 'assistant'));
+      facts.output.push(...kept(text, json, readMessages(json.root, 'assistant'), keepPlaces));
       return;
     }
   }
   const node = anyAgent.value;
   facts.output.push({ span: { start: node.start, end: node.end }, role: 'assistant', texts: [node], toolCalls: [], toolResponses: [] });
+}
+
+/**
+ * Messages as the model keeps them: read from JSON without errors inside a string, their texts, arguments and
+ * results keep only their places in the file (see `detached`), so that the decoded text and its nodes are let go.
+ */
+function kept(text: string, json: AttributeJson | undefined, messages: ReadMessage[], keepPlaces: boolean): ReadMessage[] {
+  if (!keepPlaces || !json?.encoded || json.errors.length > 0) return messages;
+  for (const message of messages) {
+    message.texts = message.texts.map((node) => detached(text, node));
+    for (const call of message.toolCalls) if (call.args) call.args = detached(text, call.args);
+    for (const response of message.toolResponses) if (response.response) response.response = detached(text, response.response);
+  }
+  return messages;
 }

@@ -12,7 +12,7 @@ import { checkEncodedArguments } from '../calls/arguments';
 import { parseJson } from '../trace/parser';
 import type { JsonNode } from '../json/nodes';
 import { property } from '../json/queries';
-import { attributeJson, attributeString } from './attributes';
+import { attributeJsonErrors, attributeString } from './attributes';
 import { startsAsContainer } from './embedded';
 import type { SpanStep, SpansModel } from './types';
 
@@ -92,9 +92,8 @@ function checkSpan(model: SpansModel, step: SpanStep, add: Add): void {
 function checkEncodedJson(model: SpansModel, step: SpanStep, key: string, add: Add): void {
   const attribute = step.attributes.get(key);
   const value: JsonNode | undefined = attribute?.value;
-  if (value?.type !== 'string' || !startsAsContainer(model.text, value)) return;
-  const read = attributeJson(model.text, attribute);
-  const first = read?.errors[0];
+  if (!attribute || value?.type !== 'string' || !startsAsContainer(model.text, value)) return;
+  const first = attributeJsonErrors(model.text, attribute)[0];
   if (!first) return;
   add({ start: first.start, end: Math.max(first.end, first.start + 1) }, 'error', 'messages-json', `${key}: the JSON in this string breaks here: ${first.message}`);
 }

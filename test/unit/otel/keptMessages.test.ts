@@ -1,0 +1,146 @@
+// The messages a model keeps of each span hold their texts, arguments and results as nodes that keep only their place
+// in the file and decode their characters again when visited (read.ts `kept`, embedded.ts `detached`). These tests
+// read every model span of a file both ways, kept and as the JSON reader built them, and compare every node they
+// reach: types, places, values, members, at every depth. The files are the corpus's any-agent runs and runs generated
+// as test/unit/otel/samples.ts writes them (imitating otel-any-agent/OPENAI_trace.json's run), varied in the ways
+// writers vary: escapes of every kind inside the JSON inside a string, OpenAI chat messages, any-agent's list of
+// calls with arguments as a string inside a string, instructions as parts, nesting past the reader's depth, broken
+// JSON in a message attribute.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { spansService, type SpansModel } from '../../../server/src/otel';
+import { readSpanFacts } from '../../../server/src/otel/read';
+import { isDecoded } from '../../../server/src/otel/embedded';
+import type { ReadMessage } from '../../../server/src/otel/messages';
+import type { JsonNode } from '../../../server/src/json/nodes';
+import { property } from '../../../server/src/json/queries';
+import { defaultSettings } from '../../../server/src/common/languageService';
+import { conventionsRun, otlpLine, type SpanSpec } from './samples';
+import { corpus, corpusOrSkip } from '../corpus';
+
+const parse = (text: string): SpansModel => spansService.parse({ uri: 'file:///runs/spans.jsonl', version: 1, text });
+
+/** Everything a feature can read of a node, at every depth. */
+function described(node: JsonNode | undefined, depth = 0): unknown {
+  if (!node) return undefined;
+  const place = `${node.type} ${node.start}-${node.end}${isDecoded(node) ? ' decoded' : ''}`;
+  if (depth > 200) return place;
+  switch (node.type) {
+    case 'object':
+      return [place, node.properties.map((p) => [p.key, p.keyStart, p.keyEnd, p.start, p.end, described(p.value, depth + 1)])];
+    case 'array':
+      return [place, node.items.map((item) => described(item, depth + 1))];
+    case 'string':
+      return [place, node.value];
+    case 'number':
+      return [place, node.raw];
+    default:
+      return [place, node.value];
+  }
+}
+
+function describedMessages(messages: ReadMessage[]): unknown {
+  return messages.map((message) => ({
+    span: message.span, role: message.role, roleSpan: message.roleSpan, texts: message.texts.map((node) => described(node)),
+    calls: message.toolCalls.map((call) => ({ ...call, args: described(call.args) })),
+    responses: message.toolResponses.map((response) => ({ ...response, response: described(response.response) })),
+  }));
+}
+
+/** Every model span's messages, kept and as read, compared; returns how many nodes of them were decoded from a string. */
+function compareBothWays(text: string, label: string): number {
+  const model = parse(text);
+  let decodedNodes = 0;
+  for (const step of model.steps) {
+    if (step.role !== 'model') continue;
+    const shape = model.shape === 'otlp' || property(step.node, 'spanId') ? 'otlp' : 'any-agent';
+    const asRead = readSpanFacts(text, { node: step.node, shape, releasable: false }, false);
+    for (const [kept, read] of [[step.input, asRead.input], [step.output, asRead.output]]) {
+      assert.deepEqual(describedMessages(kept), describedMessages(read), `${label}: span #${step.index}`);
+      for (const message of kept) decodedNodes += [...message.texts, ...message.toolCalls.map((c) => c.args), ...message.toolResponses.map((r) => r.response)].filter((n) => n && isDecoded(n)).length;
+    }
+  }
+  return decodedNodes;
+}
+
+/** Batches of one run each, with their own span ids and call ids, as the spans benchmark writes them. */
+function file(runs: number, vary: (spec: SpanSpec, run: number) => SpanSpec = (spec) => spec): string {
+  const lines: string[] = [];
+  for (let run = 0; run < runs; run++) {
+    lines.push(otlpLine(conventionsRun().map((spec) => vary({ ...spec, id: spec.id + run * 10, parent: spec.parent === undefined ? undefined : spec.parent + run * 10, at: spec.at + run * 2000 }, run))));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const escapes = 'é “quoted” \\ back\\slash / \n new line \t tab \r \b \f \u2028 \u0001 😀 \\"inner\\"';
+
+test('kept messages read as the reader built them: the conventions\' runs, as written and with escapes of every kind in texts, arguments and results', () => {
+  assert.ok(compareBothWays(file(3), 'plain') > 0);
+  const escaped = file(2, (spec, run) => {
+    const attributes: SpanSpec['attributes'] = {};
+    for (const [key, value] of Object.entries(spec.attributes)) {
+      if (typeof value !== 'string' || !key.endsWith('.messages')) attributes[key] = value;
+      else {
+        const messages = JSON.parse(value) as { parts: Record<string, unknown>[] }[];
+        for (const message of messages) for (const part of message.parts) {
+          if (part.type === 'text') part.content = `${part.content as string} ${escapes} run ${run}`;
+          if (part.type === 'tool_call') part.arguments = { text: escapes, list: [1, 2.5e3, true, null, { deep: [escapes] }], empty: {}, none: [] };
+          if (part.type === 'tool_call_response') part[part.result !== undefined ? 'result' : 'response'] = { output: escapes, lines: [escapes, escapes] };
+        }
+        // Written with \u escapes for every character past ASCII, as Python's json.dumps writes them.
+        attributes[key] = JSON.stringify(messages).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      }
+    }
+    return { ...spec, attributes };
+  });
+  assert.ok(compareBothWays(escaped, 'escaped') > 0);
+  // The values themselves, decoded twice through the file's escapes.
+  const model = parse(escaped);
+  const call = model.traces[0].calls.find((c) => c.name === 'write_file')!;
+  assert.equal(property(call.args, 'text')?.value?.type === 'string' ? (property(call.args, 'text')!.value as { value: string }).value : undefined, escapes);
+});
+
+test('kept messages read as the reader built them: OpenAI chat messages, instructions as parts, nesting past the reader\'s depth, broken JSON', () => {
+  let deep: unknown = 'bottom';
+  for (let level = 0; level < 80; level++) deep = level % 2 === 0 ? { level: deep } : [deep];
+  const varied = file(2, (spec, run) => {
+    if (!spec.name.startsWith('chat')) return spec;
+    const attributes: SpanSpec['attributes'] = { ...spec.attributes };
+    attributes['gen_ai.system_instructions'] = JSON.stringify([{ type: 'text', content: `Be brief. ${escapes}` }]);
+    attributes['gen_ai.input.messages'] = JSON.stringify([
+      { role: 'system', content: 'You are a helpful assistant.' },
+      { role: 'user', content: [{ type: 'text', text: `What time is it? ${escapes}` }] },
+      { role: 'assistant', content: null, tool_calls: [{ id: `call_${run}_9`, type: 'function', function: { name: 'get_current_time', arguments: JSON.stringify({ timezone: 'America/New_York', deep }) } }] },
+      { role: 'tool', tool_call_id: `call_${run}_9`, name: 'get_current_time', content: '{"datetime": "2025-09-16T08:43:13-04:00"}' },
+    ]);
+    attributes['gen_ai.output.messages'] = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: `call_${run}_8`, name: 'write_file', arguments: { deep } }] }]);
+    return { ...spec, attributes };
+  });
+  assert.ok(compareBothWays(varied, 'openai') > 0);
+  const broken = file(1, (spec) => spec.name.startsWith('chat') ? { ...spec, attributes: { ...spec.attributes, 'gen_ai.input.messages': '[{"role": "user", "parts": [{"type": "text", "content": "cut' } } : spec);
+  compareBothWays(broken, 'broken');
+  const problems = spansService.validate(parse(broken), { settings: defaultSettings }).filter((p) => p.code === 'otel/messages-json');
+  assert.equal(problems.length, 3);
+});
+
+test('kept messages read as the reader built them: any-agent\'s {"spans": [...]}, its calls\' arguments a string inside a string', () => {
+  const spans = [1, 2].map((n) => ({
+    name: 'call_llm mistral/mistral-small-latest', kind: 'internal', parent: { trace_id: 7, span_id: 100 }, start_time: 1758026593210770000 + n, end_time: 1758026593449611000 + n,
+    status: { status_code: 'ok', description: null }, context: { trace_id: 7, span_id: 100 + n },
+    attributes: {
+      'gen_ai.operation.name': 'call_llm', 'gen_ai.input.messages': JSON.stringify([{ role: 'user', content: `Find the year. ${escapes}` }]),
+      'gen_ai.output': JSON.stringify([{ 'tool.name': 'get_current_time', 'tool.args': JSON.stringify({ timezone: escapes }) }, { 'tool.name': 'write_file', 'tool.args': { text: escapes } }]),
+      'gen_ai.output.type': 'json',
+    },
+  }));
+  assert.ok(compareBothWays(JSON.stringify({ spans }, null, 2), 'any-agent') > 0);
+});
+
+test('kept messages read as the reader built them: the corpus\'s any-agent runs', (t) => {
+  if (!corpusOrSkip(t)) return;
+  for (const framework of ['AGNO', 'GOOGLE', 'LANGCHAIN', 'LLAMA_INDEX', 'OPENAI']) {
+    compareBothWays(readFileSync(path.join(corpus, 'formats/otel-any-agent', `${framework}_trace.json`), 'utf8'), framework);
+  }
+});
