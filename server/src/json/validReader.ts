@@ -446,6 +446,23 @@ export function readValidJson(text: string, start: number, end: number, whole = 
   }
 }
 
+/**
+ * Whether text[start, end) is one valid JSON value, checked without building any of it (false when too deep to
+ * read). `ends` receives where its big containers end (opening offset → end), for a reader that steps over them.
+ */
+export function isValidJson(text: string, start: number, end: number, ends: Map<number, number> = new Map()): boolean {
+  CONTROL_CHARACTER.lastIndex = start;
+  const control = CONTROL_CHARACTER.exec(text);
+  const controlFree = !control || control.index >= end;
+  try {
+    new StrictParser(text, start, end, controlFree, false, ends, 0).parseDocument();
+    return true;
+  } catch (failure) {
+    if (failure === notValid || failure instanceof RangeError) return false;
+    throw failure;
+  }
+}
+
 /** Characters searched for raw control characters per step, before a document is checked in steps. */
 const controlScanStep = 4 * 1024 * 1024;
 

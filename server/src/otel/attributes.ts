@@ -8,6 +8,7 @@ import type { JsonNode, JsonProperty, JsonSyntaxError } from '../json/nodes';
 import { property } from '../json/queries';
 import type { Span } from '../common/types';
 import { markDecoded, readEmbeddedJson, type EmbeddedJson } from './embedded';
+import { viewOfEmbeddedJson } from './jsonViews';
 
 export interface SpanAttribute {
   readonly key: string;
@@ -90,13 +91,20 @@ export interface AttributeJson extends EmbeddedJson {
 }
 
 /**
- * What an attribute holds as JSON, its errors kept on the attribute for its check. The nodes are the reader's to keep
+ * What an attribute holds as JSON, its errors kept on the attribute for its check. JSON without errors is read as a
+ * view (embeddedView.ts); `asView` false reads it whole, as broken JSON is read. The nodes are the reader's to keep
  * or let go: held by the attribute, a history of messages kept its decoded text and the trees read from it.
  */
-export function attributeJson(text: string, attribute: SpanAttribute | undefined): AttributeJson | undefined {
+export function attributeJson(text: string, attribute: SpanAttribute | undefined, asView = true): AttributeJson | undefined {
   const value = attribute?.value;
   if (!attribute || !value) return undefined;
   if (value.type !== 'string') return { root: value, errors: [], encoded: false };
+  const view = asView ? viewOfEmbeddedJson(text, value) : undefined;
+  if (view) {
+    attribute.jsonErrors = [];
+    return { root: view, errors: [], encoded: true };
+  }
+  // Not valid JSON: read whole, for its errors and the partial tree the messages are read from.
   const read = readEmbeddedJson(text, value);
   attribute.jsonErrors = read.errors;
   return { ...read, encoded: true };

@@ -7,7 +7,6 @@
 import type { JsonArray, JsonNode, JsonObject, JsonProperty, JsonSyntaxError } from '../json/nodes';
 import { transientStringValue, type JsonString } from '../json/nodes';
 import { parseWholeJsonValue } from '../json/readJson';
-import { decodeJsonString } from '../json/strings';
 
 /**
  * The mark of the nodes read here (and the containers attributes.ts makes of OTLP's AnyValues): their characters in
@@ -15,7 +14,7 @@ import { decodeJsonString } from '../json/strings';
  * node rather than a WeakSet: a history of messages makes hundreds of thousands of these nodes, and a weak
  * collection of that many costs more than reading them.
  */
-const decoded = Symbol('decoded from inside a string');
+export const decoded = Symbol('decoded from inside a string');
 
 export function isDecoded(node: JsonNode): boolean {
   return (node as { [decoded]?: true })[decoded] === true;
@@ -27,7 +26,7 @@ export function markDecoded<T extends JsonNode>(node: T): T {
 }
 
 /** Values nested deeper than this inside a string are not read (the container is kept, empty). */
-const maxDepth = 64;
+export const maxEmbeddedDepth = 64;
 
 export interface EmbeddedJson {
   root?: JsonNode;
@@ -125,12 +124,12 @@ class MappedObject implements JsonObject {
   readonly [decoded] = true;
   private built: JsonProperty[] | undefined;
 
-  constructor(private readonly inner: JsonObject, private readonly offsets: LiteralOffsets, readonly depth: number, readonly start: number, readonly end: number) {}
+  constructor(private readonly inner: JsonObject, private readonly offsets: LiteralOffsets, private readonly depth: number, readonly start: number, readonly end: number) {}
 
   get properties(): JsonProperty[] {
     if (this.built) return this.built;
     const offsets = this.offsets;
-    this.built = this.depth >= maxDepth ? [] : this.inner.properties.map((property) => ({
+    this.built = this.depth >= maxEmbeddedDepth ? [] : this.inner.properties.map((property) => ({
       key: property.key, keyStart: offsets.at(property.keyStart), keyEnd: offsets.at(property.keyEnd),
       value: property.value && mapped(property.value, offsets, this.depth + 1), start: offsets.at(property.start), end: offsets.at(property.end),
     }));
@@ -143,10 +142,10 @@ class MappedArray implements JsonArray {
   readonly [decoded] = true;
   private built: JsonNode[] | undefined;
 
-  constructor(private readonly inner: JsonArray, private readonly offsets: LiteralOffsets, readonly depth: number, readonly start: number, readonly end: number) {}
+  constructor(private readonly inner: JsonArray, private readonly offsets: LiteralOffsets, private readonly depth: number, readonly start: number, readonly end: number) {}
 
   get items(): JsonNode[] {
-    this.built ??= this.depth >= maxDepth ? [] : this.inner.items.map((item) => mapped(item, this.offsets, this.depth + 1));
+    this.built ??= this.depth >= maxEmbeddedDepth ? [] : this.inner.items.map((item) => mapped(item, this.offsets, this.depth + 1));
     return this.built;
   }
 }
@@ -163,67 +162,3 @@ class MappedString implements JsonString {
   }
 }
 
-/**
- * A node read from JSON without errors inside a string, as a node that keeps only its place in the file: what the
- * model keeps of a span's messages (the texts, arguments and results of its calls). Kept as read, each such node
- * held the decoded text of its whole attribute and the two trees of nodes read from it, for the life of the document;
- * this one decodes its own characters again when its value or its members are first asked for.
- */
-export function detached(text: string, node: JsonNode): JsonNode {
-  if (node instanceof MappedString) return new KeptString(text, node.start, node.end);
-  if (node instanceof MappedObject) return new KeptObject(text, node.depth, node.start, node.end);
-  if (node instanceof MappedArray) return new KeptArray(text, node.depth, node.start, node.end);
-  return node;
-}
-
-/** A string inside a string: its characters decoded twice (the file's escapes, then its own). */
-class KeptString implements JsonString {
-  readonly type = 'string' as const;
-  readonly [decoded] = true;
-
-  constructor(private readonly text: string, readonly start: number, readonly end: number) {}
-
-  get value(): string {
-    const literal = decodeJsonString(this.text, this.start, this.end, Infinity);
-    return decodeJsonString(literal, 1, literal.length - 1, Infinity);
-  }
-}
-
-/** The members of an object or array inside a string, read again from its own characters. */
-function readKept(text: string, start: number, end: number, depth: number): JsonNode | undefined {
-  const json = decodeJsonString(text, start, end, Infinity);
-  const root = parseWholeJsonValue(json, 0, json.length).root;
-  return root && mapped(root, new LiteralOffsets(text, start, end), depth);
-}
-
-class KeptObject implements JsonObject {
-  readonly type = 'object' as const;
-  readonly [decoded] = true;
-  private built: JsonProperty[] | undefined;
-
-  constructor(private readonly text: string, private readonly depth: number, readonly start: number, readonly end: number) {}
-
-  get properties(): JsonProperty[] {
-    if (!this.built) {
-      const read = readKept(this.text, this.start, this.end, this.depth);
-      this.built = read?.type === 'object' ? read.properties : [];
-    }
-    return this.built;
-  }
-}
-
-class KeptArray implements JsonArray {
-  readonly type = 'array' as const;
-  readonly [decoded] = true;
-  private built: JsonNode[] | undefined;
-
-  constructor(private readonly text: string, private readonly depth: number, readonly start: number, readonly end: number) {}
-
-  get items(): JsonNode[] {
-    if (!this.built) {
-      const read = readKept(this.text, this.start, this.end, this.depth);
-      this.built = read?.type === 'array' ? read.items : [];
-    }
-    return this.built;
-  }
-}

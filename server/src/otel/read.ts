@@ -10,7 +10,7 @@ import { property } from '../json/queries';
 import { parseJsonValue, parseWholeJsonValue } from '../json/readJson';
 import type { TokenUsage } from '../calls/model';
 import { attributeJson, attributeNumber, attributeString, numberOf, readAttributes, type AttributeJson, type SpanAttribute } from './attributes';
-import { detached } from './embedded';
+import { detached, viewOfValidJson } from './jsonViews';
 import { isZeroId, readSpanId } from './ids';
 import { messageOfParts, readMessages, type ReadMessage } from './messages';
 import type { IdField, SpanRole, SpansShape } from './types';
@@ -62,10 +62,16 @@ export function readDocument<T>(text: string, maxLines: number, budget: Budget |
           read.omittedLines++;
         } else {
           steps = spend(budget, steps);
-          const parsed = parseWholeJsonValue(text, start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end, budget);
-          read.errors.push(...parsed.errors);
-          // Lines are counted against the limit, not their spans.
-          if (parsed.root) collectSpans(parsed.root, parsed.errors.length === 0, read, Number.MAX_SAFE_INTEGER, take);
+          const lineEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+          // Lines are counted against the limit, not their spans. A valid line is read as a view (only what the
+          // span reader visits is made); a broken one whole, for its errors and the partial tree its spans are read from.
+          const view = viewOfValidJson(text, start, lineEnd);
+          if (view) collectSpans(view, true, read, Number.MAX_SAFE_INTEGER, take);
+          else {
+            const parsed = parseWholeJsonValue(text, start, lineEnd, budget);
+            read.errors.push(...parsed.errors);
+            if (parsed.root) collectSpans(parsed.root, parsed.errors.length === 0, read, Number.MAX_SAFE_INTEGER, take);
+          }
         }
         lines++;
       }
@@ -148,11 +154,12 @@ const otlpKinds = ['unspecified', 'internal', 'server', 'client', 'producer', 'c
 const modelOperations = new Set(['chat', 'text_completion', 'generate_content', 'call_llm', 'completion', 'embeddings']);
 const stringOf = (node: JsonNode | undefined) => (node?.type === 'string' ? node.value : undefined);
 
-/** `keepPlaces`: the messages keep their nodes' places only (see `kept`); false keeps the nodes as read. */
-export function readSpanFacts(text: string, read: ReadSpan, keepPlaces = true): SpanFacts {
+/**
+ * `light`: the JSON inside message attributes read as views, and the messages keeping their nodes' places only (see
+ * `kept`); false reads it whole and keeps the nodes as read (the reading the light one is compared with in tests).
+ */
+export function readSpanFacts(text: string, read: ReadSpan, light = true): SpanFacts {
   const node = read.node;
-  // Most of a span's fields are read: building its properties once beats looking each one up in its text.
-  void node.properties;
   const otlp = read.shape === 'otlp';
   const nameValue = property(node, 'name')?.value;
   const nameNode = nameValue?.type === 'string' ? nameValue : undefined;
@@ -187,7 +194,7 @@ export function readSpanFacts(text: string, read: ReadSpan, keepPlaces = true): 
     cost: inputCost !== undefined || outputCost !== undefined ? (inputCost ?? 0) + (outputCost ?? 0) : undefined,
     input: [], output: [],
   };
-  if (role === 'model') readModelMessages(text, facts, keepPlaces);
+  if (role === 'model') readModelMessages(text, facts, light);
   return facts;
 }
 
@@ -229,27 +236,27 @@ function usageOf(attributes: Map<string, SpanAttribute>): TokenUsage | undefined
  * `gen_ai.output.messages`, else any-agent's `gen_ai.output` (a list of tool calls when its type is json and it holds
  * them, else the text the model answered), as its output.
  */
-function readModelMessages(text: string, facts: SpanFacts, keepPlaces: boolean): void {
+function readModelMessages(text: string, facts: SpanFacts, light: boolean): void {
   const attributes = facts.attributes;
   const instructions = attributes.get('gen_ai.system_instructions');
   if (instructions?.value) {
-    const json = attributeJson(text, instructions);
+    const json = attributeJson(text, instructions, light);
     const parts = json?.root;
-    facts.input.push(...kept(text, json, [messageOfParts(parts?.type === 'array' ? parts : instructions.value, 'system')], keepPlaces));
+    facts.input.push(...kept(text, json, [messageOfParts(parts?.type === 'array' ? parts : instructions.value, 'system')], light));
   }
-  const input = attributeJson(text, attributes.get('gen_ai.input.messages'));
-  facts.input.push(...kept(text, input, readMessages(input?.root), keepPlaces));
-  const output = attributeJson(text, attributes.get('gen_ai.output.messages'));
+  const input = attributeJson(text, attributes.get('gen_ai.input.messages'), light);
+  facts.input.push(...kept(text, input, readMessages(input?.root), light));
+  const output = attributeJson(text, attributes.get('gen_ai.output.messages'), light);
   if (output?.root) {
-    facts.output.push(...kept(text, output, readMessages(output.root, 'assistant'), keepPlaces));
+    facts.output.push(...kept(text, output, readMessages(output.root, 'assistant'), light));
     return;
   }
   const anyAgent = attributes.get('gen_ai.output');
   if (!anyAgent?.value) return;
   if (attributeString(attributes.get('gen_ai.output.type')) === 'json') {
-    const json = attributeJson(text, anyAgent);
+    const json = attributeJson(text, anyAgent, light);
     if (json?.root?.type === 'array' && json.root.items.some((item) => property(item, 'tool.name'))) {
-      facts.output.push(...kept(text, json, readMessages(json.root, 'assistant'), keepPlaces));
+      facts.output.push(...kept(text, json, readMessages(json.root, 'assistant'), light));
       return;
     }
   }
@@ -258,11 +265,11 @@ function readModelMessages(text: string, facts: SpanFacts, keepPlaces: boolean):
 }
 
 /**
- * Messages as the model keeps them: read from JSON without errors inside a string, their texts, arguments and
- * results keep only their places in the file (see `detached`), so that the decoded text and its nodes are let go.
+ * Messages as the model keeps them: read from a view, their texts, arguments and results keep only their places in
+ * the file (see `detached`), so that the decoded text is let go.
  */
-function kept(text: string, json: AttributeJson | undefined, messages: ReadMessage[], keepPlaces: boolean): ReadMessage[] {
-  if (!keepPlaces || !json?.encoded || json.errors.length > 0) return messages;
+function kept(text: string, json: AttributeJson | undefined, messages: ReadMessage[], light: boolean): ReadMessage[] {
+  if (!light || !json?.encoded || json.errors.length > 0) return messages;
   for (const message of messages) {
     message.texts = message.texts.map((node) => detached(text, node));
     for (const call of message.toolCalls) if (call.args) call.args = detached(text, call.args);

@@ -56,13 +56,14 @@ export function validate(model: SpansModel, context: ServiceContext): Problem[] 
 const span = (node: { start: number; end: number }): Span => ({ start: node.start, end: node.end });
 
 function checkSpan(model: SpansModel, step: SpanStep, add: Add): void {
-  const otlp = model.shape === 'otlp' || property(step.node, 'spanId') !== undefined;
-  const idNode = otlp ? property(step.node, 'spanId')?.value : property(property(step.node, 'context')?.value, 'span_id')?.value;
+  // The span's own nodes are read again from the text when visited (see model.ts stepOf): only when an id is missing.
+  const otlp = () => model.shape === 'otlp' || property(step.node, 'spanId') !== undefined;
   if (!step.spanId) {
+    const idNode = otlp() ? property(step.node, 'spanId')?.value : property(property(step.node, 'context')?.value, 'span_id')?.value;
     if (idNode && idNode.type !== 'null') add(span(idNode), 'warning', 'bad-id', 'This span id does not read as 8 bytes in hex, base64 or an integer: no span can name it as its parent');
     else add(span(step.nameNode ?? { start: step.span.start, end: step.span.start + 1 }), 'warning', 'missing-id', 'This span has no span id: no span can name it as its parent');
   }
-  const parentNode = otlp ? property(step.node, 'parentSpanId')?.value : property(property(step.node, 'parent')?.value, 'span_id')?.value;
+  const parentNode = step.parentId ? undefined : otlp() ? property(step.node, 'parentSpanId')?.value : property(property(step.node, 'parent')?.value, 'span_id')?.value;
   if (!step.parentId && parentNode && parentNode.type !== 'null' && !(parentNode.type === 'string' && parentNode.value.trim() === '')) {
     if (!/^0*$/.test(parentNode.type === 'string' ? parentNode.value : parentNode.type === 'number' ? parentNode.raw : 'x')) {
       add(span(parentNode), 'warning', 'bad-id', 'This parent span id does not read as 8 bytes in hex, base64 or an integer: the span is drawn as a root');

@@ -1,7 +1,8 @@
-// The messages a model keeps of each span hold their texts, arguments and results as nodes that keep only their place
-// in the file and decode their characters again when visited (read.ts `kept`, embedded.ts `detached`). These tests
-// read every model span of a file both ways, kept and as the JSON reader built them, and compare every node they
-// reach: types, places, values, members, at every depth. The files are the corpus's any-agent runs and runs generated
+// A valid span line is read as a view (jsonViews.ts: members found when visited), the JSON inside its message
+// attributes too, and the messages a model keeps of each span hold their texts, arguments and results as nodes that
+// keep only their place in the file and decode their characters again when visited (read.ts `kept`, jsonViews.ts
+// `detached`). These tests read every span of a file both ways, so and as the JSON reader builds it whole, and
+// compare every node they reach: types, places, values, members, at every depth. The files are the corpus's any-agent runs and runs generated
 // as test/unit/otel/samples.ts writes them (imitating otel-any-agent/OPENAI_trace.json's run), varied in the ways
 // writers vary: escapes of every kind inside the JSON inside a string, OpenAI chat messages, any-agent's list of
 // calls with arguments as a string inside a string, instructions as parts, nesting past the reader's depth, broken
@@ -11,13 +12,15 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { spansService, type SpansModel } from '../../../server/src/otel';
-import { readSpanFacts } from '../../../server/src/otel/read';
+import { readSpanFacts, type SpanFacts } from '../../../server/src/otel/read';
+import { viewOfValidJson } from '../../../server/src/otel/jsonViews';
+import { parseWholeJsonValue } from '../../../server/src/json/readJson';
 import { isDecoded } from '../../../server/src/otel/embedded';
 import type { ReadMessage } from '../../../server/src/otel/messages';
 import type { JsonNode } from '../../../server/src/json/nodes';
 import { property } from '../../../server/src/json/queries';
 import { defaultSettings } from '../../../server/src/common/languageService';
-import { conventionsRun, otlpLine, type SpanSpec } from './samples';
+import { conventionsRun, exporterFile, otlpLine, runWithoutIds, type SpanSpec } from './samples';
 import { corpus, corpusOrSkip } from '../corpus';
 
 const parse = (text: string): SpansModel => spansService.parse({ uri: 'file:///runs/spans.jsonl', version: 1, text });
@@ -143,4 +146,65 @@ test('kept messages read as the reader built them: the corpus\'s any-agent runs'
   for (const framework of ['AGNO', 'GOOGLE', 'LANGCHAIN', 'LLAMA_INDEX', 'OPENAI']) {
     compareBothWays(readFileSync(path.join(corpus, 'formats/otel-any-agent', `${framework}_trace.json`), 'utf8'), framework);
   }
+});
+
+/** Every fact of a span, its nodes described. */
+function describedFacts(facts: SpanFacts): unknown {
+  const nodes = (value: unknown): unknown => {
+    if (value && typeof value === 'object' && 'type' in value && 'start' in value) return described(value as JsonNode);
+    if (value instanceof Map) return [...value.entries()].map(([key, entry]) => [key, nodes(entry)]);
+    if (Array.isArray(value)) return value.map(nodes);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, nodes(v)]));
+    return value;
+  };
+  return nodes({ ...facts, input: describedMessages(facts.input), output: describedMessages(facts.output) });
+}
+
+/** Each valid line's spans read from its view and from the line built whole: the same facts, node for node. */
+function compareLines(text: string, label: string): number {
+  let spans = 0;
+  let start = 0;
+  while (start < text.length) {
+    const end = text.indexOf('\n', start) === -1 ? text.length : text.indexOf('\n', start);
+    const view = viewOfValidJson(text, start, end);
+    const built = parseWholeJsonValue(text, start, end).root;
+    assert.ok(view && built, `${label}: line at ${start}`);
+    assert.deepEqual(described(view), described(built), `${label}: line at ${start}`);
+    const spansOf = (line: JsonNode) => ((property((property((property(line, 'resourceSpans')!.value as { items: JsonNode[] }).items[0], 'scopeSpans')!.value as { items: JsonNode[] }).items[0], 'spans')!.value) as { items: JsonNode[] }).items;
+    const [viewed, whole] = [spansOf(view), spansOf(built)];
+    for (let i = 0; i < whole.length; i++) {
+      assert.deepEqual(describedFacts(readSpanFacts(text, { node: viewed[i] as never, shape: 'otlp', releasable: true })), describedFacts(readSpanFacts(text, { node: whole[i] as never, shape: 'otlp', releasable: false }, false)), `${label}: span ${i} of line at ${start}`);
+      spans++;
+    }
+    start = end + 1;
+  }
+  return spans;
+}
+
+test('a valid line read as a view gives every span the facts the line built whole gives: ids in hex and base64, runs with and without call ids, attributes of every OTLP kind', () => {
+  assert.equal(compareLines(exporterFile(conventionsRun()), 'hex'), 6);
+  assert.equal(compareLines(exporterFile(conventionsRun(), 'base64'), 'base64'), 6);
+  assert.equal(compareLines(exporterFile(runWithoutIds()), 'without ids'), 6);
+  // Attributes of every AnyValue kind, an attribute's key and a member's key written with escapes, a repeated key, an error status, an empty value.
+  const line = JSON.stringify({
+    resourceSpans: [{
+      resource: { attributes: [{ key: 'service.name', value: { stringValue: `weather ${escapes}` } }] },
+      scopeSpans: [{ scope: { name: 'x' }, spans: [{
+        traceId: '5b8efff798038103d269b633813fc60c', spanId: '00000000000000a1', parentSpanId: '', name: `execute_tool ${escapes}`, kind: 'SPAN_KIND_INTERNAL',
+        startTimeUnixNano: '1758026593209236000', endTimeUnixNano: 1758026593219236000,
+        attributes: [
+          { key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } },
+          { key: 'gen_ai.tool.name', value: { stringValue: 'get_current_time' } },
+          { key: 'gen_ai.tool.call.id', value: { intValue: '42' } },
+          { key: 'gen_ai.tool.call.arguments', value: { kvlistValue: { values: [{ key: 'timezone', value: { stringValue: escapes } }, { key: 'n', value: { doubleValue: 2.5 } }] } } },
+          { key: 'gen_ai.tool.call.result', value: { arrayValue: { values: [{ boolValue: true }, { intValue: '7' }, { stringValue: escapes }, { bytesValue: 'AAEC' }] } } },
+          { key: 'gen_ai.tool.name', value: { stringValue: 'repeated, not read' } },
+          { key: 'empty', value: {} },
+          { key: 'gen_ai.usage.input_cost', value: { doubleValue: 0.25 } },
+        ],
+        status: { code: 'STATUS_CODE_ERROR', message: `failed ${escapes}` },
+      }] }],
+    }],
+  }).replace('"gen_ai.tool.name"', '"gen_ai.tool\\u002ename"').replace('"name":"execute_tool', '"n\\u0061me":"execute_tool');
+  assert.equal(compareLines(`${line}\n`, 'kinds'), 1);
 });
