@@ -74,23 +74,31 @@ function viewAt(source: Source, start: number, end: number, depth: number): Json
 
 const marked = (source: Source, node: JsonNode): JsonNode => (source.decoded ? markDecoded(node) : node);
 
-/** An object's members, found by one scan of its characters when first asked for; each member's node made once. */
-export class ViewObject implements JsonObject, Findable {
-  readonly type = 'object' as const;
+/** A value of a view: where it is in the JSON it is read from, and in the file. */
+abstract class ViewNode {
   readonly start: number;
   readonly end: number;
-  /** Per member: its key, then the decoded offsets of the key's start and end and of the value's start and end. */
-  private members: (string | number)[] | undefined;
-  private made: (JsonProperty | undefined)[] = [];
-  private built: JsonProperty[] | undefined;
 
-  constructor(private readonly source: Source, private readonly jsonStart: number, private readonly jsonEnd: number, readonly depth: number) {
+  constructor(protected readonly source: Source, protected readonly jsonStart: number, protected readonly jsonEnd: number) {
     this.start = source.offsets.at(jsonStart);
     this.end = source.offsets.at(jsonEnd);
   }
 
   get [decoded](): boolean {
     return this.source.decoded;
+  }
+}
+
+/** An object's members, found by one scan of its characters when first asked for; each member's node made once. */
+export class ViewObject extends ViewNode implements JsonObject, Findable {
+  readonly type = 'object' as const;
+  /** Per member: its key, then the decoded offsets of the key's start and end and of the value's start and end. */
+  private members: (string | number)[] | undefined;
+  private made: (JsonProperty | undefined)[] = [];
+  private built: JsonProperty[] | undefined;
+
+  constructor(source: Source, jsonStart: number, jsonEnd: number, readonly depth: number) {
+    super(source, jsonStart, jsonEnd);
   }
 
   find(key: string): JsonProperty | undefined {
@@ -134,27 +142,19 @@ export class ViewObject implements JsonObject, Findable {
       const valueStart = skipSpace(json, skipSpace(json, keyEnd) + 1);
       const end = valueEnd(json, valueStart, this.source.ends);
       members.push(key, pos, keyEnd, valueStart, end);
-      pos = skipSpace(json, end);
-      if (json.charCodeAt(pos) === 0x2c) pos = skipSpace(json, pos + 1);
+      pos = nextMember(json, end);
     }
     this.members = members;
     return members;
   }
 }
 
-export class ViewArray implements JsonArray {
+export class ViewArray extends ViewNode implements JsonArray {
   readonly type = 'array' as const;
-  readonly start: number;
-  readonly end: number;
   private built: JsonNode[] | undefined;
 
-  constructor(private readonly source: Source, private readonly jsonStart: number, jsonEnd: number, readonly depth: number) {
-    this.start = source.offsets.at(jsonStart);
-    this.end = source.offsets.at(jsonEnd);
-  }
-
-  get [decoded](): boolean {
-    return this.source.decoded;
+  constructor(source: Source, jsonStart: number, jsonEnd: number, readonly depth: number) {
+    super(source, jsonStart, jsonEnd);
   }
 
   get items(): JsonNode[] {
@@ -166,8 +166,7 @@ export class ViewArray implements JsonArray {
       while (json.charCodeAt(pos) !== 0x5d) {
         const end = valueEnd(json, pos, this.source.ends);
         items.push(viewAt(this.source, pos, end, this.depth + 1));
-        pos = skipSpace(json, end);
-        if (json.charCodeAt(pos) === 0x2c) pos = skipSpace(json, pos + 1);
+        pos = nextMember(json, end);
       }
     }
     this.built = items;
@@ -176,19 +175,8 @@ export class ViewArray implements JsonArray {
 }
 
 /** A string decoded when its value is read (most tool outputs in a history never are). */
-export class ViewString implements JsonString {
+export class ViewString extends ViewNode implements JsonString {
   readonly type = 'string' as const;
-  readonly start: number;
-  readonly end: number;
-
-  constructor(private readonly source: Source, private readonly jsonStart: number, private readonly jsonEnd: number) {
-    this.start = source.offsets.at(jsonStart);
-    this.end = source.offsets.at(jsonEnd);
-  }
-
-  get [decoded](): boolean {
-    return this.source.decoded;
-  }
 
   get value(): string {
     return decodeJsonString(this.source.json, this.jsonStart + 1, this.jsonEnd - 1, Infinity);
@@ -201,6 +189,12 @@ function skipSpace(json: string, pos: number): number {
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
     else return pos;
   }
+}
+
+/** Where the next member of a container starts after one ending at `end` (or its closer, after the last). */
+function nextMember(json: string, end: number): number {
+  const pos = skipSpace(json, end);
+  return json.charCodeAt(pos) === 0x2c ? skipSpace(json, pos + 1) : pos;
 }
 
 /** After the closing quote of the string opening at `open` (the text is valid JSON). */
