@@ -18,33 +18,47 @@ async function openOnce(server: ServerProcess, subject: Subject, version: number
   const started = performance.now();
   server.open(subject.uri, subject.languageId, subject.text, version);
   const diagnostics = server.diagnosticsFor(subject.uri, version, 60_000);
-  const outline = server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri: subject.uri } }) as Promise<unknown[]>;
+  const outline = within(
+    server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri: subject.uri } }) as Promise<unknown[]>,
+    60_000, `${subject.name}: no outline within 60 s`,
+  );
   const [, symbols] = await Promise.all([diagnostics, outline]);
-  if (!Array.isArray(symbols) || symbols.length === 0) throw new Error(`${subject.name}: no outline`);
+  // An empty outline is the server's answer past its request time budget (its log says so): a figure without it is no figure.
+  if (!Array.isArray(symbols) || symbols.length === 0) throw new Error(`${subject.name}: no outline; server log: ${server.stderr}`);
   return performance.now() - started;
 }
 
-async function cold(subject: Subject): Promise<number> {
-  const server = new ServerProcess();
-  await server.initialize();
-  await server.configured;
-  const time = await openOnce(server, subject, 1);
-  await server.shutdown();
-  return time;
+function within<T>(promise: Promise<T>, ms: number, failure: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(failure)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function warm(subject: Subject): Promise<number> {
+/** Runs `use` on a fresh server; a failed measurement kills the server, so the benchmark ends instead of waiting on it. */
+async function withServer(use: (server: ServerProcess) => Promise<number>): Promise<number> {
   const server = new ServerProcess();
-  await server.initialize();
-  await server.configured;
+  try {
+    await server.initialize();
+    await server.configured;
+    const time = await use(server);
+    await server.shutdown();
+    return time;
+  } catch (error) {
+    server.kill();
+    throw error;
+  }
+}
+
+const cold = (subject: Subject) => withServer((server) => openOnce(server, subject, 1));
+
+const warm = (subject: Subject) => withServer(async (server) => {
   let time = 0;
   for (let round = 1; round <= 3; round++) {
     time = await openOnce(server, subject, 1);
     await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri: subject.uri } });
   }
-  await server.shutdown();
   return time;
-}
+});
 
 /** `ratioLabel`: what the ratio compares (`session / trace of the same size`). */
 export async function compareOpens(subjects: Subject[], rounds: number, ratioLabel: string): Promise<void> {
