@@ -285,6 +285,29 @@ export function wellFormedStringEnd(source: string, start: number, len: number):
   }
 }
 
+/** The end of the well-formed JSON number starting at source[start] and ending before `len`; -1 when there is none. */
+export function wellFormedNumberEnd(source: string, start: number, len: number): number {
+  const at = (i: number) => (i < len ? source.charCodeAt(i) : -1);
+  let i = start;
+  let d = at(i);
+  if (d === 0x2d) d = at(++i);
+  if (d === 0x30) d = at(++i);
+  else if (d >= 0x31 && d <= 0x39) do d = at(++i); while (d >= 0x30 && d <= 0x39);
+  else return -1;
+  if (d === 0x2e) {
+    d = at(++i);
+    if (!(d >= 0x30 && d <= 0x39)) return -1;
+    do d = at(++i); while (d >= 0x30 && d <= 0x39);
+  }
+  if (d === 0x65 || d === 0x45) {
+    d = at(++i);
+    if (d === 0x2b || d === 0x2d) d = at(++i);
+    if (!(d >= 0x30 && d <= 0x39)) return -1;
+    do d = at(++i); while (d >= 0x30 && d <= 0x39);
+  }
+  return i;
+}
+
 /**
  * The decoded value of the well-formed string literal source[start, end) (quotes included; `escaped`: it holds a
  * backslash); the common keys and values are shared, not copied each time.

@@ -3,6 +3,7 @@
  * this fast path; anything it rejects is read again by the tolerant reader, which reports the errors.
  */
 import type { Steps } from '../common/steps';
+import { wellFormedNumberEnd } from './scanner';
 import { decodeJsonString, escapeLength, indexOfWithin } from './strings';
 import {
   sourceString, type Findable, type JsonArray, type JsonLiteral, type JsonNode, type JsonNumber, type JsonObject,
@@ -166,30 +167,9 @@ class StrictParser {
   }
 
   private scanNumber(): void {
-    const text = this.text;
-    const start = this.pos;
-    let pos = start;
-    if (text.charCodeAt(pos) === 0x2d) pos++;
-    const firstDigit = text.charCodeAt(pos);
-    if (firstDigit === 0x30) pos++;
-    else if (firstDigit >= 0x31 && firstDigit <= 0x39) {
-      pos++;
-      while (pos < this.end && isDigit(text.charCodeAt(pos))) pos++;
-    } else throw notValid;
-    if (pos < this.end && text.charCodeAt(pos) === 0x2e) {
-      pos++;
-      if (!(pos < this.end && isDigit(text.charCodeAt(pos)))) throw notValid;
-      while (pos < this.end && isDigit(text.charCodeAt(pos))) pos++;
-    }
-    const e = text.charCodeAt(pos);
-    if (pos < this.end && (e === 0x65 || e === 0x45)) {
-      pos++;
-      const sign = text.charCodeAt(pos);
-      if (sign === 0x2b || sign === 0x2d) pos++;
-      if (!(pos < this.end && isDigit(text.charCodeAt(pos)))) throw notValid;
-      while (pos < this.end && isDigit(text.charCodeAt(pos))) pos++;
-    }
-    this.pos = pos;
+    const end = wellFormedNumberEnd(this.text, this.pos, this.end);
+    if (end < 0) throw notValid;
+    this.pos = end;
   }
 
   /**
@@ -420,10 +400,6 @@ class StrictParser {
     this.pos++;
     return false;
   }
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
 }
 
 

@@ -8,7 +8,7 @@
  */
 import { spend, type Budget } from '../common/budget';
 import { runSteps, type Steps } from '../common/steps';
-import { sharedString, wellFormedStringEnd } from './scanner';
+import { sharedString, wellFormedNumberEnd, wellFormedStringEnd } from './scanner';
 import type { Field, JsonValue, ParsedJson, ReadingPlan } from './tree';
 import { maxKeptString } from './treeBuilder';
 
@@ -216,7 +216,7 @@ class ValidTreeReader<S extends string> {
       this.pos += 4;
       kind = 'null';
     } else {
-      this.number(c);
+      this.number();
       kind = 'number';
     }
     if (this.pos > this.end) throw notValid;
@@ -227,30 +227,11 @@ class ValidTreeReader<S extends string> {
     return kind;
   }
 
-  /** Steps over the number at pos (first character `c`); the text from `end` on is not read. */
-  private number(c: number): void {
-    let i = this.pos;
-    let d = c;
-    if (d === 0x2d) d = this.codeAt(++i);
-    if (d === 0x30) d = this.codeAt(++i);
-    else if (d >= 0x31 && d <= 0x39) do d = this.codeAt(++i); while (d >= 0x30 && d <= 0x39);
-    else throw notValid;
-    if (d === 0x2e) {
-      d = this.codeAt(++i);
-      if (!(d >= 0x30 && d <= 0x39)) throw notValid;
-      do d = this.codeAt(++i); while (d >= 0x30 && d <= 0x39);
-    }
-    if (d === 0x65 || d === 0x45) {
-      d = this.codeAt(++i);
-      if (d === 0x2b || d === 0x2d) d = this.codeAt(++i);
-      if (!(d >= 0x30 && d <= 0x39)) throw notValid;
-      do d = this.codeAt(++i); while (d >= 0x30 && d <= 0x39);
-    }
-    this.pos = i;
-  }
-
-  private codeAt(i: number): number {
-    return i < this.end ? this.text.charCodeAt(i) : -1;
+  /** Steps over the number at pos; the text from `end` on is not read. */
+  private number(): void {
+    const end = wellFormedNumberEnd(this.text, this.pos, this.end);
+    if (end < 0) throw notValid;
+    this.pos = end;
   }
 
   /** Steps over the well-formed string literal at pos (on its opening quote); whether it holds an escape. */
