@@ -288,12 +288,23 @@ function logFailure(feature: string, uri: string, version: number | undefined, e
   connection.console.error(`[${feature}] ${uri}${version === undefined ? '' : `@${version}`}: ${detail}`);
 }
 
-/** The request's cancellation token and, when agentTraces.requestTimeBudget is set, its deadline. */
-function requestBudget(token: CancellationToken, started: number): Budget {
-  const deadline = settings.requestTimeBudget > 0 ? started + settings.requestTimeBudget : undefined;
+/**
+ * The request's cancellation token and, from `started` on when agentTraces.requestTimeBudget is set, its deadline
+ * (without `started`, cancellation only).
+ */
+function requestBudget(token: CancellationToken, started?: number): Budget {
+  const deadline = started !== undefined && settings.requestTimeBudget > 0 ? started + settings.requestTimeBudget : undefined;
   return { get isCancellationRequested() { return token.isCancellationRequested; }, deadline };
 }
 
+/**
+ * Runs a request on the document's model. The time budget counts only the request's own work on the model, not the
+ * wait for the model: the model is read once per version for the check and every request alike, so a request cut off
+ * while it is read would answer nothing that the editor asks for again (VS Code asks for the outline, folding and
+ * lenses once per version and takes an error or a server cancellation as "nothing"), and a parse stopped by one
+ * request's budget would be repeated by the next. A request on a document still being read waits for that reading;
+ * the editor's cancellation and a newer version end the wait.
+ */
 async function guarded<R>(
   feature: string,
   uri: string,
@@ -304,19 +315,19 @@ async function guarded<R>(
   const document = documents.get(uri);
   if (!document) return fallback;
   if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
-  const started = Date.now();
-  const budget = requestBudget(token, started);
   const version = document.version;
+  let started: number | undefined;
   try {
-    const parsed = await models.getInSlices(document, budget);
+    const parsed = await models.getInSlices(document, requestBudget(token));
     if (!parsed) return fallback;
     // A big document read in slices may have been edited meanwhile: the answer would point at the old text.
     if (document.version !== version) return new ResponseError(LSPErrorCodes.ContentModified, 'The document changed');
     if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
-    return work(parsed, document, budget);
+    started = Date.now();
+    return work(parsed, document, requestBudget(token, started));
   } catch (error) {
     if (error instanceof BudgetExceeded) {
-      if (error.reason === 'cancelled') return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
+      if (error.reason === 'cancelled' || started === undefined) return new ResponseError(LSPErrorCodes.RequestCancelled, 'Request cancelled');
       connection.console.info(`[${feature}] ${uri}@${document.version}: stopped after ${Date.now() - started} ms, past its time budget `
         + `(agentTraces.requestTimeBudget = ${settings.requestTimeBudget} ms); answered with no result`);
       return fallback;

@@ -208,7 +208,8 @@ describe('rule files under attack, over stdio', () => {
 describe('the request time budget, over stdio', () => {
   const target = new Attacked();
 
-  // Requests get 1 ms, so parsing a large file inside one runs out of time; checks after edits wait 10 minutes.
+  // Requests get 1 ms for their work on a model, so outlining a large file runs out of time; checks after edits wait
+  // 10 minutes.
   before(() => target.start({ requestTimeBudget: 1, validation: { delay: 600_000 } }));
   after(async () => {
     assert.equal(await target.server.shutdown(), 0);
@@ -216,7 +217,8 @@ describe('the request time budget, over stdio', () => {
 
   it('a request that runs out of time answers its fallback and the log says so', async () => {
     const uri = 'file:///w/budget.gr';
-    // Opening and changing a file only schedules its check (600 s away): the request below does the parsing.
+    // Opening and changing a file only schedules its check (600 s away): the request below reads the file (not
+    // counted) and then lists its 50,000 rules (counted).
     target.server.open(uri, 'guardrail', 'x := 1\n');
     const text = Array.from({ length: 50_000 }, (_, i) => `raise "r${i}" if:\n    (m${i}: Message)\n`).join('');
     await target.server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text }] });
