@@ -40,6 +40,23 @@ export interface Findable {
   find(key: string): JsonProperty | undefined;
 }
 
+/**
+ * The mark of nodes read from JSON written inside a string literal (at the file's characters through its escapes):
+ * their characters in the file are not a JSON literal of them, so nothing may read them back from the text. A
+ * property of the node rather than a WeakSet: a history of messages makes hundreds of thousands of these nodes, and a
+ * weak collection of that many costs more than reading them.
+ */
+export const decoded = Symbol('decoded from inside a string');
+
+export function isDecoded(node: JsonNode): boolean {
+  return (node as { [decoded]?: true })[decoded] === true;
+}
+
+export function markDecoded<T extends JsonNode>(node: T): T {
+  (node as { [decoded]?: true })[decoded] = true;
+  return node;
+}
+
 const MAX_KEPT_STRING = 4096;
 
 /** A string node that decodes its value on first use: most string values of a large file are never read. */

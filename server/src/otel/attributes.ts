@@ -7,7 +7,9 @@
 import type { JsonNode, JsonProperty, JsonSyntaxError } from '../json/nodes';
 import { property } from '../json/queries';
 import type { Span } from '../common/types';
-import { markDecoded, readEmbeddedJson, type EmbeddedJson } from './embedded';
+import { markDecoded } from '../json/nodes';
+import { memberOnTape, nextOnTape, openerOnTape, placeOnTape, standalone, stringOnTape, viewAt, ViewArray, type ViewSource } from '../json/validViews';
+import { readEmbeddedJson, type EmbeddedJson } from './embedded';
 import { viewOfEmbeddedJson } from './jsonViews';
 
 export interface SpanAttribute {
@@ -26,7 +28,9 @@ const maxDepth = 32;
 /** The attributes of a span, an OTLP resource or scope: a list of key-values, or a plain object. */
 export function readAttributes(node: JsonNode | undefined): Map<string, SpanAttribute> {
   const attributes = new Map<string, SpanAttribute>();
-  if (node?.type === 'array') {
+  if (node instanceof ViewArray && node.depth + 2 < node.source.maxDepth) {
+    readAttributesOnTape(node, attributes);
+  } else if (node?.type === 'array') {
     for (const entry of node.items) {
       const key = property(entry, 'key')?.value;
       if (key?.type !== 'string' || attributes.has(key.value)) continue;
@@ -41,13 +45,44 @@ export function readAttributes(node: JsonNode | undefined): Map<string, SpanAttr
   return attributes;
 }
 
+/**
+ * readAttributes for a list of key-values read as a view: each entry's key and value found on the view's tape, without
+ * a node for the entry, its members or the AnyValue wrapper (a span has dozens of attributes, and a file thousands of
+ * spans). The same attributes as read from the entries' nodes.
+ */
+function readAttributesOnTape(list: ViewArray, attributes: Map<string, SpanAttribute>): void {
+  const source = list.source;
+  const last = nextOnTape(source, list.index);
+  for (let entry = list.index + 1; entry < last; entry = nextOnTape(source, entry)) {
+    if (openerOnTape(source, entry) !== 0x7b) continue;
+    const keyAt = memberOnTape(source, entry, 'key');
+    if (keyAt === -1 || openerOnTape(source, keyAt) !== 0x22) continue;
+    const key = stringOnTape(source, keyAt);
+    if (attributes.has(key)) continue;
+    const valueAt = memberOnTape(source, entry, 'value');
+    attributes.set(key, { key, keySpan: placeOnTape(source, keyAt), value: valueAt === -1 ? undefined : anyValueOnTape(source, valueAt, list.depth + 2), span: placeOnTape(source, entry) });
+  }
+}
+
+const scalarValueKeys = new Set(['stringValue', 'intValue', 'doubleValue', 'boolValue', 'bytesValue']);
+
+/** anyValue of the value at a tape index: a scalar AnyValue's inner value made alone, anything else as anyValue reads it. */
+function anyValueOnTape(source: ViewSource, index: number, depth: number): JsonNode | undefined {
+  if (openerOnTape(source, index) === 0x7b) {
+    const field = index + 1;
+    const only = field < nextOnTape(source, index) && nextOnTape(source, field + 1) === nextOnTape(source, index);
+    if (only && scalarValueKeys.has(stringOnTape(source, field))) return standalone(viewAt(source, field + 1, depth + 1));
+  }
+  return anyValue(viewAt(source, index, depth), 0);
+}
+
 /** An OTLP AnyValue as a plain node; a value that is not an AnyValue object is taken as it is. */
 function anyValue(node: JsonNode | undefined, depth: number): JsonNode | undefined {
-  if (!node || node.type !== 'object') return node;
+  if (!node || node.type !== 'object') return standalone(node);
   const [field] = node.properties;
-  if (!field || node.properties.length !== 1) return node.properties.length === 0 ? markDecoded({ type: 'null', start: node.start, end: node.end, value: null }) : node;
+  if (!field || node.properties.length !== 1) return node.properties.length === 0 ? markDecoded({ type: 'null', start: node.start, end: node.end, value: null }) : standalone(node);
   const inner = field.value;
-  if (!inner || depth >= maxDepth) return inner;
+  if (!inner || depth >= maxDepth) return standalone(inner);
   switch (field.key) {
     case 'arrayValue': {
       const values = property(inner, 'values')?.value;
@@ -65,7 +100,7 @@ function anyValue(node: JsonNode | undefined, depth: number): JsonNode | undefin
       return markDecoded({ type: 'object', start: inner.start, end: inner.end, properties });
     }
     default:
-      return inner;
+      return standalone(inner);
   }
 }
 

@@ -2,28 +2,12 @@
  * JSON written inside a string (the GenAI conventions' `gen_ai.input.messages`, any-agent's `gen_ai.output`, a
  * tool's arguments): read into nodes whose spans are the source characters they were decoded from, through the
  * string's escapes, so calls, ids and problems found inside land on the file's own characters. The nodes are plain
- * (their characters are escaped JSON, not a literal a reader could read again).
+ * (their characters are escaped JSON, not a literal a reader could read again) and carry nodes.ts's `decoded` mark.
  */
 import type { JsonArray, JsonNode, JsonObject, JsonProperty, JsonSyntaxError } from '../json/nodes';
-import { transientStringValue, type JsonString } from '../json/nodes';
+import { decoded, transientStringValue, type JsonString } from '../json/nodes';
 import { parseWholeJsonValue } from '../json/readJson';
 
-/**
- * The mark of the nodes read here (and the containers attributes.ts makes of OTLP's AnyValues): their characters in
- * the file are not a JSON literal of them, so a conversion must not read them back from the text. A property of the
- * node rather than a WeakSet: a history of messages makes hundreds of thousands of these nodes, and a weak
- * collection of that many costs more than reading them.
- */
-export const decoded = Symbol('decoded from inside a string');
-
-export function isDecoded(node: JsonNode): boolean {
-  return (node as { [decoded]?: true })[decoded] === true;
-}
-
-export function markDecoded<T extends JsonNode>(node: T): T {
-  (node as { [decoded]?: true })[decoded] = true;
-  return node;
-}
 
 /** Values nested deeper than this inside a string are not read (the container is kept, empty). */
 export const maxEmbeddedDepth = 64;

@@ -20,7 +20,7 @@ import type { JsonNode } from '../json/nodes';
 import type { Span } from '../common/types';
 import { brokenJson, event, madeArray, madeNull, madeObject, madeString, original, type ConvertedTrace, type Sourced, type SourcedEvent } from '../calls/sourcedEvents';
 import type { ReadMessage } from './messages';
-import { isDecoded } from './embedded';
+import { isDecoded } from '../json/nodes';
 import { plainValue } from './text';
 import { byTime } from './tree';
 import type { SpanCall, SpanOutput, SpansModel, SpanStep, SpanTrace } from './types';

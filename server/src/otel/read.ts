@@ -10,6 +10,7 @@ import { property } from '../json/queries';
 import { parseJsonValue, parseWholeJsonValue } from '../json/readJson';
 import type { TokenUsage } from '../calls/model';
 import { attributeJson, attributeNumber, attributeString, numberOf, readAttributes, type AttributeJson, type SpanAttribute } from './attributes';
+import { standalone } from '../json/validViews';
 import { detached, viewOfValidJson } from './jsonViews';
 import { isZeroId, readSpanId } from './ids';
 import { messageOfParts, readMessages, type ReadMessage } from './messages';
@@ -209,7 +210,7 @@ function readStatus(node: JsonObject, otlp: boolean): { status: 'ok' | 'error' |
   const code = property(status, otlp ? 'code' : 'status_code')?.value;
   const message = stringOf(property(status, otlp ? 'message' : 'description')?.value);
   const raw = code?.type === 'number' ? Number(code.raw) : stringOf(code)?.replace(/^STATUS_CODE_/, '').toLowerCase();
-  return { status: raw === 2 || raw === 'error' ? 'error' : raw === 1 || raw === 'ok' ? 'ok' : 'unset', message: message || undefined, node: code ?? status };
+  return { status: raw === 2 || raw === 'error' ? 'error' : raw === 1 || raw === 'ok' ? 'ok' : 'unset', message: message || undefined, node: standalone(code ?? status) };
 }
 
 function roleOf(operation: string | undefined, attributes: Map<string, SpanAttribute>): SpanRole {

@@ -15,7 +15,7 @@ import { spansService, type SpansModel } from '../../../server/src/otel';
 import { readSpanFacts, type SpanFacts } from '../../../server/src/otel/read';
 import { viewOfValidJson } from '../../../server/src/otel/jsonViews';
 import { parseWholeJsonValue } from '../../../server/src/json/readJson';
-import { isDecoded } from '../../../server/src/otel/embedded';
+import { isDecoded } from '../../../server/src/json/nodes';
 import type { ReadMessage } from '../../../server/src/otel/messages';
 import type { JsonNode } from '../../../server/src/json/nodes';
 import { property } from '../../../server/src/json/queries';
