@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type ServerOptions } from 'vscode-languageclient/node';
 import { activateOn, activationMarks, deactivate, type AgentTracesApi } from './activation';
+import { serverExecArgv } from './serverProcess';
 
 export type { AgentTracesApi } from './activation';
 export { deactivate };
@@ -9,9 +10,7 @@ export { deactivate };
 export function activate(context: vscode.ExtensionContext): Promise<AgentTracesApi> {
   performance.mark(activationMarks.activate);
   const serverModule = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
-  // A larger young generation: parsing a large trace or rule file allocates many short-lived objects, and the
-  // default semi-space makes the collector run several times per parse.
-  const execArgv = ['--max-semi-space-size=32'];
+  const execArgv = [...serverExecArgv];
   // Over stdio the server decodes each message itself, and reads a big document's text straight from the message's
   // bytes; over IPC, Node would first make the whole message a string, which doubles the memory an open takes.
   const serverOptions: ServerOptions = {
