@@ -33,7 +33,7 @@ import { FolderPythonModules } from './disk/pythonModules';
 import { version as serverVersion } from '../../package.json';
 import { readPolicyFiles } from './rulesOnTraces/policies';
 import { RuleChecks } from './lsp/ruleChecks';
-import { createServerConnection, warmUpDecoder } from './transport/connection';
+import { createServerConnection, messageArriving, warmUpDecoder } from './transport/connection';
 import { describeError } from './common/text';
 import { Comparisons } from './lsp/compareRequest';
 import { RuleTests } from './lsp/ruleTests';
@@ -147,7 +147,7 @@ connection.onInitialize((params): InitializeResult => {
 });
 
 connection.onInitialized(async () => {
-  warmUpTraceReading(warmUpDecoder, () => !documents.all().some((document) => models.readsInSlices(document)));
+  warmUpTraceReading(warmUpDecoder, () => !messageArriving() && !documents.all().some((document) => models.readsInSlices(document)));
   if (canPullConfiguration) {
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'agentTraces' }).catch(() => undefined);
   }

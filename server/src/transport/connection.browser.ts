@@ -25,3 +25,6 @@ export const createServerConnection: typeof NodeConnection.createServerConnectio
 
 /** Messages reach a web worker already decoded: there is no decoder to warm up. */
 export const warmUpDecoder: typeof NodeConnection.warmUpDecoder = () => undefined;
+
+/** A web worker is handed whole messages: none is ever part way in. */
+export const messageArriving: typeof NodeConnection.messageArriving = () => false;

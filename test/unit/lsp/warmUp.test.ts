@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { defaultSettings } from '../../../server/src/common/languageService';
 import { traceService } from '../../../server/src/trace';
-import { sampleSpans, sampleTrace, typeInto } from '../../../server/src/lsp/warmUp';
+import { sampleSpans, sampleTrace, typeInto, warmUpTraceReading } from '../../../server/src/lsp/warmUp';
 import { spansService } from '../../../server/src/otel';
 
 describe('warming up the trace reader', () => {
@@ -29,5 +30,34 @@ describe('warming up the trace reader', () => {
     assert.equal(model.traces.length, 5);
     assert.deepEqual(model.traces.map((trace) => [trace.steps.length, trace.calls.length, trace.calls[0].outputs.length]), Array(5).fill([3, 1, 1]));
     assert.deepEqual(spansService.validate(model, { settings: defaultSettings }), []);
+  });
+});
+
+describe('when the server warms up', () => {
+  /** Resolves once `done` holds, checked every turn of the event loop, or rejects after 10 s. */
+  const until = async (done: () => boolean) => {
+    const deadline = Date.now() + 10_000;
+    while (!done()) {
+      assert.ok(Date.now() < deadline, 'timed out');
+      await nextTurn();
+    }
+  };
+
+  it('waits first for the documents the client opens at once, then runs every step of every round', async () => {
+    let decoded = 0;
+    warmUpTraceReading(() => decoded++, () => true, 300, 2);
+    await nextTurn();
+    assert.equal(decoded, 0, 'nothing ran before the delay');
+    await until(() => decoded === 2);
+  });
+
+  it('stops at the first step after a document is wanted', async () => {
+    let decoded = 0;
+    let asked = 0;
+    warmUpTraceReading(() => decoded++, () => ++asked <= 1, 0, 3);
+    await until(() => asked === 2);
+    for (let i = 0; i < 20; i++) await nextTurn();
+    assert.equal(decoded, 1);
+    assert.equal(asked, 2);
   });
 });
