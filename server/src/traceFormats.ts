@@ -10,7 +10,7 @@
  */
 import type { ConvertedTrace } from './calls/sourcedEvents';
 import { conversationTracesOfText } from './anthropic';
-import { convertedEventsOfText, detectJsonLinesFormat } from './jsonl';
+import { convertedEventsOfText, detectJsonLinesFormat, firstLineFormatOf, type FileFormat } from './jsonl';
 import { languageForFile } from './languages';
 import { responsesTracesOfText } from './responses';
 import { inspectTracesOfText } from './inspect';
@@ -22,10 +22,11 @@ export interface TraceFormat {
   /** What a file of the format is, in messages: `a Codex rollout`. */
   readonly name: string;
   /**
-   * Whether a file the editor reads as `language`, with this text, is of this format. `text` is asked for only by a
-   * format its language leaves in doubt (an edited big document's text is joined when it is asked for).
+   * Whether a file the editor reads as `language` is of this format. `jsonLinesFormat` (the format a JSON Lines file's
+   * first line gives it, see detectJsonLinesFormat) is asked for only by a format its language leaves in doubt, and
+   * comes from the model read from the file where there is one (an edited big document's text is never joined for it).
    */
-  holds(language: string, text: () => string): boolean;
+  holds(language: string, jsonLinesFormat: () => FileFormat | undefined): boolean;
   /**
    * The file's traces as Invariant events, in the file's order; `path` (a path or URI) may decide how the text is
    * read. A format whose files hold many traces (an Inspect log's samples) converts each when the caller reaches it.
@@ -36,7 +37,7 @@ export interface TraceFormat {
 /** A trace file (one trace as it is), a dataset (one trace per line, as it is), or a format converted to events. */
 export type TraceLayout = 'trace' | 'dataset' | TraceFormat;
 
-const jsonLinesMember = (member: 'claude-code' | 'codex') => (language: string, text: () => string) => language === 'agent-trace-jsonl' && detectJsonLinesFormat(text()) === member;
+const jsonLinesMember = (member: 'claude-code' | 'codex') => (language: string, jsonLinesFormat: () => FileFormat | undefined) => language === 'agent-trace-jsonl' && jsonLinesFormat() === member;
 const convertedLines = (text: string): ConvertedTrace[] => {
   const converted = convertedEventsOfText(text);
   return converted ? [converted] : [];
@@ -53,9 +54,25 @@ export const traceFormats: readonly TraceFormat[] = [
 
 /** How a document of this language holds traces; undefined when it holds none (a rule file, a manifest). */
 export function traceLayout(language: string | undefined, text: string | (() => string)): TraceLayout | undefined {
+  return layoutOf(language, () => detectJsonLinesFormat(typeof text === 'string' ? text : text()));
+}
+
+/**
+ * How a document holds traces, decided from the model its language's service read from it (an edited document's
+ * check asks for no text); `text` only for a model that service did not read (a parse that failed).
+ */
+export function traceLayoutOfModel(language: string | undefined, model: unknown, text: () => string): TraceLayout | undefined {
+  return layoutOf(language, () => {
+    const format = firstLineFormatOf(model);
+    return format === 'unread' ? detectJsonLinesFormat(text()) : format;
+  });
+}
+
+function layoutOf(language: string | undefined, jsonLinesFormat: () => FileFormat | undefined): TraceLayout | undefined {
   if (language === undefined) return undefined;
-  const read = typeof text === 'string' ? () => text : text;
-  const format = traceFormats.find((candidate) => candidate.holds(language, read));
+  let known: { format: FileFormat | undefined } | undefined;
+  const once = () => (known ??= { format: jsonLinesFormat() }).format;
+  const format = traceFormats.find((candidate) => candidate.holds(language, once));
   if (format) return format;
   return language === 'agent-trace' ? 'trace' : language === 'agent-trace-jsonl' ? 'dataset' : undefined;
 }

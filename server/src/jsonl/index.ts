@@ -65,13 +65,19 @@ export function detectJsonLinesFormat(text: string): FileFormat | undefined {
   return detectFormat(text, [recognizeSession, recognizeRollout]);
 }
 
+/** How a file's lines are read: the format its first line gives it (detectJsonLinesFormat) and the reader it calls for. */
+interface Reading {
+  format: FileFormat | undefined;
+  reader: LineReader;
+}
+
 /**
- * The reader of a file's lines: a session's records by the session's reader, a rollout's by the rollout's, a
+ * The reading of a file's lines: a session's records by the session's reader, a rollout's by the rollout's, a
  * dataset's lines by the dataset's (other lines, of any, by the family's generic one).
  */
-function readerFor(text: string): LineReader {
+function readingFor(text: string): Reading {
   const format = detectJsonLinesFormat(text);
-  return format === 'claude-code' ? readSessionLine : format === 'codex' ? readRolloutLine : readDatasetLine;
+  return { format, reader: format === 'claude-code' ? readSessionLine : format === 'codex' ? readRolloutLine : readDatasetLine };
 }
 
 /** The conversation of linked calls of a session or a rollout; undefined for the other members. */
@@ -79,13 +85,22 @@ function conversationOf(model: LinesModel): LinkedCalls | undefined {
   return model.format === 'claude-code' ? sessionOf(model) : model.format === 'codex' ? rolloutOf(model) : undefined;
 }
 
-/** The reader each model's lines were read with. */
-const readers = new WeakMap<LinesModel, LineReader>();
+/** The reading each model's lines were read with. */
+const readings = new WeakMap<LinesModel, Reading>();
 
-function readBy(reader: LineReader, model: LinesModel): LinesModel {
-  readers.set(model, reader);
+function readBy(reading: Reading, model: LinesModel): LinesModel {
+  readings.set(model, reading);
   if (model.format === 'claude-code' || model.format === 'codex') rememberSession(model);
   return model;
+}
+
+/**
+ * The format a model's first line gave its file, as detectJsonLinesFormat gives it for the model's text, kept from
+ * the reading (no text is read again); `unread` for a model this service did not read.
+ */
+export function firstLineFormatOf(model: unknown): FileFormat | undefined | 'unread' {
+  const reading = typeof model === 'object' && model !== null ? readings.get(model as LinesModel) : undefined;
+  return reading ? reading.format : 'unread';
 }
 
 /**
@@ -113,16 +128,17 @@ function rememberSession(model: LinesModel): void {
 export const jsonlService: LanguageService<LinesModel> = {
   // Each member's lines are read by its own reader, in one pass; other lines by the family's generic one.
   parse: (doc) => {
-    const reader = readerFor(doc.text);
-    return readBy(reader, parseLines(doc, reader));
+    const reading = readingFor(doc.text);
+    return readBy(reading, parseLines(doc, reading.reader));
   },
   reparse: (previous, doc, edit) => {
     // An edit that changes which reader the first line calls for reads the file again whole with the new one. The
     // reader is the one its first line chose, not the model's format: a session whose first records are broken may
     // take its format from a later line of another kind.
-    const reader = readerFor(doc.text);
-    if (reader !== (readers.get(previous) ?? readerFor(previous.text))) return readBy(reader, parseLines(doc, reader));
-    return readBy(reader, parseLinesAfterEdit(previous, doc, reader, edit));
+    const reading = readingFor(doc.text);
+    const { reader } = reading;
+    if (reader !== (readings.get(previous) ?? readingFor(previous.text)).reader) return readBy(reading, parseLines(doc, reader));
+    return readBy(reading, parseLinesAfterEdit(previous, doc, reader, edit));
   },
   validate,
   hover,

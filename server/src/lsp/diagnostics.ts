@@ -3,7 +3,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { BudgetExceeded } from '../common/budget';
 import type { ProblemsSoFar, ServiceContext } from '../common/languageService';
 import { nextTurn } from '../common/steps';
-import { traceLayout } from '../traceFormats';
+import { traceLayoutOfModel } from '../traceFormats';
 import type { RuleModel } from '../guardrail';
 import type { ServerSettings } from '../settings';
 import { problemsInSlices, type DocumentModels } from './documentModels';
@@ -144,7 +144,7 @@ export class DiagnosticsPipeline {
         this.recheckTraces();
         this.recheckManifests();
       } else {
-        const layout = traceLayout(parsed.languageId, () => document.getText());
+        const layout = traceLayoutOfModel(parsed.languageId, parsed.model, () => document.getText());
         if (layout) diagnostics.push(...this.violationDiagnostics(document, await host.rules.checkSafely(document, layout)));
         if (moot()) return;
         host.publish(uri, version, diagnostics);
