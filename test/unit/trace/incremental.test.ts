@@ -8,6 +8,7 @@ import type { TraceModel } from '../../../server/src/trace/model';
 import type { TextChange } from '../../../server/src/common/languageService';
 import { EditorDocument } from '../../../server/src/lsp/editorDocument';
 import { random } from '../testing';
+import { CallLinker } from '../../../server/src/calls/links';
 
 // Built to out/test/unit/trace/: the repository root is four levels up.
 const repoRoot = resolve(__dirname, '../../../..');
@@ -282,3 +283,24 @@ test('incremental re-read: in a broken text, a value cut short by an error is no
     if (read) assert.deepStrictEqual({ root: read.root, errors: read.syntaxErrors }, { root: full.root, errors: full.syntaxErrors }, text);
   }
 });
+
+test('one linking rule: CallLinker relinking every id of a trace, its links cleared, gives the links of a full read', () => {
+  let linked = 0;
+  for (let seed = 1; seed <= 300; seed++) {
+    const model = traceService.parse({ uri: 'c', version: 1, text: generatedTrace(seed) });
+    const full = links(model);
+    const implicit = model.outputs.filter((output) => output.implicit);
+    const anyLink = model.outputs.some((output) => output.answers);
+    for (const output of model.outputs) {
+      output.answers = null;
+      output.ambiguous = undefined;
+    }
+    for (const call of model.calls) call.outputs = [];
+    if (anyLink) assert.notDeepStrictEqual(links(model), full, `seed ${seed}: clearing changed no link`);
+    CallLinker.relink(model, model.callsById.keys(), implicit);
+    assert.deepStrictEqual(links(model), full, `seed ${seed}`);
+    linked += model.outputs.filter((output) => output.answers).length;
+  }
+  assert.ok(linked > 300, `${linked} outputs linked`);
+});
+
