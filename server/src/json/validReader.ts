@@ -19,7 +19,7 @@ export const LAZY_DEPTH = 2;
 
 /** A node for a container read once already (its syntax is known to be valid), built when first visited. */
 export function lazyContainer(text: string, start: number, end: number, isObject: boolean): JsonObject | JsonArray {
-  return isObject ? new LazyObject(text, start, end, new Map()) : new LazyArray(text, start, end, new Map());
+  return isObject ? new LazyObject(text, start, end) : new LazyArray(text, start, end);
 }
 
 /**
@@ -36,11 +36,12 @@ class LazyObject implements JsonObject, Findable {
   private built: JsonProperty[] | undefined;
   private found: Map<string, JsonProperty | null> | undefined;
 
-  constructor(private readonly text: string, readonly start: number, readonly end: number, private readonly ends: ContainerEnds) {}
+  /** `ends`: shared with the tree it was read in; made when first needed for one read alone (a file keeps many). */
+  constructor(private readonly text: string, readonly start: number, readonly end: number, private ends?: ContainerEnds) {}
 
   /** The same container at start + delta of text (an edit before it moved it), built again when visited. */
   moved(text: string, delta: number): JsonObject {
-    return new LazyObject(text, this.start + delta, this.end + delta, new Map());
+    return new LazyObject(text, this.start + delta, this.end + delta);
   }
 
   /** One property, without building the others (an address or a fact usually needs one path only). */
@@ -49,7 +50,7 @@ class LazyObject implements JsonObject, Findable {
     this.found ??= new Map();
     let found = this.found.get(key);
     if (found === undefined) {
-      found = new StrictParser(this.text, this.start, this.end, true, true, this.ends).findProperty(key) ?? null;
+      found = new StrictParser(this.text, this.start, this.end, true, true, (this.ends ??= new Map())).findProperty(key) ?? null;
       this.found.set(key, found);
     }
     return found ?? undefined;
@@ -57,7 +58,7 @@ class LazyObject implements JsonObject, Findable {
 
   get properties(): JsonProperty[] {
     // Already checked when the line was read, so control characters need no second look.
-    if (!this.built) this.built = (new StrictParser(this.text, this.start, this.end, true, true, this.ends).parseDocument() as JsonObject).properties;
+    if (!this.built) this.built = (new StrictParser(this.text, this.start, this.end, true, true, (this.ends ??= new Map())).parseDocument() as JsonObject).properties;
     return this.built;
   }
 }
@@ -66,15 +67,15 @@ class LazyArray implements JsonArray {
   readonly type = 'array' as const;
   private built: JsonNode[] | undefined;
 
-  constructor(private readonly text: string, readonly start: number, readonly end: number, private readonly ends: ContainerEnds) {}
+  constructor(private readonly text: string, readonly start: number, readonly end: number, private ends?: ContainerEnds) {}
 
   /** The same container at start + delta of text (an edit before it moved it), built again when visited. */
   moved(text: string, delta: number): JsonArray {
-    return new LazyArray(text, this.start + delta, this.end + delta, new Map());
+    return new LazyArray(text, this.start + delta, this.end + delta);
   }
 
   get items(): JsonNode[] {
-    if (!this.built) this.built = (new StrictParser(this.text, this.start, this.end, true, true, this.ends).parseDocument() as JsonArray).items;
+    if (!this.built) this.built = (new StrictParser(this.text, this.start, this.end, true, true, (this.ends ??= new Map())).parseDocument() as JsonArray).items;
     return this.built;
   }
 }

@@ -7,20 +7,30 @@
 import type { JsonNode, JsonProperty, JsonSyntaxError } from '../json/nodes';
 import { property } from '../json/queries';
 import type { Span } from '../common/types';
-import { markDecoded } from '../json/nodes';
+import { markDecoded, transientStringValue } from '../json/nodes';
 import { memberOnTape, nextOnTape, openerOnTape, placeOnTape, standalone, stringOnTape, viewAt, ViewArray, type ViewSource } from '../json/validViews';
 import { readEmbeddedJson, type EmbeddedJson } from './embedded';
 import { viewOfEmbeddedJson } from './jsonViews';
 
-export interface SpanAttribute {
-  readonly key: string;
-  readonly keySpan: Span;
-  /** The value, unwrapped from OTLP's AnyValue (a string literal, a number, …); undefined when it has none. */
-  readonly value?: JsonNode;
-  /** The whole entry (`{"key": …, "value": …}`, or `"key": value`). */
-  readonly span: Span;
+/**
+ * One attribute: its key, where the key is, and its value. Its places are numbers rather than span objects: a file
+ * keeps tens of thousands of attributes for the life of the document.
+ */
+export class SpanAttribute {
   /** The syntax errors of the JSON its string holds, once read (the span's messages read it, then its check). */
-  jsonErrors?: JsonSyntaxError[];
+  jsonErrors: JsonSyntaxError[] | undefined = undefined;
+
+  constructor(
+    readonly key: string,
+    readonly keyStart: number,
+    readonly keyEnd: number,
+    /** The value, unwrapped from OTLP's AnyValue (a string literal, a number, …); undefined when it has none. */
+    readonly value: JsonNode | undefined,
+  ) {}
+
+  get keySpan(): Span {
+    return { start: this.keyStart, end: this.keyEnd };
+  }
 }
 
 const maxDepth = 32;
@@ -34,12 +44,12 @@ export function readAttributes(node: JsonNode | undefined): Map<string, SpanAttr
     for (const entry of node.items) {
       const key = property(entry, 'key')?.value;
       if (key?.type !== 'string' || attributes.has(key.value)) continue;
-      attributes.set(key.value, { key: key.value, keySpan: { start: key.start, end: key.end }, value: anyValue(property(entry, 'value')?.value, 0), span: { start: entry.start, end: entry.end } });
+      attributes.set(key.value, new SpanAttribute(key.value, key.start, key.end, anyValue(property(entry, 'value')?.value, 0)));
     }
   } else if (node?.type === 'object') {
     for (const entry of node.properties) {
       if (attributes.has(entry.key)) continue;
-      attributes.set(entry.key, { key: entry.key, keySpan: { start: entry.keyStart, end: entry.keyEnd }, value: entry.value, span: { start: entry.start, end: entry.end } });
+      attributes.set(entry.key, new SpanAttribute(entry.key, entry.keyStart, entry.keyEnd, entry.value));
     }
   }
   return attributes;
@@ -60,7 +70,8 @@ function readAttributesOnTape(list: ViewArray, attributes: Map<string, SpanAttri
     const key = stringOnTape(source, keyAt);
     if (attributes.has(key)) continue;
     const valueAt = memberOnTape(source, entry, 'value');
-    attributes.set(key, { key, keySpan: placeOnTape(source, keyAt), value: valueAt === -1 ? undefined : anyValueOnTape(source, valueAt, list.depth + 2), span: placeOnTape(source, entry) });
+    const place = placeOnTape(source, keyAt);
+    attributes.set(key, new SpanAttribute(key, place.start, place.end, valueAt === -1 ? undefined : anyValueOnTape(source, valueAt, list.depth + 2)));
   }
 }
 
@@ -115,8 +126,10 @@ export function attributeNumber(attribute: SpanAttribute | undefined): number | 
 
 export function numberOf(node: JsonNode | undefined): number | undefined {
   if (node?.type === 'number') return Number(node.raw);
-  if (node?.type === 'string' && /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(node.value)) return Number(node.value);
-  return undefined;
+  if (node?.type !== 'string') return undefined;
+  // Not kept on the node: the number is what is kept.
+  const digits = transientStringValue(node);
+  return /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(digits) ? Number(digits) : undefined;
 }
 
 /** What an attribute holds as JSON: a structured value as it is, a string read as the JSON it encodes. */

@@ -4,7 +4,7 @@
  * writes the integer itself, often wider than 2^53 (read from the number's source text, never as a double); some
  * writers add `0x`. Tool call ids are matched trimmed (the GenAI conventions' own example has a leading space).
  */
-import type { JsonNode } from '../json/nodes';
+import { transientStringValue, type JsonNode } from '../json/nodes';
 
 export interface ReadId {
   /** Lowercase hex, zero-padded to the id's width. */
@@ -18,7 +18,8 @@ export function readSpanId(node: JsonNode | undefined, bytes: 8 | 16): ReadId | 
   if (!node) return undefined;
   if (node.type === 'number') return integerId(node.raw, bytes);
   if (node.type !== 'string') return undefined;
-  return idOfText(node.value.trim(), bytes);
+  // Not kept on the node: the id is kept as hex.
+  return idOfText(transientStringValue(node).trim(), bytes);
 }
 
 export function idOfText(text: string, bytes: 8 | 16): ReadId | undefined {
