@@ -13,10 +13,11 @@ import { afterEvents } from '../common/steps';
  * long). The message decoder is warmed up the same way, on the trace as a message, and so is the reading of a file
  * of OpenTelemetry spans (its own code: read cold, a 3 MB file of spans took three times as long as read warm).
  * It waits `delayMs` first, since the document that started the server comes right after `initialized` (its text
- * reaches the server once the client has encoded it), and a warm-up running meanwhile took the CPU from the client
- * and from the open itself: in fresh servers over stdio, the 12.9 MB escape-heavy trace sent right after
- * `initialized` took 1.7 s (median of 6) to its diagnostics with the warm-up started at once, 1.1 s with none
- * (load average 7-8 on the 2-core machine). Each step is small (about 125 KB of text; the first, unoptimized, takes
+ * reaches the server only once the client has encoded it, which for a big trace on a loaded machine takes up to a
+ * second or more), and a warm-up running meanwhile took the CPU from the client and from the open itself: in fresh
+ * servers over stdio, the 12.9 MB escape-heavy trace sent right after `initialized` took 1.7 s (median of 6) to its
+ * diagnostics with the warm-up started at once, 1.1 s with none (load average 7-8 on the 2-core machine); waiting
+ * one second was not enough once the client took that long to send it. Each step is small (about 125 KB of text; the first, unoptimized, takes
  * some tens of milliseconds, a few once optimized) and the steps stop once `wanted` says no: once a big document
  * is arriving or being read, which then warms the code itself.
  */
@@ -30,7 +31,7 @@ export function warmUpTraceReading(decodeMessage: (message: string) => void, wan
 }
 
 /** How long after `initialized` the warm-up waits for the documents the client opens at once. */
-export const warmUpDelayMs = 1000;
+export const warmUpDelayMs = 3000;
 
 /**
  * After a big trace is checked, while its user reads it: its line starts are counted (else the first edit counts them,
