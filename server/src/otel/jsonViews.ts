@@ -53,28 +53,30 @@ class KeptString implements JsonString {
   }
 }
 
-class KeptObject implements JsonObject {
-  readonly type = 'object' as const;
+/** A container inside a string: read as a view of its own characters when its members are first asked for. */
+abstract class KeptContainer<View extends JsonObject | JsonArray> {
   readonly [decoded] = true;
-  private view: JsonObject | undefined;
+  private read: View | undefined;
 
   constructor(private readonly text: string, private readonly depth: number, readonly start: number, readonly end: number) {}
 
+  protected get view(): View {
+    return (this.read ??= viewOfRange(this.text, this.start, this.end, this.depth) as View);
+  }
+}
+
+class KeptObject extends KeptContainer<JsonObject> implements JsonObject {
+  readonly type = 'object' as const;
+
   get properties(): JsonProperty[] {
-    this.view ??= viewOfRange(this.text, this.start, this.end, this.depth) as JsonObject;
     return this.view.properties;
   }
 }
 
-class KeptArray implements JsonArray {
+class KeptArray extends KeptContainer<JsonArray> implements JsonArray {
   readonly type = 'array' as const;
-  readonly [decoded] = true;
-  private view: JsonArray | undefined;
-
-  constructor(private readonly text: string, private readonly depth: number, readonly start: number, readonly end: number) {}
 
   get items(): JsonNode[] {
-    this.view ??= viewOfRange(this.text, this.start, this.end, this.depth) as JsonArray;
     return this.view.items;
   }
 }

@@ -90,7 +90,8 @@ test('kept messages read as the reader built them: the conventions\' runs, as wr
         for (const message of messages) for (const part of message.parts) {
           if (part.type === 'text') part.content = `${part.content as string} ${escapes} run ${run}`;
           if (part.type === 'tool_call') part.arguments = { text: escapes, list: [1, 2.5e3, true, null, { deep: [escapes] }], empty: {}, none: [] };
-          if (part.type === 'tool_call_response') part[part.result !== undefined ? 'result' : 'response'] = { output: escapes, lines: [escapes, escapes] };
+          // A result is an object in the first run, a list in the second (a kept node of each kind).
+          if (part.type === 'tool_call_response') part[part.result !== undefined ? 'result' : 'response'] = run === 0 ? { output: escapes, lines: [escapes, escapes] } : [escapes, { output: escapes }];
         }
         // Written with \u escapes for every character past ASCII, as Python's json.dumps writes them.
         attributes[key] = JSON.stringify(messages).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
