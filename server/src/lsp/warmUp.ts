@@ -17,9 +17,9 @@ import { afterEvents } from '../common/steps';
  * second or more), and a warm-up running meanwhile took the CPU from the client and from the open itself: in fresh
  * servers over stdio, the 12.9 MB escape-heavy trace sent right after `initialized` took 1.7 s (median of 6) to its
  * diagnostics with the warm-up started at once, 1.1 s with none (load average 7-8 on the 2-core machine); waiting
- * one second was not enough once the client took that long to send it. Each step is small (about 125 KB of text; the first, unoptimized, takes
- * some tens of milliseconds, a few once optimized) and the steps stop once `wanted` says no: once a big document
- * is arriving or being read, which then warms the code itself.
+ * one second was not enough once the client took that long to send it. Each step is small (about 125 KB of text;
+ * the first, unoptimized, takes some tens of milliseconds, a few once optimized) and the steps stop once `wanted`
+ * says no: once a big document is arriving or being read, which then warms the code itself.
  */
 export function warmUpTraceReading(decodeMessage: (message: string) => void, wanted: () => boolean = () => true, delayMs = warmUpDelayMs, rounds = 6): void {
   const text = sampleTrace(125);
