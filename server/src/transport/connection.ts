@@ -1,20 +1,29 @@
 import { format } from 'node:util';
+import { Socket, type OnReadOpts, type SocketConstructorOpts } from 'node:net';
 import {
-  createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection, type Message,
+  createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection, type MessageReader,
 } from 'vscode-languageserver/node';
 import { decodeMessageBody } from './messageDecoder';
+import { StdioMessageReader } from './stdioMessageReader';
 
 /**
- * The server's connection. Over stdio its messages are decoded by `decodeMessageBody`, which reads a big document's
- * text from the message's bytes without first making the whole message a string; other transports (IPC, sockets)
- * are left to the library. AGENT_TRACES_LIBRARY_DECODER=1 leaves stdio's decoding to the library too, so that a
- * benchmark can compare the two in one run.
+ * The server's connection. Over stdio its messages are read by `StdioMessageReader`, which decodes a big document's
+ * text from the message's bytes while they arrive, without first making the whole message a string; other
+ * transports (IPC, sockets) are left to the library. AGENT_TRACES_LIBRARY_DECODER=1 leaves stdio's reading to the
+ * library too, so that a benchmark can compare the two in one run.
  */
 export function createServerConnection(): Connection {
   if (!process.argv.includes('--stdio')) return createConnection(ProposedFeatures.all);
-  const decoder = process.env.AGENT_TRACES_LIBRARY_DECODER ? undefined : { contentTypeDecoder: jsonDecoder };
-  const reader = new StreamMessageReader(process.stdin, decoder);
-  if (decoder) process.stdin.on('data', (chunk: Buffer) => incoming.read(chunk.length));
+  let reader: MessageReader;
+  let input: NodeJS.ReadableStream;
+  if (process.env.AGENT_TRACES_LIBRARY_DECODER) {
+    input = process.stdin;
+    reader = new StreamMessageReader(input);
+  } else {
+    const ours = new StdioMessageReader(incoming);
+    input = readInto(ours);
+    reader = ours;
+  }
   const connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout));
   // What the library does for a stdio connection it makes itself: stdout carries only messages, so console output
   // goes to the client's log; and the end of stdin, the client gone, ends the server.
@@ -23,12 +32,38 @@ export function createServerConnection(): Connection {
     shutDown = true;
   });
   const exit = (): never => process.exit(shutDown ? 0 : 1);
-  process.stdin.on('end', exit);
-  process.stdin.on('close', exit);
+  input.on('end', exit);
+  input.on('close', exit);
   console.log = console.info = (...args: unknown[]) => connection.console.log(format(...args));
   console.warn = (...args: unknown[]) => connection.console.warn(format(...args));
   console.error = (...args: unknown[]) => connection.console.error(format(...args));
   return connection;
+}
+
+/**
+ * Stdin, read into the buffers the reader hands out: a pipe (as an editor starts the server) is read straight into
+ * them; anything else Node reads as a stream (a file, a terminal), whose chunks the reader copies.
+ */
+function readInto(reader: StdioMessageReader): NodeJS.ReadableStream {
+  // Node reads a socket into a buffer of its caller's with `onread` (documented for sockets it connects, and taken
+  // by the constructor alike), asking for the next one after each read.
+  const onread: OnReadOpts = {
+    buffer: () => reader.nextReadBuffer(),
+    callback: (count, buffer) => {
+      reader.readInto(count, buffer as Buffer);
+      return true;
+    },
+  };
+  let input: Socket;
+  try {
+    input = new Socket({ fd: 0, readable: true, writable: false, onread } as SocketConstructorOpts);
+  } catch {
+    process.stdin.on('data', (chunk: Buffer) => reader.read(chunk));
+    process.stdin.on('error', (error) => reader.inputError(error));
+    return process.stdin;
+  }
+  input.on('error', (error) => reader.inputError(error));
+  return input;
 }
 
 /**
@@ -64,15 +99,6 @@ const incoming = new IncomingBytes();
 export function messageArriving(): boolean {
   return incoming.arriving();
 }
-
-const jsonDecoder = {
-  name: 'application/json',
-  async decode(body: Uint8Array, options: { charset: string }): Promise<Message> {
-    incoming.decoded(body.length);
-    const isUtf8 = /^utf-?8$/i.test(options.charset);
-    return (isUtf8 ? decodeMessageBody(body) : JSON.parse(new TextDecoder(options.charset).decode(body))) as Message;
-  },
-};
 
 /** Decodes a message as stdio's reader would, for the server's warm-up at start (lsp/warmUp.ts). */
 export function warmUpDecoder(message: string): void {

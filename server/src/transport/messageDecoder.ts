@@ -1,17 +1,19 @@
-// Decodes the body of a JSON-RPC message read from stdio. A big message is nearly always one long string: the text
+// Decodes the body of a JSON-RPC message read from stdio, as its bytes arrive (`bodyDecoding`, driven by
+// stdioMessageReader.ts) or whole (`decodeMessageBody`). A big message is nearly always one long string: the text
 // of a document being opened or replaced. The library's decoder makes the message's whole JSON text into a string and
 // then parses it, so for a moment that JSON text and the document's text are both alive on the heap, each twice the
 // file's size in bytes when the text holds a character beyond Latin-1. Here a long string of a big message is decoded
-// piece by piece (64 KB each) by V8's own JSON.parse, each piece written into a buffer outside the
-// JavaScript heap, and made into one string from there; only the small rest of the message is parsed as JSON whole.
-// The message's structure is found in its bytes with indexOf (a UTF-8 character's bytes are all above 0x7f, so they
-// never read as a quote or a backslash; a Latin-1 copy of the bytes to search in cost the message's size again). A string
-// stays one byte per character for as long as its characters fit in Latin-1, as V8 keeps such strings, and is
-// widened to UTF-16 at the first piece that holds a character beyond: an ASCII document costs its size once, not
-// twice. All of it is native work (a byte loop in JavaScript took three times as long as the library's decoding in
-// a fresh process, before V8 had optimized it).
+// piece by piece (64 KB each) by V8's own JSON.parse, each piece written outside the JavaScript heap (over the
+// body's own bytes where the reader allows it, see arrivingBody.ts), and made into one string from there; only the
+// small rest of the message is parsed as JSON whole. The message's structure is found in its bytes with indexOf (a
+// UTF-8 character's bytes are all above 0x7f, so they never read as a quote or a backslash; a Latin-1 copy of the
+// bytes to search in cost the message's size again). A string stays one byte per character for as long as its
+// characters fit in Latin-1, as V8 keeps such strings, and is widened to UTF-16 at the first piece that holds a
+// character beyond: an ASCII document costs its size once, not twice. All of it is native work (a byte loop in
+// JavaScript took three times as long as the library's decoding in a fresh process, before V8 had optimized it).
 import { isAscii } from 'node:buffer';
 import { endianness } from 'node:os';
+import { ArrivingBody, DecodedString } from './arrivingBody';
 
 /** Bodies smaller than this go the library's way: for them the copy costs nothing worth avoiding. */
 export const smallestDecodedFromBytes = 256 * 1024;
@@ -35,35 +37,85 @@ const colon = 0x3a;
  */
 export function decodeMessageBody(body: Uint8Array, smallest = smallestDecodedFromBytes, piece = pieceBytes, long = longStringBytes): unknown {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  if (bytes.length < smallest || endianness() !== 'LE') return JSON.parse(bytes.toString('utf8'));
+  if (bytes.length < smallest || !decodesInPieces) return JSON.parse(bytes.toString('utf8'));
+  const decoding = bodyDecoding(ArrivingBody.whole(bytes), piece, long);
+  const done = decoding.next();
+  if (!done.done) throw new Error('a whole body was decoded as if part of it were missing');
+  return done.value;
+}
+
+/** Pieces are written out as UTF-16 in the machine's order, which V8's strings take only when it is little-endian. */
+export const decodesInPieces = endianness() === 'LE';
+
+/**
+ * The decoding of a body as its bytes arrive: it yields when it needs bytes that have not arrived, and returns the
+ * value (or throws the error) that decoding the whole body at once gives. Every decision waits for the bytes that
+ * settle it, so that where the chunks are cut never changes the result.
+ */
+export type BodyDecoding = Generator<void, unknown, void>;
+
+export function* bodyDecoding(body: ArrivingBody, piece = pieceBytes, long = longStringBytes): BodyDecoding {
   let decoded: DecodedString | undefined;
   const skeleton: string[] = [];
   const longStrings: string[] = [];
   let copiedTo = 0;
-  let index = bytes.indexOf(quote);
+  let index = yield* nextQuote(body, 0);
   while (index !== -1) {
     const start = index + 1;
-    let end = closingQuote(bytes, start, start, start + long);
+    let end = yield* shortStringEnd(body, start, long);
     if (end === -1) {
-      decoded ??= new DecodedString(Buffer.allocUnsafeSlow(2 * bytes.length));
-      const read = readLongString(bytes, start, decoded, piece);
+      decoded ??= new DecodedString(body);
+      const read = yield* readLongString(body, start, decoded, piece);
       // Anything the pieces do not take (a control character, a bad escape, no closing quote) is left to the
       // library's way, so that it gives the same value or the same error.
-      if (read === undefined) return JSON.parse(bytes.toString('utf8'));
+      if (read === undefined) return yield* wholeBody(body);
       end = read.end;
-      // Keys stay in the JSON as they are written.
-      if (bytes[nextNonSpace(bytes, end + 1)] !== colon) {
-        skeleton.push(bytes.toString('utf8', copiedTo, index), JSON.stringify(placeholder + longStrings.length));
-        longStrings.push(decoded.toString(read.units));
-        copiedTo = end + 1;
-      }
+      // A key stays in the JSON, written again from what was decoded (its bytes may have been written over).
+      const isKey = body.arrived[yield* nextNonSpace(body, end + 1)] === colon;
+      const value = decoded.toString(read.units);
+      skeleton.push(body.arrived.toString('utf8', copiedTo, index), JSON.stringify(isKey ? value : placeholder + longStrings.length));
+      if (!isKey) longStrings.push(value);
+      copiedTo = end + 1;
     }
-    index = bytes.indexOf(quote, end + 1);
+    index = yield* nextQuote(body, end + 1);
   }
-  skeleton.push(bytes.toString('utf8', copiedTo));
+  skeleton.push(body.arrived.toString('utf8', copiedTo));
   if (longStrings.length === 0) return JSON.parse(skeleton.join(''));
   return JSON.parse(skeleton.join(''), (_key, value: unknown) =>
     typeof value === 'string' && value.startsWith(placeholder) ? longStrings[Number(value.slice(placeholder.length))] : value);
+}
+
+/** The library's way: the whole body made a string and parsed. */
+function* wholeBody(body: ArrivingBody): BodyDecoding {
+  while (!body.complete) yield;
+  return JSON.parse(body.asReceived());
+}
+
+function* nextQuote(body: ArrivingBody, from: number): Generator<void, number, void> {
+  let searchFrom = from;
+  for (;;) {
+    const at = body.arrived.indexOf(quote, searchFrom);
+    if (at !== -1 || body.complete) return at;
+    searchFrom = Math.max(searchFrom, body.arrived.length);
+    yield;
+  }
+}
+
+/** The closing quote of a string shorter than `long` bytes whose contents start at `start`; -1 for a longer one. */
+function* shortStringEnd(body: ArrivingBody, start: number, long: number): Generator<void, number, void> {
+  for (;;) {
+    const end = closingQuote(body.arrived, start, start, start + long);
+    if (end !== -1 || body.complete || body.arrived.length >= start + long) return end;
+    yield;
+  }
+}
+
+function* nextNonSpace(body: ArrivingBody, from: number): Generator<void, number, void> {
+  for (;;) {
+    const at = nonSpaceFrom(body.arrived, from);
+    if (at < body.arrived.length || body.complete) return at;
+    yield;
+  }
 }
 
 /**
@@ -73,65 +125,48 @@ export function decodeMessageBody(body: Uint8Array, smallest = smallestDecodedFr
 const placeholder = `\u0000agent-traces-long-string-${Math.random().toString(36).slice(2)}:`;
 
 /**
- * Where a long string is decoded: one byte per code unit while they all fit in Latin-1, then two (UTF-16LE) from the
- * first piece that does not, the units written so far widened.
+ * Decodes the JSON string whose contents start at `start` into `into`, piece by piece as the body arrives: how many
+ * code units it wrote and the offset of its closing quote, or undefined when a piece holds what JSON.parse refuses.
  */
-class DecodedString {
-  private isWide = false;
-  units = 0;
-
-  constructor(private readonly buffer: Buffer) {}
-
-  start(): void {
-    this.isWide = false;
-    this.units = 0;
-  }
-
-  append(piece: string): void {
-    if (!this.isWide && beyondLatin1.test(piece)) {
-      // Copied out before it is written back, so the two ranges may overlap.
-      this.buffer.write(this.buffer.toString('latin1', 0, this.units), 0, 'utf16le');
-      this.isWide = true;
-    }
-    if (this.isWide) this.buffer.write(piece, 2 * this.units, 'utf16le');
-    else this.buffer.write(piece, this.units, 'latin1');
-    this.units += piece.length;
-  }
-
-  toString(units: number): string {
-    return this.isWide ? this.buffer.toString('utf16le', 0, 2 * units) : this.buffer.toString('latin1', 0, units);
-  }
-}
-
-const beyondLatin1 = /[^\u0000-\u00ff]/;
-
-/**
- * Decodes the JSON string whose contents start at `start` into `into`, piece by piece: how many code units it wrote
- * and the offset of its closing quote, or undefined when a piece holds what JSON.parse refuses.
- */
-function readLongString(bytes: Buffer, start: number, into: DecodedString, piece: number): { units: number; end: number } | undefined {
-  into.start();
+function* readLongString(body: ArrivingBody, start: number, into: DecodedString, piece: number): Generator<void, { units: number; end: number } | undefined, void> {
+  into.start(start);
   let from = start;
-  while (from < bytes.length) {
+  for (;;) {
+    const bytes = body.arrived;
+    if (!body.complete && bytes.length < from + piece) {
+      yield;
+      continue;
+    }
+    if (from >= bytes.length) return undefined;
     const to = pieceEnd(bytes, from, Math.min(from + piece, bytes.length));
+    // Where a piece may end is settled by the byte there, which has not arrived.
+    if (to === bytes.length && !body.complete) {
+      yield;
+      continue;
+    }
     const decoded = decodedPiece(bytes, from, to);
     if (decoded !== undefined) {
-      into.append(decoded);
+      into.append(decoded.text);
+      body.decodedUpTo(start, to, decoded.sourceLength);
       from = to;
       continue;
     }
     // The string ends in this piece (a piece with its closing quote is no JSON string), or the piece is broken.
-    const end = closingQuote(bytes, start, from, to);
+    // (From the piece's start: the bytes before it may have been written over by the decoded string.)
+    const end = closingQuote(bytes, from, from, to);
     const last = end === -1 ? undefined : decodedPiece(bytes, from, end);
     if (last === undefined) return undefined;
-    into.append(last);
+    into.append(last.text);
+    body.decodedUpTo(start, end, last.sourceLength);
     return { units: into.units, end };
   }
-  return undefined;
 }
 
-/** The characters of the string text[from, to) as JSON.parse reads them, or undefined when it refuses them. */
-function decodedPiece(bytes: Buffer, from: number, to: number): string | undefined {
+/**
+ * The characters of the string text[from, to) as JSON.parse reads them, with the length of that text in UTF-16 code
+ * units, or undefined when JSON.parse refuses them.
+ */
+function decodedPiece(bytes: Buffer, from: number, to: number): { text: string; sourceLength: number } | undefined {
   const encoding = isAscii(bytes.subarray(from, to)) ? 'latin1' : 'utf8';
   let json: string;
   if (from > 0 && to < bytes.length) {
@@ -152,7 +187,7 @@ function decodedPiece(bytes: Buffer, from: number, to: number): string | undefin
     json = `"${bytes.toString(encoding, from, to)}"`;
   }
   try {
-    return JSON.parse(json) as string;
+    return { text: JSON.parse(json) as string, sourceLength: json.length - 2 };
   } catch {
     return undefined;
   }
@@ -160,29 +195,31 @@ function decodedPiece(bytes: Buffer, from: number, to: number): string | undefin
 
 /**
  * Where a piece starting at `from` may end, at `at` or after it: never inside an escape, nor inside a UTF-8
- * character (a continuation byte), so that the pieces decode as the whole string does.
+ * character (a continuation byte), so that the pieces decode as the whole string does. Only the bytes from `from` on
+ * are read: `from` starts a character, so the backslashes before it are whole escapes, and they may have been written
+ * over by the decoded string.
  */
 function pieceEnd(bytes: Buffer, from: number, at: number): number {
   let end = at;
-  while (end < bytes.length && !(end > from && startsCharacter(bytes, end))) end++;
+  while (end < bytes.length && !(end > from && startsCharacter(bytes, end, from))) end++;
   return end;
 }
 
-function startsCharacter(bytes: Buffer, at: number): boolean {
+function startsCharacter(bytes: Buffer, at: number, from: number): boolean {
   const c = bytes[at];
   if (c >= 0x80 && c <= 0xbf) return false;
   // The character before is a backslash that escapes this one, or this one is one of a \uXXXX escape's digits.
-  if (escapes(bytes, at - 1)) return false;
-  for (let back = 2; back <= 5; back++) {
-    if (bytes[at - back + 1] === 0x75 && escapes(bytes, at - back)) return false;
+  if (escapes(bytes, at - 1, from)) return false;
+  for (let back = 2; back <= 5 && at - back >= from; back++) {
+    if (bytes[at - back + 1] === 0x75 && escapes(bytes, at - back, from)) return false;
   }
   return true;
 }
 
-/** Whether text[at] is a backslash that starts an escape (preceded by an even number of backslashes). */
-function escapes(bytes: Buffer, at: number): boolean {
+/** Whether text[at] is a backslash that starts an escape (preceded by an even number of backslashes since `from`). */
+function escapes(bytes: Buffer, at: number, from: number): boolean {
   let before = at;
-  while (before >= 0 && bytes[before] === backslash) before--;
+  while (before >= from && bytes[before] === backslash) before--;
   return (at - before) % 2 === 1;
 }
 
@@ -201,7 +238,7 @@ function closingQuote(bytes: Buffer, start: number, from: number, limit: number)
   return -1;
 }
 
-function nextNonSpace(bytes: Buffer, from: number): number {
+function nonSpaceFrom(bytes: Buffer, from: number): number {
   let at = from;
   while (at < bytes.length) {
     const c = bytes[at];

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { serialize } from 'node:v8';
 import { decodeMessageBody, smallestDecodedFromBytes } from '../../../server/src/transport/messageDecoder';
 import { random } from '../testing';
+import { didOpen, randomDidOpen } from './messages';
 
 /** What the library's own decoder gives for these bytes: the value, or the error's kind. */
 function libraryDecoding(bytes: Buffer): unknown {
@@ -32,10 +33,6 @@ function agrees(bytes: Buffer, where: string, cutEverywhere = false): void {
     for (const [piece, long] of smallPieces) assert.deepEqual(ourDecoding(bytes, piece, long), expected, `${where}, pieces of ${piece} bytes from ${long}`);
   }
   assert.ok(bytes.equals(before), `${where}: the body was left as it came`);
-}
-
-function didOpen(text: string): Buffer {
-  return Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: 'file:///a.trace.json', languageId: 'agent-trace', version: 1, text } } }));
 }
 
 const long = 'x'.repeat(20_000);
@@ -86,16 +83,7 @@ describe('message decoder', () => {
     for (const text of texts) agrees(didOpen(text.repeat(3)), JSON.stringify(text), true);
     agrees(Buffer.from('{"a":"\\u00E9\\u00e9\\/\\uD83D\\uDE00\\\\\\"","b":"\\u00ff\\u0100"}'), 'hand-written escapes', true);
     const next = random(3);
-    const alphabet = ['a', ' ', '"', '\\', '/', '\n', '\t', '\u0000', 'é', '—', '😀', '\ud800', '\udc00', '{', '}', ':', ',', 'u', '0'];
-    for (let round = 0; round < 400; round++) {
-      const parts: string[] = [];
-      const length = Math.floor(next() * 40);
-      for (let i = 0; i < length; i++) parts.push(alphabet[Math.floor(next() * alphabet.length)]);
-      const bytes = didOpen(parts.join(''));
-      if (round % 3 === 0) bytes[Math.floor(next() * bytes.length)] = Math.floor(next() * 256);
-      if (round % 5 === 0) bytes[Math.floor(next() * bytes.length)] = 0x5c; // a backslash where it may break an escape
-      agrees(bytes, `round ${round}`, true);
-    }
+    for (let round = 0; round < 400; round++) agrees(randomDidOpen(next, round, 40), `round ${round}`, true);
   });
 
   it('agrees with JSON.parse on thousands of random messages, valid and damaged', () => {
