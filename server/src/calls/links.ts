@@ -67,7 +67,7 @@ export class CallLinker<C extends LinkedCall, O extends LinkedOutput> {
     } else if (implicit) {
       output.implicit = true;
       output.answers = this.latestCall;
-      this.latestCall?.outputs.push(output);
+      if (this.latestCall) answered(this.latestCall, output);
     }
   }
 
@@ -84,10 +84,12 @@ export class CallLinker<C extends LinkedCall, O extends LinkedOutput> {
     const earlier = this.earlierById.get(callId);
     if (!earlier) return;
     const call = earlier[earlier.length - 1];
-    const unanswered = earlier.filter((c) => c.outputs.length === 0);
-    if (unanswered.length > 1) output.ambiguous = unanswered;
+    // Counted first: the list is made only for the rare output that is ambiguous.
+    let unanswered = 0;
+    for (let i = 0; i < earlier.length; i++) if (earlier[i].outputs.length === 0) unanswered++;
+    if (unanswered > 1) output.ambiguous = earlier.filter((c) => c.outputs.length === 0);
     output.answers = call;
-    call.outputs.push(output);
+    answered(call, output);
   }
 
   private earlier(id: string, call: C): void {
@@ -114,10 +116,19 @@ export class CallLinker<C extends LinkedCall, O extends LinkedOutput> {
     steps.sort((a, b) => a.at - b.at);
     for (const step of steps) {
       if (step.call) this.earlier(id, step.call);
-      else if (step.output!.implicit) step.output!.answers!.outputs.push(step.output!);
+      else if (step.output!.implicit) answered(step.output!.answers!, step.output!);
       else this.answerById(step.output as O, id);
     }
   }
+}
+
+/**
+ * `output` answers `call`, after its earlier outputs. A call's first output gets a list of one rather than a push
+ * into its empty list, which would make room for 17 (most calls have one output).
+ */
+function answered<C extends LinkedCall>(call: C, output: LinkedOutput): void {
+  if (call.outputs.length === 0) call.outputs = [output];
+  else call.outputs.push(output);
 }
 
 /** The last call of the steps before step `stepIndex` (calls are numbered in file order). */

@@ -15,7 +15,9 @@ export function linkProblems(model: LinkedCalls, addProblem: AddProblem): void {
   duplicateIds(model, add);
   const format = model.format;
   const code = (name: string) => `${format.codePrefix}/${name}`;
-  for (const output of model.outputs) {
+  const outputs = model.outputs;
+  for (let i = 0; i < outputs.length; i++) {
+    const output = outputs[i];
     // An answered output (most of them) is passed at once: this runs on every check.
     if (output.callId !== undefined && output.answers) continue;
     if (output.callId !== undefined && output.idSpan) {
@@ -37,7 +39,9 @@ export function linkProblems(model: LinkedCalls, addProblem: AddProblem): void {
         : `This ${format.outputWord} has no ${format.outputIdKey} and no ${format.callWord} comes before it, so it answers none`);
     }
   }
-  for (const call of model.calls) {
+  const calls = model.calls;
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i];
     if (call.outputs.length > 0) continue;
     const how = format.unanswered ? format.unanswered(model, call) : undefined;
     if (how === null) continue;
@@ -59,8 +63,10 @@ function duplicateIds(model: LinkedCalls, add: AddProblem): void {
   const format = model.format;
   const code = `${format.codePrefix}/duplicate-call-id`;
   const ambiguousCalls = new Map<LinkedCall, LinkedOutput>();
-  for (const output of model.outputs) {
-    for (const call of output.ambiguous ?? []) if (!ambiguousCalls.has(call)) ambiguousCalls.set(call, output);
+  const outputs = model.outputs;
+  for (let i = 0; i < outputs.length; i++) {
+    const output = outputs[i];
+    if (output.ambiguous) for (const call of output.ambiguous) if (!ambiguousCalls.has(call)) ambiguousCalls.set(call, output);
   }
   for (const calls of model.callsById.values()) {
     if (calls.length < 2) continue;

@@ -55,10 +55,11 @@ function* checkSteps(model: TraceModel, context: ServiceContext): Generator<void
     problems.push(problem);
   };
   const hints = context.settings.unknownKeyHints;
-  const unknownKeys = (fields: Field[], known: Set<string>, where: string) => {
+  const unknownKeys = (fields: Field[], known: Set<string>, where: Where) => {
     if (!hints) return;
-    for (const f of fields) {
-      if (!known.has(f.name)) add(keySpan(f), 'hint', 'trace/unknown-key', `Unknown key "${f.name}" in ${where}; the trace format does not define it`);
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i];
+      if (!known.has(f.name)) add(keySpan(f), 'hint', 'trace/unknown-key', `Unknown key "${f.name}" in ${whereName(where)}; the trace format does not define it`);
     }
   };
 
@@ -89,7 +90,19 @@ function* checkSteps(model: TraceModel, context: ServiceContext): Generator<void
 }
 
 type Add = (span: Span, severity: Severity, code: string, message: string, related?: Problem['related']) => void;
-type UnknownKeys = (fields: Field[], known: Set<string>, where: string) => void;
+type UnknownKeys = (fields: Field[], known: Set<string>, where: Where) => void;
+
+/** Where unknown keys are, in their hint: an event is named only when one has such a key (most events have none). */
+type Where = string | TraceEvent;
+
+function whereName(where: Where): string {
+  return typeof where === 'string' ? where : `event #${where.index}`;
+}
+
+/** A container's opening bracket, where a problem about the whole container points. */
+function openingOf(value: JsonValue): Span {
+  return { start: value.start, end: value.start + 1 };
+}
 
 function checkTopLevel(model: TraceModel, add: Add, unknownKeys: UnknownKeys): void {
   const root = model.root;
@@ -112,7 +125,6 @@ function checkTopLevel(model: TraceModel, add: Add, unknownKeys: UnknownKeys): v
 
 function checkEvent(model: TraceModel, event: TraceEvent, add: Add, unknownKeys: UnknownKeys): void {
   const value = event.value;
-  const name = `event #${event.index}`;
   if (value.kind !== 'object') {
     if (value.kind !== 'invalid') {
       add(valueSpan(value), 'error', 'trace/event-not-object',
@@ -120,15 +132,14 @@ function checkEvent(model: TraceModel, event: TraceEvent, add: Add, unknownKeys:
     }
     return;
   }
-  const brace = { start: value.start, end: value.start + 1 };
   const fields = event.fields;
   switch (event.kind) {
     case 'invalid': {
       const onlyMetadata = fields.length > 0 && fields.every((f) => f.name === 'metadata');
-      add(brace, 'error', 'trace/missing-role', onlyMetadata
+      add(openingOf(value), 'error', 'trace/missing-role', onlyMetadata
         ? `Event #${event.index} holds only "metadata"; that is allowed only as the first element. Other events need a "role"`
         : missingRoleMessage(event));
-      unknownKeys(fields, eventKeys, name);
+      unknownKeys(fields, eventKeys, event);
       return;
     }
     case 'metadata':
@@ -138,7 +149,7 @@ function checkEvent(model: TraceModel, event: TraceEvent, add: Add, unknownKeys:
       if (tools && tools.kind !== 'array') {
         add(valueSpan(tools), 'error', 'trace/content-type', `"tools" must be a list of tool descriptions, not ${describeKind(tools.kind)}`);
       }
-      unknownKeys(fields, toolsEventKeys, name);
+      unknownKeys(fields, toolsEventKeys, event);
       return;
     }
     case 'call':
@@ -148,7 +159,7 @@ function checkEvent(model: TraceModel, event: TraceEvent, add: Add, unknownKeys:
       break;
   }
   const role = field(fields, 'role');
-  if (!role) add(brace, 'error', 'trace/missing-role', missingRoleMessage(event));
+  if (!role) add(openingOf(value), 'error', 'trace/missing-role', missingRoleMessage(event));
   else if (role.value && role.value.kind !== 'string') {
     add(valueSpan(role.value), 'error', 'trace/role-type',
       `"role" must be a string such as "user", "assistant", "system" or "tool", not ${describeKind(role.value.kind)}`);
@@ -164,21 +175,24 @@ function checkEvent(model: TraceModel, event: TraceEvent, add: Add, unknownKeys:
   if (toolCalls && toolCalls.kind !== 'array' && toolCalls.kind !== 'null' && toolCalls.kind !== 'invalid') {
     add(valueSpan(toolCalls), 'error', 'trace/tool-calls-type', `"tool_calls" must be a list of tool calls (or null), not ${describeKind(toolCalls.kind)}`);
   }
-  if (toolCalls?.items) {
-    toolCalls.items.forEach((item, i) => {
+  const items = toolCalls?.items;
+  if (items) {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       if (item.kind !== 'object' && item.kind !== 'invalid') {
         add(valueSpan(item), 'error', 'trace/tool-calls-type',
           `tool_calls[${i}] is ${describeKind(item.kind)}; each tool call must be an object {"id", "type": "function", "function": {…}}`);
       }
-    });
+    }
   }
-  for (const call of event.calls) checkCall(model, call, add, unknownKeys);
+  const calls = event.calls;
+  for (let i = 0; i < calls.length; i++) checkCall(model, calls[i], add, unknownKeys);
 
   const toolCallId = field(fields, 'tool_call_id')?.value;
   if (toolCallId && toolCallId.kind !== 'string' && toolCallId.kind !== 'null' && toolCallId.kind !== 'invalid') {
     add(valueSpan(toolCallId), 'error', 'trace/tool-call-id-type', `"tool_call_id" must be a string naming an earlier tool call's "id", not ${describeKind(toolCallId.kind)}`);
   }
-  unknownKeys(fields, eventKeys, name);
+  unknownKeys(fields, eventKeys, event);
 }
 
 function missingRoleMessage(event: TraceEvent): string {
@@ -194,7 +208,8 @@ function checkContent(model: TraceModel, content: JsonValue, isOutput: boolean, 
       : `"content" must be a string, null or a list of chunks like {"type": "text", "text": "…"}, not ${describeKind(kind)}`);
     return;
   }
-  (content.items ?? []).forEach((chunk, i) => checkChunk(model, chunk, i, add, unknownKeys));
+  const chunks = content.items ?? [];
+  for (let i = 0; i < chunks.length; i++) checkChunk(model, chunks[i], i, add, unknownKeys);
 }
 
 function checkChunk(model: TraceModel, chunk: JsonValue, i: number, add: Add, unknownKeys: UnknownKeys): void {
@@ -206,10 +221,9 @@ function checkChunk(model: TraceModel, chunk: JsonValue, i: number, add: Add, un
   }
   const fields = chunk.fields ?? [];
   const type = field(fields, 'type');
-  const brace = { start: chunk.start, end: chunk.start + 1 };
   unknownKeys(fields, chunkKeys, 'a content chunk');
   if (!type) {
-    add(brace, 'error', 'trace/chunk-invalid', 'This content chunk has no "type": use "text" (with "text") or "image_url" (with "image_url": {"url": …})');
+    add(openingOf(chunk), 'error', 'trace/chunk-invalid', 'This content chunk has no "type": use "text" (with "text") or "image_url" (with "image_url": {"url": …})');
     return;
   }
   if (!type.value || type.value.kind !== 'string') {
@@ -275,10 +289,9 @@ function notEvaluable(span: Span, what: string, add: Add): void {
 
 function checkCall(model: TraceModel, call: ToolCall, add: Add, unknownKeys: UnknownKeys): void {
   const fields = call.value.fields ?? [];
-  const brace = { start: call.value.start, end: call.value.start + 1 };
   const type = field(fields, 'type');
   if (!type) {
-    add(brace, 'error', 'trace/call-missing-type', 'This tool call has no "type": add "type": "function"');
+    add(openingOf(call.value), 'error', 'trace/call-missing-type', 'This tool call has no "type": add "type": "function"');
   } else if (type.value && type.value.kind !== 'string' && type.value.kind !== 'invalid') {
     add(valueSpan(type.value), 'error', 'trace/call-missing-type', `A tool call's "type" must be the string "function", not ${describeKind(type.value.kind)}`);
   }
@@ -290,7 +303,7 @@ function checkCall(model: TraceModel, call: ToolCall, add: Add, unknownKeys: Unk
 
   const fn = call.functionField;
   if (!fn) {
-    add(brace, 'error', 'trace/call-missing-function', 'This tool call has no "function": add "function": {"name": "…", "arguments": {…}}');
+    add(openingOf(call.value), 'error', 'trace/call-missing-function', 'This tool call has no "function": add "function": {"name": "…", "arguments": {…}}');
     return;
   }
   const fnValue = fn.value;
