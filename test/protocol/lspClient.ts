@@ -5,6 +5,7 @@ import {
   createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
   type Diagnostic, type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
+import { serverExecArgv } from '../../client/src/serverProcess';
 
 /** The checkout this file was bundled from (out/test/protocol/ for the tests, out/bench/ for the benchmarks). */
 function findRepoRoot(start: string): string {
@@ -16,7 +17,10 @@ function findRepoRoot(start: string): string {
 
 export const repoRoot = findRepoRoot(__dirname);
 
-/** The bundled server as a separate process, spoken to over stdio, as another editor would. */
+/**
+ * The bundled server as a separate process, spoken to over stdio, as another editor would, started with the Node
+ * options the VS Code client starts it with (so the tests and benchmarks run what users run).
+ */
 export class ServerProcess {
   readonly connection: ProtocolConnection;
   private readonly child: ChildProcess;
@@ -32,7 +36,7 @@ export class ServerProcess {
    * server process's environment.
    */
   constructor(private readonly configuration: unknown = {}, env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, [resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe', env: { ...process.env, ...env } });
+    this.child = spawn(process.execPath, [...serverExecArgv, resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe', env: { ...process.env, ...env } });
     this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
     this.exited = new Promise((resolvePromise) => this.child.once('exit', (code, signal) => resolvePromise(signal ?? `exit code ${code}`)));
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
