@@ -40,12 +40,25 @@ export function detached(text: string, node: JsonNode): JsonNode {
   return node;
 }
 
+/**
+ * A kept node (see `detached`) of a history moved to the same characters `delta` further on in the file (history.ts):
+ * the kept classes, or a scalar's plain node.
+ */
+export function shiftedNode(node: JsonNode, delta: number): JsonNode {
+  if (node instanceof KeptString || node instanceof KeptObject || node instanceof KeptArray) return node.moved(delta);
+  return { ...node, start: node.start + delta, end: node.end + delta };
+}
+
 /** A string inside a string: its characters decoded twice (the file's escapes, then its own). */
 class KeptString implements JsonString {
   readonly type = 'string' as const;
   readonly [decoded] = true;
 
   constructor(private readonly text: string, readonly start: number, readonly end: number) {}
+
+  moved(delta: number): KeptString {
+    return new KeptString(this.text, this.start + delta, this.end + delta);
+  }
 
   get value(): string {
     const literal = decodeJsonString(this.text, this.start, this.end, Infinity);
@@ -58,7 +71,7 @@ abstract class KeptContainer<View extends JsonObject | JsonArray> {
   readonly [decoded] = true;
   private read: View | undefined;
 
-  constructor(private readonly text: string, private readonly depth: number, readonly start: number, readonly end: number) {}
+  constructor(protected readonly text: string, protected readonly depth: number, readonly start: number, readonly end: number) {}
 
   protected get view(): View {
     return (this.read ??= viewOfRange(this.text, this.start, this.end, this.depth) as View);
@@ -68,6 +81,10 @@ abstract class KeptContainer<View extends JsonObject | JsonArray> {
 class KeptObject extends KeptContainer<JsonObject> implements JsonObject {
   readonly type = 'object' as const;
 
+  moved(delta: number): KeptObject {
+    return new KeptObject(this.text, this.depth, this.start + delta, this.end + delta);
+  }
+
   get properties(): JsonProperty[] {
     return this.view.properties;
   }
@@ -75,6 +92,10 @@ class KeptObject extends KeptContainer<JsonObject> implements JsonObject {
 
 class KeptArray extends KeptContainer<JsonArray> implements JsonArray {
   readonly type = 'array' as const;
+
+  moved(delta: number): KeptArray {
+    return new KeptArray(this.text, this.depth, this.start + delta, this.end + delta);
+  }
 
   get items(): JsonNode[] {
     return this.view.items;

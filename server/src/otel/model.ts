@@ -21,6 +21,7 @@ import { lazyContainer } from '../json/validReader';
 import { attributeString } from './attributes';
 import { callIdOf } from './ids';
 import { readDocument, readSpanFacts, type ReadSpan } from './read';
+import { MessageHistories } from './history';
 import { spansFormat } from './format';
 import { buildTree, byTime } from './tree';
 import type { Mention, SpanCall, SpanOutput, SpanStep, SpansModel, SpanTrace } from './types';
@@ -34,9 +35,10 @@ const span = (node: JsonNode): Span => ({ start: node.start, end: node.end });
 export function parseSpans(doc: DocumentInput): SpansModel {
   const text = doc.text;
   let steps = 0;
+  const histories = new MessageHistories();
   const read = readDocument(text, doc.maxLines ?? defaultMaxLines, doc.budget, (spanRead) => {
     steps = spend(doc.budget, steps);
-    return stepOf(text, spanRead);
+    return stepOf(text, spanRead, histories);
   });
   const model: SpansModel = {
     uri: doc.uri, version: doc.version, text, shape: read.shape, errors: read.errors, lines: read.lines, traces: [], steps: [],
@@ -72,8 +74,8 @@ function newTrace(model: SpansModel, traceId: string | undefined): SpanTrace {
  * `releasable`; kept, a span's nodes held about 7 KB): the step keeps a node that reads the span again from the text
  * when a feature visits it (a hover on one of its keys, the check of its ids), at the same offsets.
  */
-function stepOf(text: string, read: ReadSpan): SpanStep {
-  const facts = readSpanFacts(text, read);
+function stepOf(text: string, read: ReadSpan, histories: MessageHistories): SpanStep {
+  const facts = readSpanFacts(text, read, true, histories);
   const node = read.releasable ? lazyContainer(text, read.node.start, read.node.end, true) as JsonObject : read.node;
   // One literal of one shape (see readSpanFacts).
   return {

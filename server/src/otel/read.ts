@@ -14,6 +14,7 @@ import { standalone } from '../json/validViews';
 import { detached, viewOfValidJson } from './jsonViews';
 import { isZeroId, readSpanId } from './ids';
 import { messageOfParts, readMessages, type ReadMessage } from './messages';
+import type { MessageHistories } from './history';
 import type { IdField, SpanRole, SpansShape } from './types';
 
 export interface ReadSpan {
@@ -158,8 +159,9 @@ const stringOf = (node: JsonNode | undefined) => (node?.type === 'string' ? node
 /**
  * `light`: the JSON inside message attributes read as views, and the messages keeping their nodes' places only (see
  * `kept`); false reads it whole and keeps the nodes as read (the reading the light one is compared with in tests).
+ * `histories`: the input histories read for earlier spans of the file, which a light reading continues (history.ts).
  */
-export function readSpanFacts(text: string, read: ReadSpan, light = true): SpanFacts {
+export function readSpanFacts(text: string, read: ReadSpan, light = true, histories?: MessageHistories): SpanFacts {
   const node = read.node;
   const otlp = read.shape === 'otlp';
   const nameValue = property(node, 'name')?.value;
@@ -195,7 +197,7 @@ export function readSpanFacts(text: string, read: ReadSpan, light = true): SpanF
     cost: inputCost !== undefined || outputCost !== undefined ? (inputCost ?? 0) + (outputCost ?? 0) : undefined,
     input: [], output: [],
   };
-  if (role === 'model') readModelMessages(text, facts, light);
+  if (role === 'model') readModelMessages(text, facts, light, light ? histories : undefined);
   return facts;
 }
 
@@ -237,7 +239,7 @@ function usageOf(attributes: Map<string, SpanAttribute>): TokenUsage | undefined
  * `gen_ai.output.messages`, else any-agent's `gen_ai.output` (a list of tool calls when its type is json and it holds
  * them, else the text the model answered), as its output.
  */
-function readModelMessages(text: string, facts: SpanFacts, light: boolean): void {
+function readModelMessages(text: string, facts: SpanFacts, light: boolean, histories: MessageHistories | undefined): void {
   const attributes = facts.attributes;
   const instructions = attributes.get('gen_ai.system_instructions');
   if (instructions?.value) {
@@ -245,8 +247,7 @@ function readModelMessages(text: string, facts: SpanFacts, light: boolean): void
     const parts = json?.root;
     facts.input.push(...kept(text, json, [messageOfParts(parts?.type === 'array' ? parts : instructions.value, 'system')], light));
   }
-  const input = attributeJson(text, attributes.get('gen_ai.input.messages'), light);
-  facts.input.push(...kept(text, input, readMessages(input?.root), light));
+  facts.input.push(...readInput(text, attributes.get('gen_ai.input.messages'), light, histories));
   const output = attributeJson(text, attributes.get('gen_ai.output.messages'), light);
   if (output?.root) {
     facts.output.push(...kept(text, output, readMessages(output.root, 'assistant'), light));
@@ -263,6 +264,22 @@ function readModelMessages(text: string, facts: SpanFacts, light: boolean): void
   }
   const node = anyAgent.value;
   facts.output.push({ span: { start: node.start, end: node.end }, role: 'assistant', texts: [node], toolCalls: [], toolResponses: [] });
+}
+
+/** A model span's input messages: continuing a history read for an earlier span where it can (history.ts). */
+function readInput(text: string, attribute: SpanAttribute | undefined, light: boolean, histories: MessageHistories | undefined): ReadMessage[] {
+  const literal = attribute?.value;
+  if (histories && literal?.type === 'string') {
+    const continued = histories.continued(text, literal, (messages) => kept(text, { errors: [], encoded: true }, messages, light));
+    if (continued) {
+      attribute!.jsonErrors = [];
+      return continued;
+    }
+  }
+  const input = attributeJson(text, attribute, light);
+  const messages = kept(text, input, readMessages(input?.root), light);
+  if (histories && literal?.type === 'string' && input?.encoded && input.errors.length === 0) histories.readWhole(literal, input.root, messages, text);
+  return messages;
 }
 
 /**

@@ -21,6 +21,7 @@ import type { JsonNode } from '../../../server/src/json/nodes';
 import { property } from '../../../server/src/json/queries';
 import { defaultSettings } from '../../../server/src/common/languageService';
 import { conventionsRun, exporterFile, otlpLine, runWithoutIds, type SpanSpec } from './samples';
+import { MessageHistories } from '../../../server/src/otel/history';
 import { corpus, corpusOrSkip } from '../corpus';
 
 const parse = (text: string): SpansModel => spansService.parse({ uri: 'file:///runs/spans.jsonl', version: 1, text });
@@ -147,6 +148,66 @@ test('kept messages read as the reader built them: the corpus\'s any-agent runs'
   for (const framework of ['AGNO', 'GOOGLE', 'LANGCHAIN', 'LLAMA_INDEX', 'OPENAI']) {
     compareBothWays(readFileSync(path.join(corpus, 'formats/otel-any-agent', `${framework}_trace.json`), 'utf8'), framework);
   }
+});
+
+/** How many model spans' input histories the reading of `text` continued from an earlier span's (history.ts). */
+function continuedHistories(text: string): number {
+  const continued = MessageHistories.prototype.continued;
+  let count = 0;
+  MessageHistories.prototype.continued = function (...args: Parameters<typeof continued>) {
+    const messages = continued.apply(this, args);
+    if (messages) count++;
+    return messages;
+  };
+  try {
+    parse(text);
+  } finally {
+    MessageHistories.prototype.continued = continued;
+  }
+  return count;
+}
+
+/** The chat spans' input histories of a run rewritten by `rewrite` (its messages, parsed, and the span's index among the chat spans). */
+function withHistories(rewrite: (messages: Record<string, unknown>[], chat: number, run: number) => string): (spec: SpanSpec, run: number) => SpanSpec {
+  return (spec, run) => {
+    const input = spec.attributes['gen_ai.input.messages'];
+    if (typeof input !== 'string') return spec;
+    const chat = [2, 4, 6].indexOf(spec.id - run * 10);
+    return { ...spec, attributes: { ...spec.attributes, 'gen_ai.input.messages': rewrite(JSON.parse(input) as Record<string, unknown>[], chat, run) } };
+  };
+}
+
+test('a model span\'s history that continues an earlier span\'s is read from its new messages only, with the messages, places and problems of a whole reading', () => {
+  // The conventions' runs: each chat span's history is the one before it and the messages since.
+  assert.equal(continuedHistories(file(3)), 6);
+  assert.ok(compareBothWays(file(3), 'continued') > 0);
+  // Escapes of every kind in the messages, spaces before the commas between them, the runs interleaved line by line (a
+  // history continues one read a few spans before, not the last one).
+  const spaced = file(2, withHistories((messages, _chat, run) => `[${messages.map((m) => JSON.stringify({ ...m, note: `${escapes} ${run}` })).join(' , ')} ]`));
+  const [first, second] = spaced.trim().split('\n').map((line) => JSON.parse(line) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] });
+  // One chat span a line, the two runs' in turn (spans 0, 2 and 4 of each line are its chat spans).
+  const interleaved = [0, 1, 2, 3, 4, 5].map((i) => {
+    const line = structuredClone(i % 2 === 0 ? first : second);
+    line.resourceSpans[0].scopeSpans[0].spans = [line.resourceSpans[0].scopeSpans[0].spans[2 * (i >> 1)]];
+    return JSON.stringify(line);
+  });
+  const interleavedFile = `${interleaved.join('\n')}\n`;
+  assert.equal(continuedHistories(interleavedFile), 4);
+  assert.ok(compareBothWays(interleavedFile, 'interleaved') > 0);
+  // Histories not continued from the one before: an earlier message changed (read whole), a history that is the one
+  // before (nothing new: it continues the run's first instead), any-agent's calls after the history and a new message
+  // that breaks the JSON (read whole). Each run's second chat span continues its first: 4 + 1.
+  const varied = file(4, withHistories((messages, chat, run) => {
+    if (run === 0 && chat === 2) messages[0] = { ...messages[0], parts: [{ type: 'text', content: 'changed' }] };
+    if (run === 1 && chat === 2) return JSON.stringify(messages.slice(0, 3));
+    if (run === 2 && chat === 2) return JSON.stringify([...messages.slice(0, 3), { 'tool.name': 'write_file', 'tool.args': { text: '2025' } }]);
+    if (run === 3 && chat === 2) return `${JSON.stringify(messages).slice(0, -1)},{"role": "tool", "parts": [}]`;
+    return JSON.stringify(messages);
+  }));
+  assert.equal(continuedHistories(varied), 5);
+  assert.ok(compareBothWays(varied, 'read whole') > 0);
+  const problems = spansService.validate(parse(varied), { settings: defaultSettings }).filter((p) => p.code === 'otel/messages-json');
+  assert.equal(problems.length, 1);
 });
 
 /** Every fact of a span, its nodes described. */
