@@ -67,12 +67,30 @@ function readAttributesOnTape(list: ViewArray, attributes: Map<string, SpanAttri
     if (openerOnTape(source, entry) !== 0x7b) continue;
     const keyAt = memberOnTape(source, entry, 'key');
     if (keyAt === -1 || openerOnTape(source, keyAt) !== 0x22) continue;
-    const key = stringOnTape(source, keyAt);
+    const key = sharedKey(stringOnTape(source, keyAt));
     if (attributes.has(key)) continue;
     const valueAt = memberOnTape(source, entry, 'value');
     const place = placeOnTape(source, keyAt);
     attributes.set(key, new SpanAttribute(key, place.start, place.end, valueAt === -1 ? undefined : anyValueOnTape(source, valueAt, list.depth + 2)));
   }
+}
+
+/**
+ * Attribute keys as one string each: read from the tape, every span's `gen_ai.operation.name` is a slice of the file of
+ * its own, kept for the life of the document. Bounded: keys are few, but a file may make up any.
+ */
+const sharedKeys = new Map<string, string>();
+const maxSharedKeys = 10_000;
+const maxSharedKeyLength = 100;
+
+function sharedKey(key: string): string {
+  const shared = sharedKeys.get(key);
+  if (shared !== undefined) return shared;
+  if (key.length > maxSharedKeyLength || sharedKeys.size >= maxSharedKeys) return key;
+  // A copy of its own: the key read is a slice of the file, and would keep the whole text of the first file with it.
+  const copy = JSON.parse(JSON.stringify(key)) as string;
+  sharedKeys.set(copy, copy);
+  return copy;
 }
 
 const scalarValueKeys = new Set(['stringValue', 'intValue', 'doubleValue', 'boolValue', 'bytesValue']);

@@ -254,6 +254,11 @@ function finish(trace: SpanTrace, calls: SpanCall[], outputs: SpanOutput[]): voi
     if (step.calls.length > 1) step.calls.sort(inFileOrder);
     if (step.heldOutputs.length > 1) step.heldOutputs.sort(inFileOrder);
     for (const call of step.calls) call.outputs.sort((a, b) => byTime(a.step, b.step));
+    // Lists built by pushes keep room for more (16 places for one item), and a file keeps thousands of spans.
+    if (step.calls.length > 0) step.calls = step.calls.slice();
+    if (step.heldOutputs.length > 0) step.heldOutputs = step.heldOutputs.slice();
+    if (step.mentions.length > 0) step.mentions = step.mentions.slice();
+    if (step.children.length > 0) step.children = step.children.slice();
   }
 }
 

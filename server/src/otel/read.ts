@@ -240,6 +240,13 @@ function usageOf(attributes: Map<string, SpanAttribute>): TokenUsage | undefined
  * them, else the text the model answered), as its output.
  */
 function readModelMessages(text: string, facts: SpanFacts, light: boolean, histories: MessageHistories | undefined): void {
+  readModelMessagesInto(text, facts, light, histories);
+  // Lists built by pushes keep room for more (16 places for one message): the model keeps thousands of them.
+  if (facts.input.length > 0) facts.input = facts.input.slice();
+  if (facts.output.length > 0) facts.output = facts.output.slice();
+}
+
+function readModelMessagesInto(text: string, facts: SpanFacts, light: boolean, histories: MessageHistories | undefined): void {
   const attributes = facts.attributes;
   const instructions = attributes.get('gen_ai.system_instructions');
   if (instructions?.value) {
@@ -292,6 +299,9 @@ function kept(text: string, json: AttributeJson | undefined, messages: ReadMessa
     message.texts = message.texts.map((node) => detached(text, node));
     for (const call of message.toolCalls) if (call.args) call.args = detached(text, call.args);
     for (const response of message.toolResponses) if (response.response) response.response = detached(text, response.response);
+    // Without the room for more that pushes left (see readModelMessages).
+    if (message.toolCalls.length > 0) message.toolCalls = message.toolCalls.slice();
+    if (message.toolResponses.length > 0) message.toolResponses = message.toolResponses.slice();
   }
   return messages;
 }
