@@ -132,7 +132,8 @@ export function sampleTrace(turns: number): string {
 
 /**
  * OTLP/JSON as the collector's file exporter writes it, one run per line: an agent span, a model span whose input
- * and output messages (JSON inside strings, with escapes) hold a tool call and its response, and the tool span.
+ * and output messages (JSON inside strings, with escapes) hold a tool call and its response, the tool span, and a
+ * model span whose input repeats the first one's history and adds its answer (otel/history.ts continues it).
  */
 export function sampleSpans(runs: number): string {
   const attribute = (key: string, value: string | number) => ({ key, value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value } });
@@ -150,16 +151,21 @@ export function sampleSpans(runs: number): string {
       { role: 'assistant', parts: [{ type: 'tool_call', id, name: 'read_file', arguments: { path: `notes-${run}.txt` } }] },
       { role: 'tool', parts: [{ type: 'tool_call_response', id, result: `1:\tline "quoted"\n2:\tünïcödé 🙂 ${run}` }] },
     ];
+    const answer = { role: 'assistant', parts: [{ type: 'text', content: 'Done.' }] };
     const spans = [
       span(1, 'invoke_agent assistant', [attribute('gen_ai.operation.name', 'invoke_agent')]),
       span(2, 'chat gpt-4o', [
         attribute('gen_ai.operation.name', 'chat'), attribute('gen_ai.request.model', 'gpt-4o'), attribute('gen_ai.usage.input_tokens', 200 + run),
         attribute('gen_ai.usage.output_tokens', 20), attribute('gen_ai.input.messages', JSON.stringify(input)),
-        attribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Done.' }] }])),
+        attribute('gen_ai.output.messages', JSON.stringify([answer])),
       ], 1),
       span(3, 'execute_tool read_file', [
         attribute('gen_ai.operation.name', 'execute_tool'), attribute('gen_ai.tool.name', 'read_file'), attribute('gen_ai.tool.call.id', id),
         attribute('gen_ai.tool.call.arguments', JSON.stringify({ path: `notes-${run}.txt` })), attribute('gen_ai.tool.call.result', 'line "quoted"\nmore'),
+      ], 1),
+      span(4, 'chat gpt-4o', [
+        attribute('gen_ai.operation.name', 'chat'), attribute('gen_ai.request.model', 'gpt-4o'),
+        attribute('gen_ai.input.messages', JSON.stringify([...input, answer])), attribute('gen_ai.output.messages', JSON.stringify([answer])),
       ], 1),
     ];
     lines.push(JSON.stringify({ resourceSpans: [{ resource: { attributes: [attribute('service.name', 'warm-up')] }, scopeSpans: [{ scope: { name: 'warm-up' }, spans }] }] }));

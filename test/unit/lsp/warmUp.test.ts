@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { defaultSettings } from '../../../server/src/common/languageService';
 import { traceService } from '../../../server/src/trace';
 import { sampleSpans, sampleTrace, typeInto, warmUpTraceReading } from '../../../server/src/lsp/warmUp';
+import { MessageHistories } from '../../../server/src/otel/history';
 import { spansService } from '../../../server/src/otel';
 
 describe('warming up the trace reader', () => {
@@ -25,10 +26,26 @@ describe('warming up the trace reader', () => {
     assert.deepEqual(traceService.validate(model, { settings: defaultSettings }), []);
   });
 
-  it('reads a file of spans with a model span\'s tool call and the tool span that answers it, as a real one is read', () => {
-    const model = spansService.parse({ uri: 'warm-up:spans', version: 0, text: sampleSpans(5) });
+  it('reads a file of spans with a model span\'s tool call, the tool span that answers it and a history repeated, as a real one is read', () => {
+    // Each run's second model span continues the first one's history (the reader's code for it is warmed up too).
+    const continued = MessageHistories.prototype.continued;
+    let continuations = 0;
+    MessageHistories.prototype.continued = function (...args: Parameters<typeof continued>) {
+      const messages = continued.apply(this, args);
+      if (messages) continuations++;
+      return messages;
+    };
+    let model;
+    try {
+      model = spansService.parse({ uri: 'warm-up:spans', version: 0, text: sampleSpans(5) });
+    } finally {
+      MessageHistories.prototype.continued = continued;
+    }
+    assert.equal(continuations, 5);
     assert.equal(model.traces.length, 5);
-    assert.deepEqual(model.traces.map((trace) => [trace.steps.length, trace.calls.length, trace.calls[0].outputs.length]), Array(5).fill([3, 1, 1]));
+    assert.deepEqual(model.traces.map((trace) => [trace.steps.length, trace.calls.length, trace.calls[0].outputs.length]), Array(5).fill([4, 1, 1]));
+    // The second model span's history: the first's three messages and its answer, the repeated call a mention of it.
+    assert.deepEqual(model.traces.map((trace) => [trace.steps[3].input.length, trace.steps[3].mentions.length]), Array(5).fill([4, 2]));
     assert.deepEqual(spansService.validate(model, { settings: defaultSettings }), []);
   });
 });
