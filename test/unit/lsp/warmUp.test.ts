@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 import { defaultSettings } from '../../../server/src/common/languageService';
 import { traceService } from '../../../server/src/trace';
 import { sampleSpans, sampleTrace, typeInto, warmUpTraceReading } from '../../../server/src/lsp/warmUp';
-import { MessageHistories } from '../../../server/src/otel/history';
-import { spansService } from '../../../server/src/otel';
+import { spansService, type SpansModel } from '../../../server/src/otel';
+import { countContinuedHistories } from '../otel/samples';
 
 describe('warming up the trace reader', () => {
   it('reads a well-formed trace with calls and their outputs, as a real one is read', () => {
@@ -28,20 +28,10 @@ describe('warming up the trace reader', () => {
 
   it('reads a file of spans with a model span\'s tool call, the tool span that answers it and a history repeated, as a real one is read', () => {
     // Each run's second model span continues the first one's history (the reader's code for it is warmed up too).
-    const continued = MessageHistories.prototype.continued;
-    let continuations = 0;
-    MessageHistories.prototype.continued = function (...args: Parameters<typeof continued>) {
-      const messages = continued.apply(this, args);
-      if (messages) continuations++;
-      return messages;
-    };
-    let model;
-    try {
-      model = spansService.parse({ uri: 'warm-up:spans', version: 0, text: sampleSpans(5) });
-    } finally {
-      MessageHistories.prototype.continued = continued;
-    }
+    let model: SpansModel | undefined;
+    const continuations = countContinuedHistories(() => (model = spansService.parse({ uri: 'warm-up:spans', version: 0, text: sampleSpans(5) })));
     assert.equal(continuations, 5);
+    assert.ok(model);
     assert.equal(model.traces.length, 5);
     assert.deepEqual(model.traces.map((trace) => [trace.steps.length, trace.calls.length, trace.calls[0].outputs.length]), Array(5).fill([4, 1, 1]));
     // The second model span's history: the first's three messages and its answer, the repeated call a mention of it.

@@ -5,6 +5,7 @@
  * `get_current_time` then `write_file`, and the tool spans that ran them) written in OTLP with the GenAI conventions'
  * attributes instead of any-agent's.
  */
+import { MessageHistories } from '../../../server/src/otel/history';
 
 export type IdEncoding = 'hex' | 'base64';
 
@@ -119,4 +120,21 @@ export function runWithoutIds(): SpanSpec[] {
 /** The file exporter's file: the run in two batches (the spans that ended first, then the rest), one line each. */
 export function exporterFile(specs: SpanSpec[], encoding: IdEncoding = 'hex'): string {
   return `${otlpLine(specs.slice(0, 3), encoding)}\n${otlpLine(specs.slice(3), encoding)}\n`;
+}
+
+/** How many model spans' input histories `read` continued from an earlier span's (server/src/otel/history.ts). */
+export function countContinuedHistories(read: () => void): number {
+  const continued = MessageHistories.prototype.continued;
+  let count = 0;
+  MessageHistories.prototype.continued = function (...args: Parameters<typeof continued>) {
+    const messages = continued.apply(this, args);
+    if (messages) count++;
+    return messages;
+  };
+  try {
+    read();
+  } finally {
+    MessageHistories.prototype.continued = continued;
+  }
+  return count;
 }

@@ -20,8 +20,7 @@ import type { ReadMessage } from '../../../server/src/otel/messages';
 import type { JsonNode } from '../../../server/src/json/nodes';
 import { property } from '../../../server/src/json/queries';
 import { defaultSettings } from '../../../server/src/common/languageService';
-import { conventionsRun, exporterFile, otlpLine, runWithoutIds, type SpanSpec } from './samples';
-import { MessageHistories } from '../../../server/src/otel/history';
+import { conventionsRun, countContinuedHistories, exporterFile, otlpLine, runWithoutIds, type SpanSpec } from './samples';
 import { corpus, corpusOrSkip } from '../corpus';
 
 const parse = (text: string): SpansModel => spansService.parse({ uri: 'file:///runs/spans.jsonl', version: 1, text });
@@ -150,22 +149,8 @@ test('kept messages read as the reader built them: the corpus\'s any-agent runs'
   }
 });
 
-/** How many model spans' input histories the reading of `text` continued from an earlier span's (history.ts). */
-function continuedHistories(text: string): number {
-  const continued = MessageHistories.prototype.continued;
-  let count = 0;
-  MessageHistories.prototype.continued = function (...args: Parameters<typeof continued>) {
-    const messages = continued.apply(this, args);
-    if (messages) count++;
-    return messages;
-  };
-  try {
-    parse(text);
-  } finally {
-    MessageHistories.prototype.continued = continued;
-  }
-  return count;
-}
+/** How many model spans' input histories the reading of `text` continued from an earlier span's. */
+const continuedHistories = (text: string): number => countContinuedHistories(() => parse(text));
 
 /** The chat spans' input histories of a run rewritten by `rewrite` (its messages, parsed, and the span's index among the chat spans). */
 function withHistories(rewrite: (messages: Record<string, unknown>[], chat: number, run: number) => string): (spec: SpanSpec, run: number) => SpanSpec {
