@@ -2,7 +2,7 @@ import type { Diagnostic, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { BudgetExceeded } from '../common/budget';
 import type { ProblemsSoFar, ServiceContext } from '../common/languageService';
-import { nextTurn } from '../common/steps';
+import { afterEvents, nextTurn } from '../common/steps';
 import { traceLayoutOfModel } from '../traceFormats';
 import type { RuleModel } from '../guardrail';
 import type { ServerSettings } from '../settings';
@@ -149,8 +149,13 @@ export class DiagnosticsPipeline {
         if (moot()) return;
         host.publish(uri, version, diagnostics);
       }
-      if (parsed.inSlices && parsed.languageId === 'agent-trace') prepareForTyping(document);
-      host.toolIndex.update(uri, parsed.languageId, parsed.model);
+      // A turn later: the library writes the diagnostics from a later turn, which the count of a big trace's tools
+      // and the sample trace of the editing warm-up (2-5 ms together in a fresh server) held up.
+      afterEvents(() => {
+        if (host.documents.get(uri) !== document || document.version !== version) return;
+        if (parsed.inSlices && parsed.languageId === 'agent-trace') prepareForTyping(document);
+        host.toolIndex.update(uri, parsed.languageId, parsed.model);
+      });
       host.modelChanged(uri, version);
     } catch (error) {
       if (error instanceof BudgetExceeded) return; // a newer version superseded this one while it was read or evaluated
