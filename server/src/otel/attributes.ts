@@ -7,26 +7,48 @@
 import type { JsonNode, JsonProperty, JsonSyntaxError } from '../json/nodes';
 import { property } from '../json/queries';
 import type { Span } from '../common/types';
-import { markDecoded, transientStringValue } from '../json/nodes';
+import { markDecoded, sourceString, transientStringValue } from '../json/nodes';
 import { memberOnTape, nextOnTape, openerOnTape, placeOnTape, standalone, stringOnTape, viewAt, ViewArray, type ViewSource } from '../json/validViews';
 import { readEmbeddedJson, type EmbeddedJson } from './embedded';
 import { viewOfEmbeddedJson } from './jsonViews';
 
 /**
  * One attribute: its key, where the key is, and its value. Its places are numbers rather than span objects: a file
- * keeps tens of thousands of attributes for the life of the document.
+ * keeps tens of thousands of attributes for the life of the document. A string value written as a literal of the
+ * file (nearly all of them) is kept as its place, its node made each time it is asked for.
  */
 export class SpanAttribute {
   /** The syntax errors of the JSON its string holds, once read (the span's messages read it, then its check). */
   jsonErrors: JsonSyntaxError[] | undefined = undefined;
 
-  constructor(
+  /**
+   * `held`: the value's node, or the file's text when the value is the string literal text[valueStart, |valueEnd|)
+   * (valueEnd negative when it holds an escape).
+   */
+  private constructor(
     readonly key: string,
     readonly keyStart: number,
     readonly keyEnd: number,
-    /** The value, unwrapped from OTLP's AnyValue (a string literal, a number, …); undefined when it has none. */
-    readonly value: JsonNode | undefined,
+    private readonly held: JsonNode | string | undefined,
+    private readonly valueStart: number,
+    private readonly valueEnd: number,
   ) {}
+
+  static of(key: string, keyStart: number, keyEnd: number, value: JsonNode | undefined): SpanAttribute {
+    return new SpanAttribute(key, keyStart, keyEnd, value, 0, 0);
+  }
+
+  static ofLiteral(key: string, keyStart: number, keyEnd: number, text: string, start: number, end: number, escaped: boolean): SpanAttribute {
+    return new SpanAttribute(key, keyStart, keyEnd, text, start, escaped ? -end : end);
+  }
+
+  /** The value, unwrapped from OTLP's AnyValue (a string literal, a number, …); undefined when it has none. */
+  get value(): JsonNode | undefined {
+    const held = this.held;
+    if (typeof held !== 'string') return held;
+    const end = this.valueEnd;
+    return sourceString(held, this.valueStart, end < 0 ? -end : end, end < 0);
+  }
 
   get keySpan(): Span {
     return { start: this.keyStart, end: this.keyEnd };
@@ -44,12 +66,12 @@ export function readAttributes(node: JsonNode | undefined): Map<string, SpanAttr
     for (const entry of node.items) {
       const key = property(entry, 'key')?.value;
       if (key?.type !== 'string' || attributes.has(key.value)) continue;
-      attributes.set(key.value, new SpanAttribute(key.value, key.start, key.end, anyValue(property(entry, 'value')?.value, 0)));
+      attributes.set(key.value, SpanAttribute.of(key.value, key.start, key.end, anyValue(property(entry, 'value')?.value, 0)));
     }
   } else if (node?.type === 'object') {
     for (const entry of node.properties) {
       if (attributes.has(entry.key)) continue;
-      attributes.set(entry.key, new SpanAttribute(entry.key, entry.keyStart, entry.keyEnd, entry.value));
+      attributes.set(entry.key, SpanAttribute.of(entry.key, entry.keyStart, entry.keyEnd, entry.value));
     }
   }
   return attributes;
@@ -71,8 +93,26 @@ function readAttributesOnTape(list: ViewArray, attributes: Map<string, SpanAttri
     if (attributes.has(key)) continue;
     const valueAt = memberOnTape(source, entry, 'value');
     const place = placeOnTape(source, keyAt);
-    attributes.set(key, new SpanAttribute(key, place.start, place.end, valueAt === -1 ? undefined : anyValueOnTape(source, valueAt, list.depth + 2)));
+    const literal = valueAt === -1 ? -1 : literalValueOnTape(source, valueAt);
+    if (literal !== -1) {
+      const end = source.tape[literal * 3 + 1];
+      attributes.set(key, SpanAttribute.ofLiteral(key, place.start, place.end, source.json, source.tape[literal * 3], end < 0 ? -end : end, end < 0));
+    } else {
+      attributes.set(key, SpanAttribute.of(key, place.start, place.end, valueAt === -1 ? undefined : anyValueOnTape(source, valueAt, list.depth + 2)));
+    }
   }
+}
+
+/**
+ * The tape index of the string literal an AnyValue at tape index `index` holds as its only scalar (`{"stringValue":
+ * "…"}`, OTLP's `{"intValue": "…"}`), -1 for anything else; only in a view of the file's own text, whose places are
+ * the file's.
+ */
+function literalValueOnTape(source: ViewSource, index: number): number {
+  if (source.decoded || source.offsets || openerOnTape(source, index) !== 0x7b) return -1;
+  const field = index + 1;
+  const only = field < nextOnTape(source, index) && nextOnTape(source, field + 1) === nextOnTape(source, index);
+  return only && openerOnTape(source, field + 1) === 0x22 && scalarValueKeys.has(stringOnTape(source, field)) ? field + 1 : -1;
 }
 
 /**

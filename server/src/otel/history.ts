@@ -13,6 +13,7 @@ import type { Span } from '../common/types';
 import { LiteralOffsets, maxEmbeddedDepth } from './embedded';
 import { shiftedNode } from './jsonViews';
 import { maxMessages, readMessages, type ReadMessage } from './messages';
+import { noItems } from './types';
 
 /** A history read whole or in part: its literal, where its list closes (`]`), and its messages (kept nodes). */
 interface ReadHistory {
@@ -94,14 +95,14 @@ const moved = (span: Span, delta: number): Span => ({ start: span.start + delta,
 /** A message of an earlier history at the same characters `delta` further on, its own objects and nodes. */
 function shiftedMessage(message: ReadMessage, delta: number): ReadMessage {
   const shifted: ReadMessage = {
-    span: moved(message.span, delta), role: message.role, texts: message.texts.map((node) => shiftedNode(node, delta)),
-    toolCalls: message.toolCalls.map((call) => {
+    span: moved(message.span, delta), role: message.role, texts: message.texts.length === 0 ? noItems : message.texts.map((node) => shiftedNode(node, delta)),
+    toolCalls: message.toolCalls.length === 0 ? noItems : message.toolCalls.map((call) => {
       const part = { ...call, span: moved(call.span, delta), args: call.args && shiftedNode(call.args, delta) };
       if (call.idSpan) part.idSpan = moved(call.idSpan, delta);
       if (call.nameSpan) part.nameSpan = moved(call.nameSpan, delta);
       return part;
     }),
-    toolResponses: message.toolResponses.map((response) => {
+    toolResponses: message.toolResponses.length === 0 ? noItems : message.toolResponses.map((response) => {
       const part = { ...response, span: moved(response.span, delta), response: response.response && shiftedNode(response.response, delta) };
       if (response.idSpan) part.idSpan = moved(response.idSpan, delta);
       return part;

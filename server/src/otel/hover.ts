@@ -36,10 +36,10 @@ export function hover(model: SpansModel, offset: number): HoverResult | null {
     return doc ? { span: { ...attribute.keySpan }, markdown: `**${escapeMarkdown(attribute.key)}**\n\n${doc}` } : null;
   }
   for (const [field, label] of [[step.spanId, 'This span'], [step.parentId, 'Parent span'], [step.traceId, 'Trace']] as const) {
-    if (field && contains(field.node, offset)) return { span: span(field.node), markdown: idMarkdown(step, field, label) };
+    if (field && contains(field, offset)) return { span: span(field), markdown: idMarkdown(step, field, label) };
   }
-  for (const node of [step.startNode, step.endNode]) {
-    if (node && contains(node, offset)) return { span: span(node), markdown: timeMarkdown(step, node === step.startNode) };
+  for (const at of [step.startSpan, step.endSpan]) {
+    if (at && contains(at, offset)) return { span: span(at), markdown: timeMarkdown(step, at === step.startSpan) };
   }
   if (step.nameNode && contains(step.nameNode, offset)) return { span: span(step.nameNode), markdown: spanMarkdown(step) };
   const path = pathAt(step.node, offset);
@@ -86,13 +86,13 @@ function treeLine(step: SpanStep): string {
   const children = step.children.length > 0 ? `; ${step.children.length} span${step.children.length === 1 ? '' : 's'} inside it` : '';
   if (step.cycle) return `Its parentSpanId closes a cycle of parents, so it is drawn as a root${children}.`;
   if (step.parent) return `Inside ${escapeMarkdown(spanName(step.parent))}${children}.`;
-  if (step.parentId) return `Its parent ${inlineCode(step.parentId.id.hex)} is not in this file (a root here)${children}.`;
+  if (step.parentId) return `Its parent ${inlineCode(step.parentId.hex)} is not in this file (a root here)${children}.`;
   return `A root span${children}.`;
 }
 
 function idMarkdown(step: SpanStep, field: IdField, label: string): string {
-  const written = field.id.encoding === 'hex' ? 'hex' : field.id.encoding === 'base64' ? 'base64 (protobuf\'s JSON mapping)' : 'an integer';
-  const lines = [`**${label}** ${inlineCode(field.id.hex)} (written in ${written})`];
+  const written = field.encoding === 'hex' ? 'hex' : field.encoding === 'base64' ? 'base64 (protobuf\'s JSON mapping)' : 'an integer';
+  const lines = [`**${label}** ${inlineCode(field.hex)} (written in ${written})`];
   if (field === step.parentId) {
     lines.push(step.parent ? `The parent: ${escapeMarkdown(spanName(step.parent))}${step.parent.trace === step.trace ? '' : ''}.` : step.cycle ? 'It closes a cycle of parents: the span is drawn as a root.' : 'No span of this file has this id: the span is a root here.');
   } else if (field === step.traceId) {

@@ -24,7 +24,7 @@ import { readDocument, readSpanFacts, type ReadSpan } from './read';
 import { MessageHistories } from './history';
 import { spansFormat } from './format';
 import { buildTree, byTime } from './tree';
-import type { Mention, SpanCall, SpanOutput, SpanStep, SpansModel, SpanTrace } from './types';
+import { keptList, type Mention, type SpanCall, type SpanOutput, type SpanStep, type SpansModel, type SpanTrace } from './types';
 import type { ToolCallPart, ToolResponsePart } from './messages';
 
 export type { SpanCall, SpanOutput, SpanStep, SpansModel, SpanTrace } from './types';
@@ -46,7 +46,7 @@ export function parseSpans(doc: DocumentInput): SpansModel {
   };
   const byTrace = new Map<string, SpanTrace>();
   for (const step of read.spans) {
-    const key = step.traceId?.id.hex ?? '';
+    const key = step.traceId?.hex ?? '';
     let trace = byTrace.get(key);
     if (!trace) {
       trace = newTrace(model, key === '' ? undefined : key);
@@ -81,8 +81,8 @@ function stepOf(text: string, read: ReadSpan, histories: MessageHistories): Span
   return {
     index: 0, span: span(read.node), node, trace: undefined as unknown as SpanTrace, service: read.service,
     name: facts.name, nameNode: facts.nameNode, spanId: facts.spanId, parentId: facts.parentId, traceId: facts.traceId, kind: facts.kind,
-    time: facts.time, endTime: facts.endTime, startNode: facts.startNode, endNode: facts.endNode,
-    status: facts.status, statusMessage: facts.statusMessage, statusNode: facts.statusNode, attributes: facts.attributes,
+    time: facts.time, endTime: facts.endTime, startSpan: facts.startSpan, endSpan: facts.endSpan,
+    status: facts.status, statusMessage: facts.statusMessage, statusSpan: facts.statusSpan, attributes: facts.attributes,
     operation: facts.operation, role: facts.role, usage: facts.usage, cost: facts.cost, input: facts.input, output: facts.output,
     parent: undefined, children: [], depth: 0, cycle: undefined, calls: [], heldOutputs: [], mentions: [],
   };
@@ -96,7 +96,7 @@ interface PendingResponse {
 function linkTrace(trace: SpanTrace, budget: Budget | undefined): void {
   const byId = new Map<string, SpanStep>();
   for (const step of trace.steps) {
-    const hex = step.spanId?.id.hex;
+    const hex = step.spanId?.hex;
     if (hex === undefined) continue;
     if (byId.has(hex)) trace.duplicates.push(step);
     else byId.set(hex, step);
@@ -226,7 +226,7 @@ function inferCall(tool: SpanStep, name: string | undefined, calls: readonly Spa
 
 /** Spans with the same parent (named by id, whether or not the parent is in the file). */
 function isSibling(a: SpanStep, b: SpanStep): boolean {
-  return a.parentId !== undefined && a.parentId.id.hex === b.parentId?.id.hex;
+  return a.parentId !== undefined && a.parentId.hex === b.parentId?.hex;
 }
 
 function isAncestor(candidate: SpanStep, step: SpanStep): boolean {
@@ -254,11 +254,10 @@ function finish(trace: SpanTrace, calls: SpanCall[], outputs: SpanOutput[]): voi
     if (step.calls.length > 1) step.calls.sort(inFileOrder);
     if (step.heldOutputs.length > 1) step.heldOutputs.sort(inFileOrder);
     for (const call of step.calls) call.outputs.sort((a, b) => byTime(a.step, b.step));
-    // Lists built by pushes keep room for more (16 places for one item), and a file keeps thousands of spans.
-    if (step.calls.length > 0) step.calls = step.calls.slice();
-    if (step.heldOutputs.length > 0) step.heldOutputs = step.heldOutputs.slice();
-    if (step.mentions.length > 0) step.mentions = step.mentions.slice();
-    if (step.children.length > 0) step.children = step.children.slice();
+    step.calls = keptList(step.calls);
+    step.heldOutputs = keptList(step.heldOutputs);
+    step.mentions = keptList(step.mentions);
+    step.children = keptList(step.children);
   }
 }
 

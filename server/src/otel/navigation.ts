@@ -46,9 +46,9 @@ export function definition(model: SpansModel, offset: number): Target[] {
   const unnamed = unnamedLinkAt(step.trace, offset);
   if (unnamed?.kind === 'call') return unnamed.call.outputs.map(outputTarget);
   const parentId = step.parentId;
-  if (parentId && step.parent && contains(parentId.node, offset)) {
+  if (parentId && step.parent && contains(parentId, offset)) {
     const parent = step.parent;
-    return [{ span: { start: parent.span.start, end: parent.span.end }, selection: parent.spanId ? span(parent.spanId.node) : span(parent.nameNode ?? parent.node) }];
+    return [{ span: { start: parent.span.start, end: parent.span.end }, selection: parent.spanId ? span(parent.spanId) : span(parent.nameNode ?? parent.node) }];
   }
   return [];
 }

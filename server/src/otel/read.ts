@@ -9,13 +9,13 @@ import type { JsonNode, JsonObject, JsonSyntaxError } from '../json/nodes';
 import { property } from '../json/queries';
 import { parseJsonValue, parseWholeJsonValue } from '../json/readJson';
 import type { TokenUsage } from '../calls/model';
+import type { Span } from '../common/types';
 import { attributeJson, attributeNumber, attributeString, numberOf, readAttributes, type AttributeJson, type SpanAttribute } from './attributes';
-import { standalone } from '../json/validViews';
 import { detached, viewOfValidJson } from './jsonViews';
 import { isZeroId, readSpanId } from './ids';
 import { messageOfParts, readMessages, type ReadMessage } from './messages';
 import type { MessageHistories } from './history';
-import type { IdField, SpanRole, SpansShape } from './types';
+import { keptList, noItems, type IdField, type SpanRole, type SpansShape } from './types';
 
 export interface ReadSpan {
   node: JsonObject;
@@ -138,11 +138,11 @@ export interface SpanFacts {
   kind?: string;
   time?: number;
   endTime?: number;
-  startNode?: JsonNode;
-  endNode?: JsonNode;
+  startSpan?: Span;
+  endSpan?: Span;
   status?: 'ok' | 'error' | 'unset';
   statusMessage?: string;
-  statusNode?: JsonNode;
+  statusSpan?: Span;
   attributes: Map<string, SpanAttribute>;
   operation?: string;
   role: SpanRole;
@@ -185,17 +185,17 @@ export function readSpanFacts(text: string, read: ReadSpan, light = true, histor
   const facts: SpanFacts = {
     name: nameNode?.value, nameNode,
     spanId: idField(property(context, otlp ? 'spanId' : 'span_id')?.value, 8),
-    parentId: parent && !isZeroId(parent.id) ? parent : undefined,
+    parentId: parent && !isZeroId(parent) ? parent : undefined,
     traceId: idField(property(context, otlp ? 'traceId' : 'trace_id')?.value, 16),
     kind,
     time: startNs !== undefined && start ? startNs / 1e6 : undefined,
     endTime: endNs !== undefined && end ? endNs / 1e6 : undefined,
-    startNode: startNs !== undefined ? start : undefined,
-    endNode: endNs !== undefined ? end : undefined,
-    status: status?.status, statusMessage: status?.message, statusNode: status?.node,
+    startSpan: startNs !== undefined && start ? { start: start.start, end: start.end } : undefined,
+    endSpan: endNs !== undefined && end ? { start: end.start, end: end.end } : undefined,
+    status: status?.status, statusMessage: status?.message, statusSpan: status?.span,
     attributes, operation, role, usage: usageOf(attributes),
     cost: inputCost !== undefined || outputCost !== undefined ? (inputCost ?? 0) + (outputCost ?? 0) : undefined,
-    input: [], output: [],
+    input: noItems, output: noItems,
   };
   if (role === 'model') readModelMessages(text, facts, light, light ? histories : undefined);
   return facts;
@@ -203,16 +203,16 @@ export function readSpanFacts(text: string, read: ReadSpan, light = true, histor
 
 function idField(node: JsonNode | undefined, bytes: 8 | 16): IdField | undefined {
   const id = readSpanId(node, bytes);
-  return id && node ? { id, node } : undefined;
+  return id && node ? { hex: id.hex, encoding: id.encoding, start: node.start, end: node.end } : undefined;
 }
 
-function readStatus(node: JsonObject, otlp: boolean): { status: 'ok' | 'error' | 'unset'; message?: string; node: JsonNode } | undefined {
+function readStatus(node: JsonObject, otlp: boolean): { status: 'ok' | 'error' | 'unset'; message?: string; span: Span } | undefined {
   const status = property(node, 'status')?.value;
   if (!status) return undefined;
   const code = property(status, otlp ? 'code' : 'status_code')?.value;
   const message = stringOf(property(status, otlp ? 'message' : 'description')?.value);
   const raw = code?.type === 'number' ? Number(code.raw) : stringOf(code)?.replace(/^STATUS_CODE_/, '').toLowerCase();
-  return { status: raw === 2 || raw === 'error' ? 'error' : raw === 1 || raw === 'ok' ? 'ok' : 'unset', message: message || undefined, node: standalone(code ?? status) };
+  return { status: raw === 2 || raw === 'error' ? 'error' : raw === 1 || raw === 'ok' ? 'ok' : 'unset', message: message || undefined, span: { start: (code ?? status).start, end: (code ?? status).end } };
 }
 
 function roleOf(operation: string | undefined, attributes: Map<string, SpanAttribute>): SpanRole {
@@ -240,10 +240,11 @@ function usageOf(attributes: Map<string, SpanAttribute>): TokenUsage | undefined
  * them, else the text the model answered), as its output.
  */
 function readModelMessages(text: string, facts: SpanFacts, light: boolean, histories: MessageHistories | undefined): void {
+  facts.input = [];
+  facts.output = [];
   readModelMessagesInto(text, facts, light, histories);
-  // Lists built by pushes keep room for more (16 places for one message): the model keeps thousands of them.
-  if (facts.input.length > 0) facts.input = facts.input.slice();
-  if (facts.output.length > 0) facts.output = facts.output.slice();
+  facts.input = keptList(facts.input);
+  facts.output = keptList(facts.output);
 }
 
 function readModelMessagesInto(text: string, facts: SpanFacts, light: boolean, histories: MessageHistories | undefined): void {
@@ -296,12 +297,11 @@ function readInput(text: string, attribute: SpanAttribute | undefined, light: bo
 function kept(text: string, json: AttributeJson | undefined, messages: ReadMessage[], light: boolean): ReadMessage[] {
   if (!light || !json?.encoded || json.errors.length > 0) return messages;
   for (const message of messages) {
-    message.texts = message.texts.map((node) => detached(text, node));
+    message.texts = message.texts.length === 0 ? noItems : message.texts.map((node) => detached(text, node));
     for (const call of message.toolCalls) if (call.args) call.args = detached(text, call.args);
     for (const response of message.toolResponses) if (response.response) response.response = detached(text, response.response);
-    // Without the room for more that pushes left (see readModelMessages).
-    if (message.toolCalls.length > 0) message.toolCalls = message.toolCalls.slice();
-    if (message.toolResponses.length > 0) message.toolResponses = message.toolResponses.slice();
+    message.toolCalls = keptList(message.toolCalls);
+    message.toolResponses = keptList(message.toolResponses);
   }
   return messages;
 }

@@ -53,7 +53,7 @@ function traceEntry(model: SpansModel, trace: SpanTrace): OutlineItem {
   const agent = trace.roots.find((root) => root.role === 'agent')?.name;
   const detail = [`${trace.steps.length} span${trace.steps.length === 1 ? '' : 's'}`, describeTotals(conversationTotals(trace)), agent].filter(Boolean).join(' · ');
   const at: Span = first ? { ...first.span } : { start: 0, end: Math.min(1, model.text.length) };
-  return { name, detail, kind: 'trace', span: at, selection: first?.traceId ? { start: first.traceId.node.start, end: first.traceId.node.end } : { start: at.start, end: at.start } };
+  return { name, detail, kind: 'trace', span: at, selection: first?.traceId ? { start: first.traceId.start, end: first.traceId.end } : { start: at.start, end: at.start } };
 }
 
 const kinds: Record<SpanStep['role'], OutlineKind> = { agent: 'trace', model: 'message', tool: 'call', other: 'event' };

@@ -7,7 +7,7 @@ import type { SpanStep } from './types';
 
 export function buildTree(steps: readonly SpanStep[], byId: ReadonlyMap<string, SpanStep>): SpanStep[] {
   for (const step of steps) {
-    const parentHex = step.parentId?.id.hex;
+    const parentHex = step.parentId?.hex;
     const parent = parentHex !== undefined ? byId.get(parentHex) : undefined;
     if (parent && parent !== step) step.parent = parent;
     else if (parent === step) step.cycle = true;

@@ -12,9 +12,19 @@ export type SpansShape = 'otlp' | 'any-agent';
 /** What a span does, from `gen_ai.operation.name` or its name. */
 export type SpanRole = 'model' | 'tool' | 'agent' | 'other';
 
-export interface IdField {
-  id: ReadId;
-  node: JsonNode;
+/** An id as read and where its value is written: one object per id (a file keeps three per span). */
+/**
+ * The one empty list the model's lists hold once read when they hold nothing (a message's calls, a span's children):
+ * a file keeps tens of thousands of them. Frozen, so that a push onto it fails loudly.
+ */
+export const noItems: never[] = Object.freeze([]) as unknown as never[];
+
+/** A list as the model keeps it once read: without the room for more that pushes leave (16 places for one item). */
+export const keptList = <T>(list: T[]): T[] => (list.length === 0 ? noItems : list.slice());
+
+export interface IdField extends ReadId {
+  readonly start: number;
+  readonly end: number;
 }
 
 export interface SpanStep extends CallStep {
@@ -33,11 +43,13 @@ export interface SpanStep extends CallStep {
   /** Start and end, in milliseconds since the epoch. */
   readonly time?: number;
   readonly endTime?: number;
-  readonly startNode?: JsonNode;
-  readonly endNode?: JsonNode;
+  /** Where the start and end times are written (places only: a file keeps two per span). */
+  readonly startSpan?: Span;
+  readonly endSpan?: Span;
   readonly status?: 'ok' | 'error' | 'unset';
   readonly statusMessage?: string;
-  readonly statusNode?: JsonNode;
+  /** Where the status code is written (the status object when it has none). */
+  readonly statusSpan?: Span;
   readonly attributes: Map<string, SpanAttribute>;
   readonly operation?: string;
   readonly role: SpanRole;

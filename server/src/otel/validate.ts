@@ -41,9 +41,9 @@ export function validate(model: SpansModel, context: ServiceContext): Problem[] 
   for (const step of model.steps) checkSpan(model, step, add);
   for (const trace of model.traces) {
     for (const duplicate of trace.duplicates) {
-      const first = trace.steps.find((step) => step.spanId?.id.hex === duplicate.spanId!.id.hex)!;
-      add(span(duplicate.spanId!.node), 'warning', 'duplicate-span-id', `Span id ${duplicate.spanId!.id.hex} is already the id of span #${first.index}: children name the first one as their parent`, [
-        { span: span(first.spanId!.node), message: 'the first span with this id' },
+      const first = trace.steps.find((step) => step.spanId?.hex === duplicate.spanId!.hex)!;
+      add(span(duplicate.spanId!), 'warning', 'duplicate-span-id', `Span id ${duplicate.spanId!.hex} is already the id of span #${first.index}: children name the first one as their parent`, [
+        { span: span(first.spanId!), message: 'the first span with this id' },
       ]);
     }
     linkProblems(trace, add);
@@ -70,13 +70,13 @@ function checkSpan(model: SpansModel, step: SpanStep, add: Add): void {
     }
   }
   if (step.cycle && step.parentId) {
-    add(span(step.parentId.node), 'warning', 'parent-cycle', 'This parentSpanId closes a cycle of parents (a span cannot run inside itself): the span is drawn as a root');
+    add(span(step.parentId), 'warning', 'parent-cycle', 'This parentSpanId closes a cycle of parents (a span cannot run inside itself): the span is drawn as a root');
   }
-  if (step.time !== undefined && step.endTime !== undefined && step.endTime < step.time && step.endNode) {
-    add(span(step.endNode), 'warning', 'end-before-start', 'The span ends before it starts');
+  if (step.time !== undefined && step.endTime !== undefined && step.endTime < step.time && step.endSpan) {
+    add(span(step.endSpan), 'warning', 'end-before-start', 'The span ends before it starts');
   }
-  if (step.status === 'error' && step.statusNode) {
-    add(span(step.statusNode), 'information', 'span-error', `The span ended with an error${step.statusMessage ? `: ${step.statusMessage}` : ''}`);
+  if (step.status === 'error' && step.statusSpan) {
+    add(span(step.statusSpan), 'information', 'span-error', `The span ended with an error${step.statusMessage ? `: ${step.statusMessage}` : ''}`);
   }
   for (const key of messageAttributes) checkEncodedJson(model, step, key, add);
   if (step.role === 'model' && attributeString(step.attributes.get('gen_ai.output.type')) === 'json') checkEncodedJson(model, step, 'gen_ai.output', add);

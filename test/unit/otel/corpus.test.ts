@@ -85,7 +85,7 @@ test('GOOGLE_trace.json: parents that are not in the file make roots, and the to
   const model = parse(read('GOOGLE'));
   assert.equal(model.traces[0].roots.length, 7);
   assert.match(model.traces[0].outputs[0].inferred!, /by a model span earlier in the trace$/);
-  const hover = spansService.hover(model, model.steps[1].parentId!.node.start + 1, context)!;
+  const hover = spansService.hover(model, model.steps[1].parentId!.start + 1, context)!;
   assert.match(hover.markdown, /^\*\*Parent span\*\* `ea5dc1b933506464` \(written in an integer\)\n\nNo span of this file has this id: the span is a root here\.$/);
 });
 

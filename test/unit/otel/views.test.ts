@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { spansService, type SpansModel } from '../../../server/src/otel';
 import { readSpanFacts, type SpanFacts } from '../../../server/src/otel/read';
 import { viewOfValidJson } from '../../../server/src/otel/jsonViews';
+import { SpanAttribute } from '../../../server/src/otel/attributes';
 import { parseWholeJsonValue } from '../../../server/src/json/readJson';
 import { isDecoded } from '../../../server/src/json/nodes';
 import type { ReadMessage } from '../../../server/src/otel/messages';
@@ -199,6 +200,7 @@ test('a model span\'s history that continues an earlier span\'s is read from its
 function describedFacts(facts: SpanFacts): unknown {
   const nodes = (value: unknown): unknown => {
     if (value && typeof value === 'object' && 'type' in value && 'start' in value) return described(value as JsonNode);
+    if (value instanceof SpanAttribute) return { key: value.key, keyStart: value.keyStart, keyEnd: value.keyEnd, value: nodes(value.value), jsonErrors: value.jsonErrors };
     if (value instanceof Map) return [...value.entries()].map(([key, entry]) => [key, nodes(entry)]);
     if (Array.isArray(value)) return value.map(nodes);
     if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, nodes(v)]));
