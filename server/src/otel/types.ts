@@ -12,7 +12,6 @@ export type SpansShape = 'otlp' | 'any-agent';
 /** What a span does, from `gen_ai.operation.name` or its name. */
 export type SpanRole = 'model' | 'tool' | 'agent' | 'other';
 
-/** An id as read and where its value is written: one object per id (a file keeps three per span). */
 /**
  * The one empty list the model's lists hold once read when they hold nothing (a message's calls, a span's children):
  * a file keeps tens of thousands of them. Frozen, so that a push onto it fails loudly.
@@ -22,6 +21,7 @@ export const noItems: never[] = Object.freeze([]) as unknown as never[];
 /** A list as the model keeps it once read: without the room for more that pushes leave (16 places for one item). */
 export const keptList = <T>(list: T[]): T[] => (list.length === 0 ? noItems : list.slice());
 
+/** An id as read and where its value is written: one object per id (a file keeps three per span). */
 export interface IdField extends ReadId {
   readonly start: number;
   readonly end: number;
