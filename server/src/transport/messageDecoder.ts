@@ -71,7 +71,9 @@ export function* bodyDecoding(body: ArrivingBody, piece = pieceBytes, long = lon
       if (read === undefined) return yield* wholeBody(body);
       end = read.end;
       // A key stays in the JSON, written again from what was decoded (its bytes may have been written over).
-      const isKey = body.arrived[yield* nextNonSpace(body, end + 1)] === colon;
+      // (The bytes are looked at once the colon could have arrived: `body.arrived` read before the wait is shorter.)
+      const next = yield* nextNonSpace(body, end + 1);
+      const isKey = body.arrived[next] === colon;
       const value = decoded.toString(read.units);
       skeleton.push(body.arrived.toString('utf8', copiedTo, index), JSON.stringify(isKey ? value : placeholder + longStrings.length));
       if (!isKey) longStrings.push(value);

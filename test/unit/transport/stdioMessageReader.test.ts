@@ -130,6 +130,12 @@ describe('stdio message reader', () => {
     agreesCutAnywhere(framed(handWritten), [libraryBody(handWritten)], smallSizes, 'hand-written escapes and a long key');
   });
 
+  it('tells a long key from a long value when the colon after it comes in a later chunk than its closing quote', () => {
+    // More space after the key than a piece holds, so that the colon has not arrived when the key's last piece is read.
+    const body = Buffer.from(`{"long key" ${' '.repeat(20)}\n\t : "long value"   ,  "x" :  "long value too"}`);
+    agreesCutAnywhere(framed(body), [libraryBody(body)], smallSizes, 'long keys and values with space before the colon');
+  });
+
   it('reads several messages in one chunk and a message across many, small and big alike', () => {
     const bodies = [didOpen('small'), didOpen('é\n'.repeat(40)), Buffer.from('{"jsonrpc":"2.0","id":1,"result":null}'), didOpen('😀"\\'.repeat(30))];
     const stream = Buffer.concat(bodies.map((body) => framed(body)));
