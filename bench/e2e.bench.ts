@@ -55,6 +55,12 @@ const oursFull: ServerKind = { ...ours, name: 'agent-traces, full re-read', env:
 /** The same server leaving stdio's message decoding to the library (see server/src/transport/connection.ts). */
 const oursLibraryDecoding: ServerKind = { ...ours, name: 'agent-traces, library decoding', env: { AGENT_TRACES_LIBRARY_DECODER: '1' } };
 
+interface ServerUsage {
+  cpuMs: number;
+  systemMs: number;
+  faults: number;
+}
+
 /** One server process and the diagnostics it has published. */
 class Client {
   readonly connection: ProtocolConnection;
@@ -123,6 +129,16 @@ class Client {
   /** Resident set size (VmRSS) in bytes. */
   memory(): number {
     return this.status('VmRSS');
+  }
+
+  /**
+   * The server's CPU time so far (all its threads, user and system, in ms) and its minor page faults, from
+   * /proc/<pid>/stat (clock ticks of 10 ms, Linux's USER_HZ): less moved by the machine's load than wall time, and
+   * they tell work from the kernel's filling of memory touched for the first time.
+   */
+  usage(): ServerUsage {
+    const fields = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return { cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, systemMs: Number(fields[12]) * 10, faults: Number(fields[7]) };
   }
 
   /** Starts the peak (VmHWM) again from the current resident size. */
@@ -296,6 +312,7 @@ async function compareColdOpens(text: string, rounds: number, kinds = [floor, js
   const rises = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const residents = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
   const heaps = new Map<ServerKind, number[]>(kinds.map((kind) => [kind, []]));
+  const usages = new Map<ServerKind, ServerUsage[]>(kinds.map((kind) => [kind, []]));
   const keptHeaps = new Map<ServerKind, number>();
   const externals = new Map<ServerKind, number>();
   const heapFile = join(tmpdir(), `agent-traces-heap-${process.pid}`);
@@ -307,7 +324,9 @@ async function compareColdOpens(text: string, rounds: number, kinds = [floor, js
       await client.initialize();
       const before = client.memory();
       client.resetPeakMemory();
+      const usageBefore = client.usage();
       const time = await timed(() => client.open(`file:///bench/cold${kind.extension}`, text));
+      const usageAfter = client.usage();
       rises.get(kind)!.push(client.peakMemory() - before);
       residents.get(kind)!.push(client.memory());
       await client.stop();
@@ -319,6 +338,7 @@ async function compareColdOpens(text: string, rounds: number, kinds = [floor, js
         rmSync(heapFile, { force: true });
       } else {
         times.get(kind)!.push(time);
+        usages.get(kind)!.push({ cpuMs: usageAfter.cpuMs - usageBefore.cpuMs, systemMs: usageAfter.systemMs - usageBefore.systemMs, faults: usageAfter.faults - usageBefore.faults });
         // The document that started the server, its open sent right after `initialized` (as VS Code sends it):
         // what the server does at start (its warm-up) and the client's sending of the text overlap.
         const starting = new Client(kind);
@@ -340,6 +360,11 @@ async function compareColdOpens(text: string, rounds: number, kinds = [floor, js
       + `   heap ${(heaps.get(kind)![0] / bytes).toFixed(1).padStart(5)}x   kept ${((keptHeaps.get(kind) ?? 0) / bytes).toFixed(1).padStart(5)}x`
       + `   outside the heap ${((externals.get(kind) ?? 0) / bytes).toFixed(1).padStart(5)}x`,
     );
+  }
+  console.log(`the server's CPU during those opens (all its threads, user and system), of it system time, and its minor page faults, medians of ${rounds - 1}:`);
+  for (const kind of kinds) {
+    const of = (pick: (usage: ServerUsage) => number) => median(usages.get(kind)!.map(pick));
+    console.log(`${kind.name.padEnd(31)} ${ms(of((usage) => usage.cpuMs))} ${ms(of((usage) => usage.systemMs))}   ${String(of((usage) => usage.faults)).padStart(7)} faults`);
   }
   const mine = median(times.get(ours)!);
   if (kinds.includes(floor) && kinds.includes(jsonServer)) {
