@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
 } from 'vscode-languageserver/node';
+import { serverExecArgv } from '../client/src/serverProcess';
 import { median } from './measure';
 
 const repoRoot = resolve(__dirname, '..', '..');
@@ -40,7 +41,8 @@ class Server {
   lensRefreshes = 0;
 
   constructor(script: string, settings: object = {}) {
-    this.child = spawn(process.execPath, [script, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    // With the Node options the client starts the server with, so that this is the server users run.
+    this.child = spawn(process.execPath, [...serverExecArgv, script, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       this.published.set(params.uri, (this.published.get(params.uri) ?? 0) + 1);
