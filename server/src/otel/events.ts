@@ -24,6 +24,7 @@ import { isDecoded } from '../json/nodes';
 import { plainValue } from './text';
 import { byTime } from './tree';
 import type { SpanCall, SpanOutput, SpansModel, SpanStep, SpanTrace } from './types';
+import { spanOf } from '../calls/locate';
 
 export function spansTraces(model: SpansModel): ConvertedTrace[] {
   const { text } = model;
@@ -75,7 +76,7 @@ function messageEvents(text: string, step: SpanStep, message: ReadMessage, given
       const at = message.span;
       const content = message.texts.length === 1
         ? sourced(text, message.texts[0])
-        : madeArray(at, message.texts.map((node) => madeObject(span(node), [['type', madeString('text', span(node))], ['text', sourced(text, node)]])));
+        : madeArray(at, message.texts.map((node) => madeObject(spanOf(node), [['type', madeString('text', spanOf(node))], ['text', sourced(text, node)]])));
       events.push(event(at, [['role', madeString(message.role ?? 'user', message.roleSpan ?? at)], ['content', content]]));
     }
   }
@@ -111,7 +112,7 @@ function argumentsOf(text: string, args: JsonNode): Sourced {
   } catch {
     return sourced(text, args);
   }
-  return parsed !== null && typeof parsed === 'object' ? madeValue(parsed, span(args)) : sourced(text, args);
+  return parsed !== null && typeof parsed === 'object' ? madeValue(parsed, spanOf(args)) : sourced(text, args);
 }
 
 /** A plain value as made nodes, all at `at`. */
@@ -142,19 +143,18 @@ function sourced(text: string, node: JsonNode): Sourced {
   if (!isDecoded(node)) return original(text, node);
   switch (node.type) {
     case 'object':
-      return madeObject(span(node), node.properties.filter((p) => p.value).map((p) => [p.key, sourced(text, p.value!)] as [string, Sourced]));
+      return madeObject(spanOf(node), node.properties.filter((p) => p.value).map((p) => [p.key, sourced(text, p.value!)] as [string, Sourced]));
     case 'array':
-      return madeArray(span(node), node.items.map((item) => sourced(text, item)));
+      return madeArray(spanOf(node), node.items.map((item) => sourced(text, item)));
     case 'string':
-      return madeString(node.value, span(node));
+      return madeString(node.value, spanOf(node));
     case 'null':
-      return madeNull(span(node));
+      return madeNull(spanOf(node));
     default:
       return original(text, node);
   }
 }
 
-const span = (node: { start: number; end: number }): Span => ({ start: node.start, end: node.end });
 
 /** The 1-based lines of offsets, in order. */
 function linesOf(text: string, offsets: number[]): number[] {

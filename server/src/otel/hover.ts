@@ -4,7 +4,7 @@
  * the span (what it does, how long it took, its tokens and cost, its place in the tree); on an id, the span it
  * names; on a time, the clock; on an attribute's key or a field's key, what it means.
  */
-import type { HoverResult, Span } from '../common/types';
+import type { HoverResult } from '../common/types';
 import { escapeMarkdown, inlineCode } from '../common/markdown';
 import { ownEntry } from '../common/lookup';
 import { contains } from '../common/spans';
@@ -15,6 +15,7 @@ import { attributeDocs, fieldDocs } from './docs';
 import { mentionAt, spanStepAt, unnamedLinkAt } from './navigation';
 import { spanDuration, spanName } from './text';
 import type { IdField, SpansModel, SpanStep } from './types';
+import { spanOf } from '../calls/locate';
 
 export function hover(model: SpansModel, offset: number): HoverResult | null {
   const step = spanStepAt(model, offset);
@@ -36,12 +37,12 @@ export function hover(model: SpansModel, offset: number): HoverResult | null {
     return doc ? { span: { ...attribute.keySpan }, markdown: `**${escapeMarkdown(attribute.key)}**\n\n${doc}` } : null;
   }
   for (const [field, label] of [[step.spanId, 'This span'], [step.parentId, 'Parent span'], [step.traceId, 'Trace']] as const) {
-    if (field && contains(field, offset)) return { span: span(field), markdown: idMarkdown(step, field, label) };
+    if (field && contains(field, offset)) return { span: spanOf(field), markdown: idMarkdown(step, field, label) };
   }
   for (const at of [step.startSpan, step.endSpan]) {
-    if (at && contains(at, offset)) return { span: span(at), markdown: timeMarkdown(step, at === step.startSpan) };
+    if (at && contains(at, offset)) return { span: spanOf(at), markdown: timeMarkdown(step, at === step.startSpan) };
   }
-  if (step.nameNode && contains(step.nameNode, offset)) return { span: span(step.nameNode), markdown: spanMarkdown(step) };
+  if (step.nameNode && contains(step.nameNode, offset)) return { span: spanOf(step.nameNode), markdown: spanMarkdown(step) };
   const path = pathAt(step.node, offset);
   const last = path[path.length - 1];
   if (last.onKey && last.property) {
@@ -51,7 +52,6 @@ export function hover(model: SpansModel, offset: number): HoverResult | null {
   return null;
 }
 
-const span = (at: Span): Span => ({ start: at.start, end: at.end });
 
 /** Keys outside any span (`resourceSpans`, `final_output`). */
 function fileHover(model: SpansModel, offset: number): HoverResult | null {

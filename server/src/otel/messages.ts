@@ -8,6 +8,7 @@ import type { JsonNode } from '../json/nodes';
 import { property } from '../json/queries';
 import type { Span } from '../common/types';
 import { callIdOf } from './ids';
+import { spanOf } from '../calls/locate';
 
 export interface ToolCallPart {
   span: Span;
@@ -40,7 +41,6 @@ export interface ReadMessage {
   toolResponses: ToolResponsePart[];
 }
 
-const span = (node: JsonNode): Span => ({ start: node.start, end: node.end });
 const stringOf = (node: JsonNode | undefined) => (node?.type === 'string' ? node.value : undefined);
 /** Messages and parts read from one attribute at most (a longer history keeps its first ones). */
 export const maxMessages = 10_000;
@@ -57,7 +57,7 @@ export function readMessages(root: JsonNode | undefined, defaultRole?: string): 
     if (isAnyAgentCall(node)) {
       const last = messages[messages.length - 1];
       const target = last && last.role === (defaultRole ?? 'assistant') && last.texts.length === 0 ? last : undefined;
-      const message = target ?? { span: span(node), role: defaultRole ?? 'assistant', texts: [], toolCalls: [], toolResponses: [] };
+      const message = target ?? { span: spanOf(node), role: defaultRole ?? 'assistant', texts: [], toolCalls: [], toolResponses: [] };
       if (!target) messages.push(message);
       else message.span = { start: message.span.start, end: node.end };
       message.toolCalls.push(anyAgentCall(node));
@@ -75,29 +75,29 @@ function isAnyAgentCall(node: JsonNode): boolean {
 function anyAgentCall(node: JsonNode): ToolCallPart {
   const name = property(node, 'tool.name')?.value;
   const id = property(node, 'tool.call.id')?.value ?? property(node, 'id')?.value;
-  return withId<ToolCallPart>({ span: span(node), name: stringOf(name), nameSpan: name && span(name), args: property(node, 'tool.args')?.value }, id);
+  return withId<ToolCallPart>({ span: spanOf(node), name: stringOf(name), nameSpan: name && spanOf(name), args: property(node, 'tool.args')?.value }, id);
 }
 
 function withId<T extends ToolCallPart | ToolResponsePart>(part: T, node: JsonNode | undefined): T {
   const id = callIdOf(node);
   if (id !== undefined && node) {
     part.id = id;
-    part.idSpan = span(node);
+    part.idSpan = spanOf(node);
   }
   return part;
 }
 
 function readMessage(node: JsonNode, defaultRole: string | undefined): ReadMessage {
   const role = property(node, 'role')?.value;
-  const message: ReadMessage = { span: span(node), role: stringOf(role) ?? defaultRole, texts: [], toolCalls: [], toolResponses: [] };
-  if (role?.type === 'string') message.roleSpan = span(role);
+  const message: ReadMessage = { span: spanOf(node), role: stringOf(role) ?? defaultRole, texts: [], toolCalls: [], toolResponses: [] };
+  if (role?.type === 'string') message.roleSpan = spanOf(role);
   const parts = property(node, 'parts')?.value;
   if (parts?.type === 'array') {
     for (const part of parts.items.slice(0, maxParts)) readPart(part, message);
   }
   const content = property(node, 'content')?.value;
   if (content?.type === 'string') {
-    if (message.role === 'tool') message.toolResponses.push(withId<ToolResponsePart>({ span: span(node), response: content, responseKey: 'content', name: stringOf(property(node, 'name')?.value) }, property(node, 'tool_call_id')?.value));
+    if (message.role === 'tool') message.toolResponses.push(withId<ToolResponsePart>({ span: spanOf(node), response: content, responseKey: 'content', name: stringOf(property(node, 'name')?.value) }, property(node, 'tool_call_id')?.value));
     else message.texts.push(content);
   } else if (content?.type === 'array') {
     for (const part of content.items.slice(0, maxParts)) readPart(part, message);
@@ -108,7 +108,7 @@ function readMessage(node: JsonNode, defaultRole: string | undefined): ReadMessa
       if (call.type !== 'object') continue;
       const fn = property(call, 'function')?.value;
       const name = property(fn, 'name')?.value ?? property(call, 'name')?.value;
-      message.toolCalls.push(withId<ToolCallPart>({ span: span(call), name: stringOf(name), nameSpan: name && span(name), args: property(fn, 'arguments')?.value ?? property(call, 'arguments')?.value }, property(call, 'id')?.value));
+      message.toolCalls.push(withId<ToolCallPart>({ span: spanOf(call), name: stringOf(name), nameSpan: name && spanOf(name), args: property(fn, 'arguments')?.value ?? property(call, 'arguments')?.value }, property(call, 'id')?.value));
     }
   }
   return message;
@@ -124,11 +124,11 @@ function readPart(part: JsonNode, message: ReadMessage): void {
   if (type === 'tool_call' || type === 'function_call' || type === 'tool_use') {
     const name = property(part, 'name')?.value;
     const args = property(part, 'arguments')?.value ?? property(part, 'input')?.value;
-    message.toolCalls.push(withId<ToolCallPart>({ span: span(part), name: stringOf(name), nameSpan: name && span(name), args }, property(part, 'id')?.value));
+    message.toolCalls.push(withId<ToolCallPart>({ span: spanOf(part), name: stringOf(name), nameSpan: name && spanOf(name), args }, property(part, 'id')?.value));
   } else if (type === 'tool_call_response' || type === 'tool_result' || type === 'function_call_output') {
     const key = ['response', 'result', 'content', 'output'].find((candidate) => property(part, candidate)?.value !== undefined);
     const id = property(part, 'id')?.value ?? property(part, 'tool_use_id')?.value ?? property(part, 'call_id')?.value;
-    message.toolResponses.push(withId<ToolResponsePart>({ span: span(part), response: key ? property(part, key)?.value : undefined, responseKey: key }, id));
+    message.toolResponses.push(withId<ToolResponsePart>({ span: spanOf(part), response: key ? property(part, key)?.value : undefined, responseKey: key }, id));
   } else {
     const text = property(part, 'content')?.value ?? property(part, 'text')?.value;
     if (text?.type === 'string' && (type === undefined || type === 'text' || type === 'reasoning' || type === 'thinking')) message.texts.push(text);
@@ -137,7 +137,7 @@ function readPart(part: JsonNode, message: ReadMessage): void {
 
 /** A message made of a list of parts, or of one text (the conventions' `gen_ai.system_instructions`). */
 export function messageOfParts(parts: JsonNode, role: string): ReadMessage {
-  const message: ReadMessage = { span: span(parts), role, texts: [], toolCalls: [], toolResponses: [] };
+  const message: ReadMessage = { span: spanOf(parts), role, texts: [], toolCalls: [], toolResponses: [] };
   if (parts.type === 'array') for (const part of parts.items.slice(0, maxParts)) readPart(part, message);
   else if (parts.type === 'string') message.texts.push(parts);
   return message;

@@ -16,7 +16,7 @@ import type { Budget } from '../common/budget';
 import { spend } from '../common/budget';
 import type { DocumentInput } from '../common/languageService';
 import type { Span } from '../common/types';
-import type { JsonNode, JsonObject } from '../json/nodes';
+import type { JsonObject } from '../json/nodes';
 import { lazyContainer } from '../json/validReader';
 import { attributeString } from './attributes';
 import { callIdOf } from './ids';
@@ -26,11 +26,11 @@ import { spansFormat } from './format';
 import { buildTree, byTime } from './tree';
 import { keptList, type Mention, type SpanCall, type SpanOutput, type SpanStep, type SpansModel, type SpanTrace } from './types';
 import type { ToolCallPart, ToolResponsePart } from './messages';
+import { spanOf } from '../calls/locate';
 
 export type { SpanCall, SpanOutput, SpanStep, SpansModel, SpanTrace } from './types';
 
 const defaultMaxLines = 250_000;
-const span = (node: JsonNode): Span => ({ start: node.start, end: node.end });
 
 export function parseSpans(doc: DocumentInput): SpansModel {
   const text = doc.text;
@@ -79,7 +79,7 @@ function stepOf(text: string, read: ReadSpan, histories: MessageHistories): Span
   const node = read.releasable ? lazyContainer(text, read.node.start, read.node.end, true) as JsonObject : read.node;
   // One literal of one shape (see readSpanFacts).
   return {
-    index: 0, span: span(read.node), node, trace: undefined as unknown as SpanTrace, service: read.service,
+    index: 0, span: spanOf(read.node), node, trace: undefined as unknown as SpanTrace, service: read.service,
     name: facts.name, nameNode: facts.nameNode, spanId: facts.spanId, parentId: facts.parentId, traceId: facts.traceId, kind: facts.kind,
     time: facts.time, endTime: facts.endTime, startSpan: facts.startSpan, endSpan: facts.endSpan,
     status: facts.status, statusMessage: facts.statusMessage, statusSpan: facts.statusSpan, attributes: facts.attributes,
@@ -174,10 +174,10 @@ function toolOutput(
   const id = callIdOf(idNode);
   const nameAttribute = tool.attributes.get('gen_ai.tool.name');
   const name = attributeString(nameAttribute) ?? tool.name?.replace(/^execute_tool\s+/, '');
-  const nameSpan = nameAttribute?.value ? span(nameAttribute.value) : tool.nameNode ? span(tool.nameNode) : undefined;
+  const nameSpan = nameAttribute?.value ? spanOf(nameAttribute.value) : tool.nameNode ? spanOf(tool.nameNode) : undefined;
   const resultAttribute = tool.attributes.get('gen_ai.tool.call.result') ?? tool.attributes.get('gen_ai.output');
   const output: SpanOutput = {
-    index: 0, step: tool, span: tool.span, result: resultAttribute?.value, source: 'tool-span', linkSpan: nameSpan ?? span(tool.node), answers: null,
+    index: 0, step: tool, span: tool.span, result: resultAttribute?.value, source: 'tool-span', linkSpan: nameSpan ?? spanOf(tool.node), answers: null,
     implicit: false, isError: tool.status === 'error' || tool.attributes.has('error.type'),
   };
   let call = id !== undefined ? byId.get(id) : undefined;
@@ -193,12 +193,12 @@ function toolOutput(
     call = {
       index: 0, step: tool, span: tool.span, name, nameSpan, args: argsAttribute?.value, source: 'tool-span', outputs: [],
     };
-    if (id !== undefined && idNode) Object.assign(call, { id, idSpan: span(idNode) });
+    if (id !== undefined && idNode) Object.assign(call, { id, idSpan: spanOf(idNode) });
     // The span is the call and its result at once: its id names the call, so the output names none of its own.
     output.ownCall = true;
     addOwnCall(call);
   } else if (id !== undefined && idNode) {
-    Object.assign(output, { callId: id, idSpan: span(idNode) });
+    Object.assign(output, { callId: id, idSpan: spanOf(idNode) });
   }
   output.answers = call;
   call.outputs.push(output);

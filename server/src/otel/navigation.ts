@@ -4,11 +4,12 @@
  * an id is found from its name, and a `parentSpanId` leads to its parent span.
  */
 import { contains, itemAt } from '../common/spans';
-import type { Highlight, Span, Target } from '../common/types';
+import type { Highlight, Target } from '../common/types';
 import { callTarget, definition as linkDefinition, outputTarget } from '../calls/definition';
 import { highlights as linkHighlights, references as linkReferences } from '../calls/references';
 import { stepAt, type LinkEnd } from '../calls/locate';
 import type { Mention, SpanStep, SpansModel, SpanTrace } from './types';
+import { spanOf } from '../calls/locate';
 
 /** The span holding an offset, by binary search over the spans in file order. */
 export function spanStepAt(model: SpansModel, offset: number): SpanStep | undefined {
@@ -48,12 +49,11 @@ export function definition(model: SpansModel, offset: number): Target[] {
   const parentId = step.parentId;
   if (parentId && step.parent && contains(parentId, offset)) {
     const parent = step.parent;
-    return [{ span: { start: parent.span.start, end: parent.span.end }, selection: parent.spanId ? span(parent.spanId) : span(parent.nameNode ?? parent.node) }];
+    return [{ span: { start: parent.span.start, end: parent.span.end }, selection: parent.spanId ? spanOf(parent.spanId) : spanOf(parent.nameNode ?? parent.node) }];
   }
   return [];
 }
 
-const span = (at: Span): Span => ({ start: at.start, end: at.end });
 
 export function references(model: SpansModel, offset: number, includeDeclaration: boolean): Target[] {
   const step = spanStepAt(model, offset);
@@ -63,10 +63,10 @@ export function references(model: SpansModel, offset: number, includeDeclaration
   if (callId === undefined) return found;
   if (found.length === 0) {
     const call = step.trace.callsById.get(callId)?.[0];
-    if (call && includeDeclaration) found.push({ span: span(call.idSpan ?? call.span) });
-    for (const output of call?.outputs ?? []) found.push({ span: span(output.linkSpan) });
+    if (call && includeDeclaration) found.push({ span: spanOf(call.idSpan ?? call.span) });
+    for (const output of call?.outputs ?? []) found.push({ span: spanOf(output.linkSpan) });
   }
-  for (const mentioned of step.trace.steps) for (const mention of mentioned.mentions) if (mention.callId === callId) found.push({ span: span(mention.span) });
+  for (const mentioned of step.trace.steps) for (const mention of mentioned.mentions) if (mention.callId === callId) found.push({ span: spanOf(mention.span) });
   return found;
 }
 

@@ -11,6 +11,7 @@ import { parseJsonValue, parseWholeJsonValue } from '../json/readJson';
 import type { TokenUsage } from '../calls/model';
 import type { Span } from '../common/types';
 import { attributeJson, attributeNumber, attributeString, numberOf, readAttributes, type AttributeJson, type SpanAttribute } from './attributes';
+import { spanOf } from '../calls/locate';
 import { detached, viewOfValidJson } from './jsonViews';
 import { isZeroId, readSpanId } from './ids';
 import { messageOfParts, readMessages, type ReadMessage } from './messages';
@@ -190,8 +191,8 @@ export function readSpanFacts(text: string, read: ReadSpan, light = true, histor
     kind,
     time: startNs !== undefined && start ? startNs / 1e6 : undefined,
     endTime: endNs !== undefined && end ? endNs / 1e6 : undefined,
-    startSpan: startNs !== undefined && start ? { start: start.start, end: start.end } : undefined,
-    endSpan: endNs !== undefined && end ? { start: end.start, end: end.end } : undefined,
+    startSpan: startNs !== undefined && start ? spanOf(start) : undefined,
+    endSpan: endNs !== undefined && end ? spanOf(end) : undefined,
     status: status?.status, statusMessage: status?.message, statusSpan: status?.span,
     attributes, operation, role, usage: usageOf(attributes),
     cost: inputCost !== undefined || outputCost !== undefined ? (inputCost ?? 0) + (outputCost ?? 0) : undefined,
@@ -212,7 +213,7 @@ function readStatus(node: JsonObject, otlp: boolean): { status: 'ok' | 'error' |
   const code = property(status, otlp ? 'code' : 'status_code')?.value;
   const message = stringOf(property(status, otlp ? 'message' : 'description')?.value);
   const raw = code?.type === 'number' ? Number(code.raw) : stringOf(code)?.replace(/^STATUS_CODE_/, '').toLowerCase();
-  return { status: raw === 2 || raw === 'error' ? 'error' : raw === 1 || raw === 'ok' ? 'ok' : 'unset', message: message || undefined, span: { start: (code ?? status).start, end: (code ?? status).end } };
+  return { status: raw === 2 || raw === 'error' ? 'error' : raw === 1 || raw === 'ok' ? 'ok' : 'unset', message: message || undefined, span: spanOf(code ?? status) };
 }
 
 function roleOf(operation: string | undefined, attributes: Map<string, SpanAttribute>): SpanRole {
@@ -271,7 +272,7 @@ function readModelMessagesInto(text: string, facts: SpanFacts, light: boolean, h
     }
   }
   const node = anyAgent.value;
-  facts.output.push({ span: { start: node.start, end: node.end }, role: 'assistant', texts: [node], toolCalls: [], toolResponses: [] });
+  facts.output.push({ span: spanOf(node), role: 'assistant', texts: [node], toolCalls: [], toolResponses: [] });
 }
 
 /** A model span's input messages: continuing a history read for an earlier span where it can (history.ts). */

@@ -9,6 +9,7 @@ import { spend } from '../common/budget';
 import type { OutlineItem, OutlineKind, Span } from '../common/types';
 import { shorten } from '../common/text';
 import { conversationTotals, describeTotals } from '../calls/timing';
+import { spanOf } from '../calls/locate';
 import { spanFigures } from './text';
 import type { SpanStep, SpansModel, SpanTrace } from './types';
 
@@ -53,7 +54,7 @@ function traceEntry(model: SpansModel, trace: SpanTrace): OutlineItem {
   const agent = trace.roots.find((root) => root.role === 'agent')?.name;
   const detail = [`${trace.steps.length} span${trace.steps.length === 1 ? '' : 's'}`, describeTotals(conversationTotals(trace)), agent].filter(Boolean).join(' · ');
   const at: Span = first ? { ...first.span } : { start: 0, end: Math.min(1, model.text.length) };
-  return { name, detail, kind: 'trace', span: at, selection: first?.traceId ? { start: first.traceId.start, end: first.traceId.end } : { start: at.start, end: at.start } };
+  return { name, detail, kind: 'trace', span: at, selection: first?.traceId ? spanOf(first.traceId) : { start: at.start, end: at.start } };
 }
 
 const kinds: Record<SpanStep['role'], OutlineKind> = { agent: 'trace', model: 'message', tool: 'call', other: 'event' };

@@ -15,6 +15,7 @@ import { property } from '../json/queries';
 import { attributeJsonErrors, attributeString } from './attributes';
 import { startsAsContainer } from './embedded';
 import type { SpanStep, SpansModel } from './types';
+import { spanOf } from '../calls/locate';
 
 const code = (name: string) => `otel/${name}`;
 const messageAttributes = ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.system_instructions'];
@@ -42,8 +43,8 @@ export function validate(model: SpansModel, context: ServiceContext): Problem[] 
   for (const trace of model.traces) {
     for (const duplicate of trace.duplicates) {
       const first = trace.steps.find((step) => step.spanId?.hex === duplicate.spanId!.hex)!;
-      add(span(duplicate.spanId!), 'warning', 'duplicate-span-id', `Span id ${duplicate.spanId!.hex} is already the id of span #${first.index}: children name the first one as their parent`, [
-        { span: span(first.spanId!), message: 'the first span with this id' },
+      add(spanOf(duplicate.spanId!), 'warning', 'duplicate-span-id', `Span id ${duplicate.spanId!.hex} is already the id of span #${first.index}: children name the first one as their parent`, [
+        { span: spanOf(first.spanId!), message: 'the first span with this id' },
       ]);
     }
     linkProblems(trace, add);
@@ -53,30 +54,29 @@ export function validate(model: SpansModel, context: ServiceContext): Problem[] 
   }));
 }
 
-const span = (node: { start: number; end: number }): Span => ({ start: node.start, end: node.end });
 
 function checkSpan(model: SpansModel, step: SpanStep, add: Add): void {
   // The span's own nodes are read again from the text when visited (see model.ts stepOf): only when an id is missing.
   const otlp = () => model.shape === 'otlp' || property(step.node, 'spanId') !== undefined;
   if (!step.spanId) {
     const idNode = otlp() ? property(step.node, 'spanId')?.value : property(property(step.node, 'context')?.value, 'span_id')?.value;
-    if (idNode && idNode.type !== 'null') add(span(idNode), 'warning', 'bad-id', 'This span id does not read as 8 bytes in hex, base64 or an integer: no span can name it as its parent');
-    else add(span(step.nameNode ?? { start: step.span.start, end: step.span.start + 1 }), 'warning', 'missing-id', 'This span has no span id: no span can name it as its parent');
+    if (idNode && idNode.type !== 'null') add(spanOf(idNode), 'warning', 'bad-id', 'This span id does not read as 8 bytes in hex, base64 or an integer: no span can name it as its parent');
+    else add(spanOf(step.nameNode ?? { start: step.span.start, end: step.span.start + 1 }), 'warning', 'missing-id', 'This span has no span id: no span can name it as its parent');
   }
   const parentNode = step.parentId ? undefined : otlp() ? property(step.node, 'parentSpanId')?.value : property(property(step.node, 'parent')?.value, 'span_id')?.value;
   if (!step.parentId && parentNode && parentNode.type !== 'null' && !(parentNode.type === 'string' && parentNode.value.trim() === '')) {
     if (!/^0*$/.test(parentNode.type === 'string' ? parentNode.value : parentNode.type === 'number' ? parentNode.raw : 'x')) {
-      add(span(parentNode), 'warning', 'bad-id', 'This parent span id does not read as 8 bytes in hex, base64 or an integer: the span is drawn as a root');
+      add(spanOf(parentNode), 'warning', 'bad-id', 'This parent span id does not read as 8 bytes in hex, base64 or an integer: the span is drawn as a root');
     }
   }
   if (step.cycle && step.parentId) {
-    add(span(step.parentId), 'warning', 'parent-cycle', 'This parentSpanId closes a cycle of parents (a span cannot run inside itself): the span is drawn as a root');
+    add(spanOf(step.parentId), 'warning', 'parent-cycle', 'This parentSpanId closes a cycle of parents (a span cannot run inside itself): the span is drawn as a root');
   }
   if (step.time !== undefined && step.endTime !== undefined && step.endTime < step.time && step.endSpan) {
-    add(span(step.endSpan), 'warning', 'end-before-start', 'The span ends before it starts');
+    add(spanOf(step.endSpan), 'warning', 'end-before-start', 'The span ends before it starts');
   }
   if (step.status === 'error' && step.statusSpan) {
-    add(span(step.statusSpan), 'information', 'span-error', `The span ended with an error${step.statusMessage ? `: ${step.statusMessage}` : ''}`);
+    add(spanOf(step.statusSpan), 'information', 'span-error', `The span ended with an error${step.statusMessage ? `: ${step.statusMessage}` : ''}`);
   }
   for (const key of messageAttributes) checkEncodedJson(model, step, key, add);
   if (step.role === 'model' && attributeString(step.attributes.get('gen_ai.output.type')) === 'json') checkEncodedJson(model, step, 'gen_ai.output', add);
@@ -84,7 +84,7 @@ function checkSpan(model: SpansModel, step: SpanStep, add: Add): void {
     for (const key of ['gen_ai.tool.args', 'gen_ai.tool.call.arguments']) {
       const args = step.attributes.get(key)?.value;
       if (args?.type !== 'string' || args.value.trim() === '') continue;
-      checkEncodedArguments(model.text, span(args), args.value, (json) => parseJson(json).errors[0], code('arguments-json'), add);
+      checkEncodedArguments(model.text, spanOf(args), args.value, (json) => parseJson(json).errors[0], code('arguments-json'), add);
     }
   }
 }
