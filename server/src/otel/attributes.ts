@@ -38,8 +38,9 @@ export class SpanAttribute {
     return new SpanAttribute(key, keyStart, keyEnd, value, 0, 0);
   }
 
-  static ofLiteral(key: string, keyStart: number, keyEnd: number, text: string, start: number, end: number, escaped: boolean): SpanAttribute {
-    return new SpanAttribute(key, keyStart, keyEnd, text, start, escaped ? -end : end);
+  /** `end` negative when the literal holds an escape, as the tape records it. */
+  static ofLiteral(key: string, keyStart: number, keyEnd: number, text: string, start: number, end: number): SpanAttribute {
+    return new SpanAttribute(key, keyStart, keyEnd, text, start, end);
   }
 
   /** The value, unwrapped from OTLP's AnyValue (a string literal, a number, …); undefined when it has none. */
@@ -95,8 +96,7 @@ function readAttributesOnTape(list: ViewArray, attributes: Map<string, SpanAttri
     const place = placeOnTape(source, keyAt);
     const literal = valueAt === -1 ? -1 : literalValueOnTape(source, valueAt);
     if (literal !== -1) {
-      const end = source.tape[literal * 3 + 1];
-      attributes.set(key, SpanAttribute.ofLiteral(key, place.start, place.end, source.json, source.tape[literal * 3], end < 0 ? -end : end, end < 0));
+      attributes.set(key, SpanAttribute.ofLiteral(key, place.start, place.end, source.json, source.tape[literal * 3], source.tape[literal * 3 + 1]));
     } else {
       attributes.set(key, SpanAttribute.of(key, place.start, place.end, valueAt === -1 ? undefined : anyValueOnTape(source, valueAt, list.depth + 2)));
     }
