@@ -18,7 +18,7 @@ import {
   createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
   type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
-import { serverExecArgv } from '../client/src/serverProcess';
+import { serverEnvironment, serverExecArgv } from '../client/src/serverProcess';
 import { LineStarts } from '../server/src/common/lineIndex';
 import { generateRules } from './generateRules';
 import { generateTrace, type TraceShape } from './generateTrace';
@@ -33,6 +33,7 @@ interface ServerKind {
   extension: string;
   /** Milliseconds the server waits after an edit before it checks the document again. */
   validationDelayMs: number;
+  /** Added to the server process's environment (ours: what the client adds). */
   env?: Record<string, string>;
   /** Node options the server process starts with (ours: the client's). */
   execArgv?: readonly string[];
@@ -49,11 +50,12 @@ const jsonServer: ServerKind = {
 const ours: ServerKind = {
   name: 'agent-traces', script: resolve(repoRoot, 'dist', 'server.js'),
   languageId: 'agent-trace', extension: '.trace.json', validationDelayMs: 200, execArgv: serverExecArgv,
+  env: serverEnvironment(process.env, process.platform),
 };
 /** The same server reading every edited version in full (no incremental re-read), for comparison. */
-const oursFull: ServerKind = { ...ours, name: 'agent-traces, full re-read', env: { AGENT_TRACES_FULL_REREAD: '1' } };
+const oursFull: ServerKind = { ...ours, name: 'agent-traces, full re-read', env: { ...ours.env, AGENT_TRACES_FULL_REREAD: '1' } };
 /** The same server leaving stdio's message decoding to the library (see server/src/transport/connection.ts). */
-const oursLibraryDecoding: ServerKind = { ...ours, name: 'agent-traces, library decoding', env: { AGENT_TRACES_LIBRARY_DECODER: '1' } };
+const oursLibraryDecoding: ServerKind = { ...ours, name: 'agent-traces, library decoding', env: { ...ours.env, AGENT_TRACES_LIBRARY_DECODER: '1' } };
 
 interface ServerUsage {
   cpuMs: number;

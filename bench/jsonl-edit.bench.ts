@@ -14,7 +14,7 @@ import {
 } from 'vscode-languageserver/node';
 import { jsonlService, type LinesModel } from '../server/src/jsonl';
 import { defaultSettings, type DocumentInput, type ServiceContext, type TextChange } from '../server/src/common/languageService';
-import { serverExecArgv } from '../client/src/serverProcess';
+import { serverEnvironment, serverExecArgv } from '../client/src/serverProcess';
 import { generateDataset } from './generateDataset';
 import { cpuTime, median, random } from './measure';
 
@@ -32,10 +32,15 @@ interface ServerKind {
   validationDelayMs: number;
   /** Node options: ours gets those the client starts it with, so that this is the server users run. */
   execArgv?: readonly string[];
+  /** Added to the server process's environment (ours: what the client adds). */
+  env?: Record<string, string>;
 }
 
 const floor: ServerKind = { name: 'no-op server (floor)', script: resolve(repoRoot, 'out', 'bench', 'noopServer.js'), validationDelayMs: 0 };
-const ours: ServerKind = { name: 'agent-traces', script: resolve(repoRoot, 'dist', 'server.js'), validationDelayMs: 200, execArgv: serverExecArgv };
+const ours: ServerKind = {
+  name: 'agent-traces', script: resolve(repoRoot, 'dist', 'server.js'), validationDelayMs: 200, execArgv: serverExecArgv,
+  env: serverEnvironment(process.env, process.platform),
+};
 
 interface Edit {
   offset: number;
@@ -102,7 +107,7 @@ interface EndToEnd {
 }
 
 async function endToEnd(kind: ServerKind, text: string, editCount: number): Promise<EndToEnd> {
-  const child = spawn(process.execPath, [...(kind.execArgv ?? []), kind.script, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(kind.execArgv ?? []), kind.script, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...kind.env } });
   const connection: ProtocolConnection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const waiters: { uri: string; version: number; resolve: () => void }[] = [];
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
 } from 'vscode-languageserver/node';
-import { serverExecArgv } from '../client/src/serverProcess';
+import { serverEnvironment, serverExecArgv } from '../client/src/serverProcess';
 import { median } from './measure';
 
 const repoRoot = resolve(__dirname, '..', '..');
@@ -42,7 +42,9 @@ class Server {
 
   constructor(script: string, settings: object = {}) {
     // With the Node options the client starts the server with, so that this is the server users run.
-    this.child = spawn(process.execPath, [...serverExecArgv, script, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.child = spawn(process.execPath, [...serverExecArgv, script, '--stdio'], {
+      stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...serverEnvironment(process.env, process.platform) },
+    });
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       this.published.set(params.uri, (this.published.get(params.uri) ?? 0) + 1);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type ServerOptions } from 'vscode-languageclient/node';
 import { activateOn, activationMarks, deactivate, type AgentTracesApi } from './activation';
-import { serverExecArgv } from './serverProcess';
+import { serverEnvironment, serverExecArgv } from './serverProcess';
 
 export type { AgentTracesApi } from './activation';
 export { deactivate };
@@ -11,11 +11,12 @@ export function activate(context: vscode.ExtensionContext): Promise<AgentTracesA
   performance.mark(activationMarks.activate);
   const serverModule = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
   const execArgv = [...serverExecArgv];
+  const env = serverEnvironment(process.env, process.platform);
   // Over stdio the server decodes each message itself, and reads a big document's text straight from the message's
   // bytes; over IPC, Node would first make the whole message a string, which doubles the memory an open takes.
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.stdio, options: { execArgv } },
-    debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: [...execArgv, '--nolazy', '--inspect=6011'] } },
+    run: { module: serverModule, transport: TransportKind.stdio, options: { execArgv, env } },
+    debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: [...execArgv, '--nolazy', '--inspect=6011'], env } },
   };
   return activateOn({
     // vscode-vfs: a virtual workspace's open documents (GitHub Repositories); the server reads only file: URIs itself.

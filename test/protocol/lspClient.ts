@@ -5,7 +5,7 @@ import {
   createProtocolConnection, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
   type Diagnostic, type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
-import { serverExecArgv } from '../../client/src/serverProcess';
+import { serverEnvironment, serverExecArgv } from '../../client/src/serverProcess';
 
 /** The checkout this file was bundled from (out/test/protocol/ for the tests, out/bench/ for the benchmarks). */
 function findRepoRoot(start: string): string {
@@ -36,7 +36,7 @@ export class ServerProcess {
    * server process's environment.
    */
   constructor(private readonly configuration: unknown = {}, env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, [...serverExecArgv, resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe', env: { ...process.env, ...env } });
+    this.child = spawn(process.execPath, [...serverExecArgv, resolve(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: 'pipe', env: { ...process.env, ...serverEnvironment(process.env, process.platform), ...env } });
     this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
     this.exited = new Promise((resolvePromise) => this.child.once('exit', (code, signal) => resolvePromise(signal ?? `exit code ${code}`)));
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
