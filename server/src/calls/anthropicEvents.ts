@@ -9,13 +9,14 @@
  */
 import type { JsonNode } from '../json/nodes';
 import { property } from '../json/queries';
-import { event, madeArray, madeNull, madeObject, madeString, original, span, stringOf, type Sourced, type SourcedEvent } from './sourcedEvents';
+import { event, madeArray, madeNull, madeObject, madeString, original, stringOf, type Sourced, type SourcedEvent } from './sourcedEvents';
+import { spanOf } from '../common/spans';
 
 export type { SourcedEvent } from './sourcedEvents';
 
 /** The request's `system` (a string, or a list of blocks kept as it is) → `{role: "system", content}`. */
 export function systemEvent(text: string, system: JsonNode): SourcedEvent {
-  return event(span(system), [['role', madeString('system', span(system))], ['content', original(text, system)]]);
+  return event(spanOf(system), [['role', madeString('system', spanOf(system))], ['content', original(text, system)]]);
 }
 
 /**
@@ -24,7 +25,7 @@ export function systemEvent(text: string, system: JsonNode): SourcedEvent {
  * parse is not converted).
  */
 export function messageEvents(text: string, role: string, content: JsonNode): SourcedEvent[] {
-  if (content.type === 'string') return [event(span(content), [['role', madeString(role, span(content))], ['content', original(text, content)]])];
+  if (content.type === 'string') return [event(spanOf(content), [['role', madeString(role, spanOf(content))], ['content', original(text, content)]])];
   if (content.type !== 'array') return [];
   return role === 'assistant' ? assistantEvents(text, content.items) : userEvents(text, role, content.items);
 }
@@ -58,7 +59,7 @@ function userEvents(text: string, role: string, blocks: readonly JsonNode[]): So
  * are kept here (an empty result still answers its call; a failed one is shown as failed).
  */
 function toolEvent(text: string, block: JsonNode): SourcedEvent {
-  const at = span(block);
+  const at = spanOf(block);
   const content = property(block, 'content')?.value;
   const id = property(block, 'tool_use_id')?.value;
   const isError = property(block, 'is_error')?.value;
@@ -74,17 +75,17 @@ function toolEvent(text: string, block: JsonNode): SourcedEvent {
 function textChunk(text: string, block: JsonNode): Sourced | undefined {
   const value = property(block, 'text')?.value;
   if (!value) return undefined;
-  const at = span(block);
+  const at = spanOf(block);
   return madeObject(at, [['type', madeString('text', at)], ['text', original(text, value)]]);
 }
 
 /** `{type: "image_url", image_url: {url: "data:<media_type>;base64,<data>"}}` (a URL source keeps its URL). */
 function imageChunk(block: JsonNode): Sourced | undefined {
   const source = property(block, 'source')?.value;
-  const at = span(block);
+  const at = spanOf(block);
   const url = stringOf(property(source, 'url')?.value)
     ?? `data:${stringOf(property(source, 'media_type')?.value) ?? ''};base64,${stringOf(property(source, 'data')?.value) ?? ''}`;
-  const sourceAt = source ? span(source) : at;
+  const sourceAt = source ? spanOf(source) : at;
   return madeObject(at, [['type', madeString('image_url', at)], ['image_url', madeObject(sourceAt, [['url', madeString(url, sourceAt)]])]]);
 }
 
@@ -96,7 +97,7 @@ function assistantEvents(text: string, blocks: readonly JsonNode[]): SourcedEven
   const events: SourcedEvent[] = [];
   for (const block of blocks) {
     const type = stringOf(property(block, 'type')?.value);
-    const at = span(block);
+    const at = spanOf(block);
     if (type === 'text') {
       const value = property(block, 'text')?.value;
       if (value) events.push(event(at, [['role', madeString('assistant', at)], ['content', original(text, value)]]));

@@ -1,7 +1,8 @@
 /** Go to definition between calls and outputs: an output's id → the call it answers; a call's id → its outputs. */
 import type { Span, Target } from '../common/types';
 import type { LinkedCall, LinkedCalls, LinkedOutput } from './model';
-import { callsFor, implicitOutputAt, linkAt, spanOf } from './locate';
+import { callsFor, implicitOutputAt, linkAt } from './locate';
+import { spanOf } from '../common/spans';
 
 /** Where a call is: the whole call, its id selected (else its name, else its start). */
 export function callTarget(call: LinkedCall): Target {

@@ -3,9 +3,10 @@ import type { HoverResult } from '../common/types';
 import { codeBlock, inlineCode } from '../common/markdown';
 import { firstLines } from '../common/text';
 import type { LinkedCall, LinkedCalls, LinkedOutput } from './model';
-import { callsFor, linkAt, spanOf, type LinkEnd } from './locate';
+import { callsFor, linkAt, type LinkEnd } from './locate';
 import { callDuration } from './timing';
 import { formatDuration } from '../../../shared/format';
+import { spanOf } from '../common/spans';
 
 const outputLines = 6;
 const outputChars = 600;

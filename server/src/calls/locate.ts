@@ -43,7 +43,3 @@ export function callsFor(model: LinkedCalls, output: LinkedOutput): readonly Lin
   return model.callsById.get(output.callId) ?? [];
 }
 
-/** A span of its own (spans read from a model may be its nodes, which results must not hold on to). */
-export function spanOf(span: Span): Span {
-  return { start: span.start, end: span.end };
-}

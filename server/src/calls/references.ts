@@ -1,7 +1,8 @@
 /** References and highlights of a call id: the call and the outputs answering it, from either side. */
 import type { Highlight, Target } from '../common/types';
 import type { LinkedCall, LinkedCalls, LinkedOutput } from './model';
-import { callsFor, linkAt, spanOf } from './locate';
+import { callsFor, linkAt } from './locate';
+import { spanOf } from '../common/spans';
 
 export interface LinkGroup {
   calls: readonly LinkedCall[];

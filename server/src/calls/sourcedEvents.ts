@@ -66,10 +66,6 @@ export function madeArray(at: Span, items: Sourced[]): Sourced {
   return { value: items.map((item) => item.value), node };
 }
 
-export function span(node: JsonNode): Span {
-  return { start: node.start, end: node.end };
-}
-
 export function stringOf(node: JsonNode | undefined): string | undefined {
   return node?.type === 'string' ? node.value : undefined;
 }

@@ -5,7 +5,7 @@
  */
 import type { Problem, Severity, Span } from '../common/types';
 import type { LinkedCall, LinkedCalls, LinkedOutput } from './model';
-import { spanOf } from './locate';
+import { spanOf } from '../common/spans';
 
 export type AddProblem = (span: Span, severity: Severity, code: string, message: string, related?: Problem['related'], suggestion?: string) => void;
 

@@ -1,8 +1,17 @@
 /** Offsets against spans: one copy of the lookups every language makes. */
+import type { Span } from './types';
 
 interface Spanned {
   start: number;
   end: number;
+}
+
+/**
+ * A span of its own with the place of anything that has one (a node, a token, a model's span), so that a result
+ * handed out keeps no link to what it was read from.
+ */
+export function spanOf(spanned: Spanned): Span {
+  return { start: spanned.start, end: spanned.end };
 }
 
 /** Whether offset is inside span, either end included (a cursor right after a value is on it). */

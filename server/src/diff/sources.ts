@@ -15,6 +15,7 @@ import { languageForFile } from '../languages';
 import { tracesInText, type TraceText } from '../rulesOnTraces/tracesInText';
 import { isConverted, traceLayout, type TraceFormat } from '../traceFormats';
 import type { TraceInput } from './diff';
+import { spanOf } from '../common/spans';
 
 export interface TraceSource {
   input: TraceInput;
@@ -120,7 +121,7 @@ export function traceFileSource(text: string): SourceRead {
 }
 
 function eventSource(text: string, start: number, end: number, events: unknown[], part: string | undefined): TraceSource {
-  let spanOf: ((address: string) => Span) | undefined;
+  let spanOfAddress: ((address: string) => Span) | undefined;
   let eventNodes: JsonNode[] | undefined;
   return {
     input: { format: 'events', values: events },
@@ -129,8 +130,8 @@ function eventSource(text: string, start: number, end: number, events: unknown[]
     notices: [],
     incomplete: false,
     locate(index, path) {
-      spanOf ??= traceSpans(text, start, end);
-      return spanOf(path ? `messages.${index}.${path}` : `messages.${index}`);
+      spanOfAddress ??= traceSpans(text, start, end);
+      return spanOfAddress(path ? `messages.${index}.${path}` : `messages.${index}`);
     },
     stepSpans(index) {
       if (!eventNodes) {
@@ -144,7 +145,7 @@ function eventSource(text: string, start: number, end: number, events: unknown[]
       for (const key of selectionPath(events[index]).split('.').filter(Boolean)) {
         selected = /^\d+$/.test(key) && selected?.type === 'array' ? selected.items[Number(key)] : property(selected, key)?.value;
       }
-      return { range: spanOfNode(node), selection: selected && selected !== node ? spanOfNode(selected) : { start: node.start, end: node.start } };
+      return { range: spanOf(node), selection: selected && selected !== node ? spanOf(selected) : { start: node.start, end: node.start } };
     },
   };
 }
@@ -196,10 +197,6 @@ function selectionPath(event: unknown): string {
 function linesText(lines: number[]): string {
   const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? `, … (${lines.length} in all)` : '');
   return `line${lines.length === 1 ? '' : 's'} ${shown}`;
-}
-
-function spanOfNode(node: JsonNode): Span {
-  return { start: node.start, end: node.end };
 }
 
 export interface TextLine {

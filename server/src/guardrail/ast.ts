@@ -3,15 +3,11 @@ import type { Span } from '../common/types';
 /**
  * Expressions, names, keyword arguments and object entries keep their source range as two numbers (UTF-16
  * offsets) rather than a Span object: a big rule file has tens of thousands of them, and one object fewer per node
- * is a large part of the parse's allocation. `spanOf` makes a Span where one is handed out.
+ * is a large part of the parse's allocation. `spanOf` (common/spans.ts) makes a Span where one is handed out.
  */
 export interface Ranged {
   start: number;
   end: number;
-}
-
-export function spanOf(node: Ranged): Span {
-  return { start: node.start, end: node.end };
 }
 
 /** A name as written in the source (identifier, type name, field name, module segment). */

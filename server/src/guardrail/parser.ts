@@ -1,7 +1,8 @@
 import type { Span } from '../common/types';
 import { spend, type Budget } from '../common/budget';
-import { spanOf, type BinaryOperator, type Expr, type Ident, type ImportName, type KeywordArgument, type ObjectEntry, type Parameter, type Program, type Statement } from './ast';
+import type { BinaryOperator, Expr, Ident, ImportName, KeywordArgument, ObjectEntry, Parameter, Program, Statement } from './ast';
 import { CONSTANT_TEXT_COUNT, DEDENT, INDENT, KEYWORD, NEWLINE, OP, constantTextId, lexStream, TOKEN_KINDS, tokenText, type TokenKind, type TokenStream } from './lexer';
+import { spanOf } from '../common/spans';
 
 /** A token, as its index in the token stream. */
 type Token = number;

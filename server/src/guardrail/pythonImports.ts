@@ -6,10 +6,10 @@
  */
 import type { Problem, PythonModuleFile, PythonModules, Span, Target } from '../common/types';
 import { LineIndex } from '../common/lineIndex';
-import { spanOf } from './ast';
 import type { RuleModel } from './model';
 import { isThirdPartyModule, pythonModuleInfo, type PythonName } from './python';
 import { codeBlock, inlineCode } from '../common/markdown';
+import { spanOf } from '../common/spans';
 
 /** Warnings on imports of modules outside the standard library that cannot be found, or lack a name. */
 export function pythonImportProblems(model: RuleModel, modules: PythonModules | undefined): Problem[] {

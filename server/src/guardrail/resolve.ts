@@ -1,5 +1,5 @@
 import type { Problem, Span } from '../common/types';
-import { spanOf, type Expr, type Ident, type Program, type Statement } from './ast';
+import type { Expr, Ident, Program, Statement } from './ast';
 import {
   BUILTIN_FUNCTIONS, LIBRARY_FUNCTIONS, MODULES, VALUE_TYPES,
   elementType, fieldOf, has, suggest, typeInfo, type FunctionInfo,
@@ -9,6 +9,7 @@ import { EVALUATED_MODULES, unsafeBuiltinReason } from './python';
 import { closestNames } from '../common/editDistance';
 import { BUILTIN_TYPE_NAMES, BUILTIN_TYPES, isBuiltinName, Scope, type Occurrence, type Resolution, type RuleSymbol, type ScopeInfo, type SymbolKind } from './scope';
 import { unusedImportProblems, type ImportBinding } from './unusedImports';
+import { spanOf } from '../common/spans';
 
 // Features and the evaluator import the resolution's types from here, with the resolver.
 export * from './scope';

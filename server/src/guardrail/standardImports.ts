@@ -4,10 +4,10 @@
  * never run, so the rules that use it are reported as not evaluated. The official analyzer imports and runs them all.
  */
 import type { Problem } from '../common/types';
-import { spanOf } from './ast';
 import { providedName } from './evaluate/stdlib/modules';
 import type { RuleModel } from './model';
 import { EVALUATED_MODULES, isMachineModule, isThirdPartyModule } from './python';
+import { spanOf } from '../common/spans';
 
 export function standardImportProblems(model: RuleModel): Problem[] {
   const problems: Problem[] = [];

@@ -3,9 +3,10 @@ import { spend, type Budget } from '../common/budget';
 import { defaultSettings, type Settings } from '../common/languageService';
 import { displayType } from './library';
 import { symbolTypeName } from './resolve';
-import { spanOf, type Expr, type Statement } from './ast';
+import type { Expr, Statement } from './ast';
 import type { RuleModel } from './model';
 import type { Scope } from './resolve';
+import { spanOf } from '../common/spans';
 
 /** The scope of each rule, by the rule's span object (one lookup per rule keeps the outline linear). */
 type RuleScopes = Map<Span, Scope>;

@@ -16,10 +16,10 @@ import type { JsonNode } from '../json/nodes';
 import { propertyValue, stringValue } from '../json/queries';
 import { readSampleTrace } from './sample';
 import type { InspectModel, SampleTrace } from './types';
+import { spanOf } from '../common/spans';
 
 const attachmentPrefix = 'attachment://';
 
-const span = (node: JsonNode): Span => ({ start: node.start, end: node.end });
 
 /** The events of the sample's messages, in order; a message that is not an object with a role is left out. */
 export function sampleEvents(text: string, trace: SampleTrace): SourcedEvent[] {
@@ -27,11 +27,11 @@ export function sampleEvents(text: string, trace: SampleTrace): SourcedEvent[] {
   for (const step of trace.steps) {
     const roleNode = propertyValue(step.node, 'role');
     if (step.node.type !== 'object' || roleNode?.type !== 'string') continue;
-    const at = span(step.node);
+    const at = spanOf(step.node);
     const fields: [string, Sourced][] = [['role', original(text, roleNode)], ['content', contentOf(text, trace, step.content, at)]];
     if (step.role === 'assistant' && step.calls.length > 0) {
       fields.push(['tool_calls', madeArray(at, step.calls.map((call) => {
-        const callAt = span(call.node);
+        const callAt = spanOf(call.node);
         const id = propertyValue(call.node, 'id');
         const name = propertyValue(call.node, 'function');
         return madeObject(callAt, [
@@ -50,7 +50,7 @@ export function sampleEvents(text: string, trace: SampleTrace): SourcedEvent[] {
       // The analyzer's ToolOutput has no `error`; it keeps an event's `metadata`, where a rule reads it. Every tool
       // output has it (null when the tool did not fail), so that `out.metadata.error` is never a missing key.
       fields.push(['metadata', error && error.type !== 'null'
-        ? madeObject(span(error), [['error', original(text, error)]])
+        ? madeObject(spanOf(error), [['error', original(text, error)]])
         : madeObject(at, [['error', madeNull(at)]])]);
     }
     events.push(event(at, fields));
@@ -66,7 +66,7 @@ function contentOf(text: string, trace: SampleTrace, content: JsonNode | undefin
   const texts: Sourced[] = [];
   for (const part of content.items) {
     const type = stringValue(propertyValue(part, 'type'));
-    const partAt = span(part);
+    const partAt = spanOf(part);
     if (type === 'text') {
       const value = propertyValue(part, 'text');
       if (value?.type !== 'string') continue;
@@ -76,11 +76,11 @@ function contentOf(text: string, trace: SampleTrace, content: JsonNode | undefin
     } else if (type === 'image') {
       const image = propertyValue(part, 'image');
       if (image?.type !== 'string') continue;
-      chunks.push(madeObject(partAt, [['type', madeString('image_url', partAt)], ['image_url', madeObject(span(image), [['url', resolved(text, trace, image)]])]]));
+      chunks.push(madeObject(partAt, [['type', madeString('image_url', partAt)], ['image_url', madeObject(spanOf(image), [['url', resolved(text, trace, image)]])]]));
     }
   }
   if (chunks.length === 1 && texts.length === 1) return texts[0];
-  return madeArray(span(content), chunks);
+  return madeArray(spanOf(content), chunks);
 }
 
 /** A string of the log, or the attachment it names (`attachment://<hash>`), with the node it is read from. */

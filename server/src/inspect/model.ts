@@ -6,7 +6,6 @@
  * with the model's version.
  */
 import type { DocumentInput } from '../common/languageService';
-import type { Span } from '../common/types';
 import { itemAt } from '../common/spans';
 import type { JsonNode } from '../json/nodes';
 import type { ParsedValue } from '../json/nodes';
@@ -122,8 +121,4 @@ export function traceAt(model: InspectModel, offset: number): SampleTrace | unde
 /** `sample 3 (epoch 2)`: how messages and the outline name a sample. */
 export function sampleName(sample: SampleEntry): string {
   return `sample ${sample.id ?? `#${sample.index + 1}`}${sample.epoch !== undefined ? ` (epoch ${sample.epoch})` : ''}`;
-}
-
-export function spanOfNode(node: JsonNode): Span {
-  return { start: node.start, end: node.end };
 }

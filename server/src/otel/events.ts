@@ -24,7 +24,7 @@ import { isDecoded } from '../json/nodes';
 import { plainValue } from './text';
 import { byTime } from './tree';
 import type { SpanCall, SpanOutput, SpansModel, SpanStep, SpanTrace } from './types';
-import { spanOf } from '../calls/locate';
+import { spanOf } from '../common/spans';
 
 export function spansTraces(model: SpansModel): ConvertedTrace[] {
   const { text } = model;

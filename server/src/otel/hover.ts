@@ -7,7 +7,7 @@
 import type { HoverResult } from '../common/types';
 import { escapeMarkdown, inlineCode } from '../common/markdown';
 import { ownEntry } from '../common/lookup';
-import { contains } from '../common/spans';
+import { contains, spanOf } from '../common/spans';
 import { describeCall, idHover, linkHover } from '../calls/hover';
 import { formatCost, formatDuration, formatTokens } from '../../../shared/format';
 import { pathAt } from '../json/queries';
@@ -15,7 +15,6 @@ import { attributeDocs, fieldDocs } from './docs';
 import { mentionAt, spanStepAt, unnamedLinkAt } from './navigation';
 import { spanDuration, spanName } from './text';
 import type { IdField, SpansModel, SpanStep } from './types';
-import { spanOf } from '../calls/locate';
 
 export function hover(model: SpansModel, offset: number): HoverResult | null {
   const step = spanStepAt(model, offset);

@@ -8,7 +8,7 @@ import type { JsonNode } from '../json/nodes';
 import { property } from '../json/queries';
 import type { Span } from '../common/types';
 import { callIdOf } from './ids';
-import { spanOf } from '../calls/locate';
+import { spanOf } from '../common/spans';
 
 export interface ToolCallPart {
   span: Span;

@@ -26,7 +26,7 @@ import { spansFormat } from './format';
 import { buildTree, byTime } from './tree';
 import { keptList, type Mention, type SpanCall, type SpanOutput, type SpanStep, type SpansModel, type SpanTrace } from './types';
 import type { ToolCallPart, ToolResponsePart } from './messages';
-import { spanOf } from '../calls/locate';
+import { spanOf } from '../common/spans';
 
 export type { SpanCall, SpanOutput, SpanStep, SpansModel, SpanTrace } from './types';
 

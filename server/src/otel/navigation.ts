@@ -3,13 +3,12 @@
  * on it, plus what only spans have: an id a model's history repeats (a mention) leads to its call, a call without
  * an id is found from its name, and a `parentSpanId` leads to its parent span.
  */
-import { contains, itemAt } from '../common/spans';
+import { contains, itemAt, spanOf } from '../common/spans';
 import type { Highlight, Target } from '../common/types';
 import { callTarget, definition as linkDefinition, outputTarget } from '../calls/definition';
 import { highlights as linkHighlights, references as linkReferences } from '../calls/references';
 import { stepAt, type LinkEnd } from '../calls/locate';
 import type { Mention, SpanStep, SpansModel, SpanTrace } from './types';
-import { spanOf } from '../calls/locate';
 
 /** The span holding an offset, by binary search over the spans in file order. */
 export function spanStepAt(model: SpansModel, offset: number): SpanStep | undefined {

@@ -11,12 +11,12 @@ import { parseJsonValue, parseWholeJsonValue } from '../json/readJson';
 import type { TokenUsage } from '../calls/model';
 import type { Span } from '../common/types';
 import { attributeJson, attributeNumber, attributeString, numberOf, readAttributes, type AttributeJson, type SpanAttribute } from './attributes';
-import { spanOf } from '../calls/locate';
 import { detached, viewOfValidJson } from './jsonViews';
 import { isZeroId, readSpanId } from './ids';
 import { messageOfParts, readMessages, type ReadMessage } from './messages';
 import type { MessageHistories } from './history';
 import { keptList, noItems, type IdField, type SpanRole, type SpansShape } from './types';
+import { spanOf } from '../common/spans';
 
 export interface ReadSpan {
   node: JsonObject;

@@ -9,9 +9,9 @@ import { spend } from '../common/budget';
 import type { OutlineItem, OutlineKind, Span } from '../common/types';
 import { shorten } from '../common/text';
 import { conversationTotals, describeTotals } from '../calls/timing';
-import { spanOf } from '../calls/locate';
 import { spanFigures } from './text';
 import type { SpanStep, SpansModel, SpanTrace } from './types';
+import { spanOf } from '../common/spans';
 
 const maxDepth = 32;
 const nameLength = 80;

@@ -15,7 +15,7 @@ import { property } from '../json/queries';
 import { attributeJsonErrors, attributeString } from './attributes';
 import { startsAsContainer } from './embedded';
 import type { SpanStep, SpansModel } from './types';
-import { spanOf } from '../calls/locate';
+import { spanOf } from '../common/spans';
 
 const code = (name: string) => `otel/${name}`;
 const messageAttributes = ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.system_instructions'];

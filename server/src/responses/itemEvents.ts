@@ -19,18 +19,19 @@ import { property } from '../json/queries';
 import type { Span } from '../common/types';
 import { inlineCode } from '../common/markdown';
 import { readItem } from './itemFacts';
-import { event, madeArray, madeNull, madeObject, madeString, original, span, stringOf, type Sourced, type SourcedEvent } from '../calls/sourcedEvents';
+import { event, madeArray, madeNull, madeObject, madeString, original, stringOf, type Sourced, type SourcedEvent } from '../calls/sourcedEvents';
+import { spanOf } from '../common/spans';
 
-const absolute = (node: JsonNode): Span => span(node);
+const absolute = (node: JsonNode): Span => spanOf(node);
 
 /** A request's `instructions` → `{role: "system", content}`. */
 export function instructionsEvent(text: string, instructions: JsonNode): SourcedEvent {
-  return event(span(instructions), [['role', madeString('system', span(instructions))], ['content', original(text, instructions)]]);
+  return event(spanOf(instructions), [['role', madeString('system', spanOf(instructions))], ['content', original(text, instructions)]]);
 }
 
 /** A request's `input` given as a string → `{role: "user", content}`. */
 export function promptEvent(text: string, input: JsonNode): SourcedEvent {
-  return event(span(input), [['role', madeString('user', span(input))], ['content', original(text, input)]]);
+  return event(spanOf(input), [['role', madeString('user', spanOf(input))], ['content', original(text, input)]]);
 }
 
 /** The events of one item (none for an item rules do not see); `text` is the document the node's offsets point into. */
@@ -47,7 +48,7 @@ export function itemEvents(text: string, item: JsonNode): SourcedEvent[] {
 }
 
 function messageEvent(text: string, item: JsonNode, role: string): SourcedEvent | undefined {
-  const at = span(item);
+  const at = spanOf(item);
   const content = property(item, 'content')?.value;
   if (!content) return undefined;
   if (content.type === 'string') return event(at, [['role', madeString(role, at)], ['content', original(text, content)]]);
@@ -57,28 +58,28 @@ function messageEvent(text: string, item: JsonNode, role: string): SourcedEvent 
     const type = stringOf(property(part, 'type')?.value);
     const partText = property(part, 'text')?.value ?? property(part, 'refusal')?.value;
     if (partText?.type === 'string' && type !== 'input_image') {
-      chunks.push({ chunk: madeObject(span(part), [['type', madeString('text', span(part))], ['text', original(text, partText)]]), text: partText });
+      chunks.push({ chunk: madeObject(spanOf(part), [['type', madeString('text', spanOf(part))], ['text', original(text, partText)]]), text: partText });
     } else if (type === 'input_image') {
       const url = property(part, 'image_url')?.value;
       const fileId = property(part, 'file_id')?.value;
-      const source = url?.type === 'string' ? original(text, url) : madeString(stringOf(fileId) ?? '', span(fileId ?? part));
-      chunks.push({ chunk: madeObject(span(part), [['type', madeString('image_url', span(part))], ['image_url', madeObject(span(part), [['url', source]])]]) });
+      const source = url?.type === 'string' ? original(text, url) : madeString(stringOf(fileId) ?? '', spanOf(fileId ?? part));
+      chunks.push({ chunk: madeObject(spanOf(part), [['type', madeString('image_url', spanOf(part))], ['image_url', madeObject(spanOf(part), [['url', source]])]]) });
     }
   }
   if (chunks.length === 0) return undefined;
   // One text part reads as the plain string a Chat Completions message would hold.
   const only = chunks.length === 1 ? chunks[0].text : undefined;
-  return event(at, [['role', madeString(role, at)], ['content', only ? original(text, only) : madeArray(span(content), chunks.map((c) => c.chunk))]]);
+  return event(at, [['role', madeString(role, at)], ['content', only ? original(text, only) : madeArray(spanOf(content), chunks.map((c) => c.chunk))]]);
 }
 
 function callEvent(text: string, item: JsonNode, type: string, name: string | undefined, argsSpan: Span | undefined): SourcedEvent {
-  const at = span(item);
+  const at = spanOf(item);
   const id = property(item, 'call_id')?.value;
   const nameNode = property(item, 'name')?.value;
   const args = argsSpan ? valueAt(item, argsSpan) : undefined;
   let argumentsValue: Sourced;
   if (!args) argumentsValue = madeObject(at, []);
-  else if (args.type === 'string' && type !== 'function_call') argumentsValue = madeObject(span(args), [['input', original(text, args)]]);
+  else if (args.type === 'string' && type !== 'function_call') argumentsValue = madeObject(spanOf(args), [['input', original(text, args)]]);
   else argumentsValue = original(text, args);
   const fn = madeObject(at, [['name', nameNode?.type === 'string' ? original(text, nameNode) : madeString(name ?? '', at)], ['arguments', argumentsValue]]);
   const call = madeObject(at, [['id', id ? original(text, id) : madeNull(at)], ['type', madeString('function', at)], ['function', fn]]);
@@ -86,7 +87,7 @@ function callEvent(text: string, item: JsonNode, type: string, name: string | un
 }
 
 function outputEvent(text: string, item: JsonNode, linkKey: 'call_id' | 'id'): SourcedEvent {
-  const at = span(item);
+  const at = spanOf(item);
   const output = property(item, 'output')?.value;
   const id = property(item, linkKey)?.value;
   const fields: [string, Sourced][] = [

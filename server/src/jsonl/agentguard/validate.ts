@@ -8,6 +8,7 @@ import { property } from '../../json/queries';
 import type { JsonNode } from '../../json/nodes';
 import type { Line, LinesModel } from '../lines';
 import { ownEntry } from '../../common/lookup';
+import { spanOf } from '../../common/spans';
 
 /** Checks every line of an agentguard log against the TraceEntry shape and its call/result consistency. */
 export function validateAgentguard(model: LinesModel, context: ServiceContext, report: (problem: Problem) => boolean): void {
@@ -62,7 +63,7 @@ function checkShape(node: JsonNode, spec: FieldSpec, name: string, problems: Pro
   }
   if (spec.type === 'datetime' && node.type === 'string' && !timestampKey(node.value)) {
     problems.push({
-      span: span(node),
+      span: spanOf(node),
       severity: 'error',
       code: 'ag/timestamp',
       message: `${name} is not an ISO-8601 date-time: '${node.value}' (expected e.g. 2026-01-31T12:00:00.000000Z)`,
@@ -71,7 +72,7 @@ function checkShape(node: JsonNode, spec: FieldSpec, name: string, problems: Pro
   if (spec.values && node.type === 'string' && !spec.values.includes(node.value)) {
     const code = spec.values === STATUS_VALUES ? 'ag/status' : spec.values === VALIDATION_KINDS ? 'ag/validation-kind' : spec.values === USAGE_KINDS ? 'ag/usage-kind' : 'ag/value';
     problems.push({
-      span: span(node),
+      span: spanOf(node),
       severity: 'error',
       code,
       message: `Unknown ${name.split('.').pop()} '${node.value}': expected one of ${spec.values.join(', ')}`,
@@ -112,11 +113,11 @@ function checkShape(node: JsonNode, spec: FieldSpec, name: string, problems: Pro
 function checkNumberRange(raw: string, node: JsonNode, name: string, problems: Problem[]): void {
   const value = Number(raw);
   if (name.endsWith('hallucination.confidence') && !(value >= 0 && value <= 1)) {
-    problems.push({ span: span(node), severity: 'error', code: 'ag/confidence-range', message: `confidence must be between 0 and 1, found ${raw}` });
+    problems.push({ span: spanOf(node), severity: 'error', code: 'ag/confidence-range', message: `confidence must be between 0 and 1, found ${raw}` });
   } else if (name === 'result.execution_time_ms' && value < 0) {
-    problems.push({ span: span(node), severity: 'error', code: 'ag/negative-time', message: `execution_time_ms cannot be negative, found ${raw}` });
+    problems.push({ span: spanOf(node), severity: 'error', code: 'ag/negative-time', message: `execution_time_ms cannot be negative, found ${raw}` });
   } else if (name === 'result.retry_count' && value < 0) {
-    problems.push({ span: span(node), severity: 'error', code: 'ag/negative-retries', message: `retry_count cannot be negative, found ${raw}` });
+    problems.push({ span: spanOf(node), severity: 'error', code: 'ag/negative-retries', message: `retry_count cannot be negative, found ${raw}` });
   }
 }
 
@@ -134,7 +135,7 @@ function matchesType(node: JsonNode, spec: FieldSpec): boolean {
 
 function typeProblem(node: JsonNode, spec: FieldSpec, name: string): Problem {
   const found = node.type === 'number' && spec.type === 'integer' ? `a non-integer number ${node.raw}` : describeNode(node);
-  return { span: span(node), severity: 'error', code: 'ag/type', message: `${name} must be ${article(describeFieldType(spec))}, found ${found}` };
+  return { span: spanOf(node), severity: 'error', code: 'ag/type', message: `${name} must be ${article(describeFieldType(spec))}, found ${found}` };
 }
 
 function article(type: string): string {
@@ -152,10 +153,6 @@ function describeNode(node: JsonNode): string {
   }
 }
 
-function span(node: JsonNode): { start: number; end: number } {
-  return { start: node.start, end: node.end };
-}
-
 function checkConsistency(line: Line, problems: Problem[]): void {
   const facts = entryFacts(line);
   const call = facts.call;
@@ -163,22 +160,22 @@ function checkConsistency(line: Line, problems: Problem[]): void {
   if (!call || !result || call.type !== 'object' || result.type !== 'object') return;
   if (facts.callId && facts.resultCallId && facts.callId.value !== facts.resultCallId.value) {
     problems.push({
-      span: span(facts.resultCallId),
+      span: spanOf(facts.resultCallId),
       severity: 'error',
       code: 'ag/call-id-mismatch',
       message: `result.call_id ${facts.resultCallId.value} differs from call.call_id ${facts.callId.value}: the result belongs to another call`,
-      related: [{ span: span(facts.callId), message: 'The call\'s id' }],
+      related: [{ span: spanOf(facts.callId), message: 'The call\'s id' }],
     });
   }
   const callTool = property(call, 'tool_name')?.value;
   const resultTool = property(result, 'tool_name')?.value;
   if (callTool?.type === 'string' && resultTool?.type === 'string' && callTool.value !== resultTool.value) {
     problems.push({
-      span: span(resultTool),
+      span: spanOf(resultTool),
       severity: 'error',
       code: 'ag/tool-name-mismatch',
       message: `result.tool_name '${resultTool.value}' differs from call.tool_name '${callTool.value}'`,
-      related: [{ span: span(callTool), message: 'The called tool' }],
+      related: [{ span: spanOf(callTool), message: 'The called tool' }],
     });
   }
   const callTime = property(call, 'timestamp')?.value;
@@ -188,11 +185,11 @@ function checkConsistency(line: Line, problems: Problem[]): void {
     const finished = timestampKey(resultTime.value);
     if (started && finished && compareTimestamps(finished, started) < 0) {
       problems.push({
-        span: span(resultTime),
+        span: spanOf(resultTime),
         severity: 'error',
         code: 'ag/time-order',
         message: `The result is stamped ${resultTime.value}, before its call started (${callTime.value})`,
-        related: [{ span: span(callTime), message: 'When the call started' }],
+        related: [{ span: spanOf(callTime), message: 'When the call started' }],
       });
     }
   }

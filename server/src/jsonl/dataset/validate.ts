@@ -7,6 +7,7 @@ import { property } from '../../json/queries';
 import type { JsonNode } from '../../json/nodes';
 import type { Line, LinesModel } from '../lines';
 import { isTraceLine, traceLineProblems } from './traceBridge';
+import { spanOf } from '../../common/spans';
 
 /**
  * Invariant Explorer's upload rules for a dataset, reported at the line that breaks them (Explorer stops at
@@ -219,8 +220,4 @@ export function headSpan(root: JsonNode): Span {
   }
   if (root.type === 'array') return { start: root.start, end: root.start + 1 };
   return { start: root.start, end: root.end };
-}
-
-function spanOf(node: JsonNode): Span {
-  return { start: node.start, end: node.end };
 }
