@@ -1,6 +1,6 @@
 import type { Span } from '../common/types';
 import type { RuleModel } from '../guardrail/model';
-import { evaluateLoadedRules, type EvaluationOptions, type EvaluationResult, type VariableBinding } from '../guardrail/evaluate';
+import { evaluateLoadedRules, type EvaluationOptions, type EvaluationResult } from '../guardrail/evaluate';
 import { Cancelled } from '../guardrail/evaluate/context';
 import type { RuleOnTrace, StoppedRule } from './evaluateOnTrace';
 import { ErrorPlacer, firstLineOf, tracesInText, type ResumePoint, type TraceText } from './tracesInText';

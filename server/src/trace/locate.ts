@@ -1,6 +1,6 @@
 /** What sits at an offset of a trace: the event, the call, and the innermost recorded key or value. */
 import { indexOfSpanAt } from '../common/spans';
-import { contains, eventAt, field, type Field, type JsonValue, type Shape, type ToolCall, type TraceEvent, type TraceModel } from './model';
+import { contains, eventAt, type Field, type JsonValue, type Shape, type ToolCall, type TraceEvent, type TraceModel } from './model';
 
 export interface Location {
   event?: TraceEvent;
