@@ -42,4 +42,3 @@ export function callsFor(model: LinkedCalls, output: LinkedOutput): readonly Lin
   if (output.callId === undefined) return [];
   return model.callsById.get(output.callId) ?? [];
 }
-

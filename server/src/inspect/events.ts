@@ -20,7 +20,6 @@ import { spanOf } from '../common/spans';
 
 const attachmentPrefix = 'attachment://';
 
-
 /** The events of the sample's messages, in order; a message that is not an object with a role is left out. */
 export function sampleEvents(text: string, trace: SampleTrace): SourcedEvent[] {
   const events: SourcedEvent[] = [];

@@ -13,8 +13,8 @@ import { numberValue, propertyValue, stringValue } from '../json/queries';
 import type { TokenUsage } from '../calls/model';
 import { conversationTotals, type ConversationTotals } from '../calls/timing';
 import type { MessageStep, SampleCall, SampleEntry, SampleOutput, SampleTrace } from './types';
+import { spanOf } from '../common/spans';
 
-const spanOf = (node: JsonNode): Span => ({ start: node.start, end: node.end });
 
 export function readSampleTrace(text: string, sample: SampleEntry): SampleTrace {
   const messages = propertyValue(sample.node, 'messages');

@@ -155,7 +155,6 @@ function sourced(text: string, node: JsonNode): Sourced {
   }
 }
 
-
 /** The 1-based lines of offsets, in order. */
 function linesOf(text: string, offsets: number[]): number[] {
   const sorted = [...offsets].sort((a, b) => a - b);

@@ -51,7 +51,6 @@ export function hover(model: SpansModel, offset: number): HoverResult | null {
   return null;
 }
 
-
 /** Keys outside any span (`resourceSpans`, `final_output`). */
 function fileHover(model: SpansModel, offset: number): HoverResult | null {
   const root = model.lines ? undefined : model.root;

@@ -53,7 +53,6 @@ export function definition(model: SpansModel, offset: number): Target[] {
   return [];
 }
 
-
 export function references(model: SpansModel, offset: number, includeDeclaration: boolean): Target[] {
   const step = spanStepAt(model, offset);
   if (!step) return [];

@@ -54,7 +54,6 @@ export function validate(model: SpansModel, context: ServiceContext): Problem[] 
   }));
 }
 
-
 function checkSpan(model: SpansModel, step: SpanStep, add: Add): void {
   // The span's own nodes are read again from the text when visited (see model.ts stepOf): only when an id is missing.
   const otlp = () => model.shape === 'otlp' || property(step.node, 'spanId') !== undefined;

@@ -22,8 +22,6 @@ import { readItem } from './itemFacts';
 import { event, madeArray, madeNull, madeObject, madeString, original, stringOf, type Sourced, type SourcedEvent } from '../calls/sourcedEvents';
 import { spanOf } from '../common/spans';
 
-const absolute = (node: JsonNode): Span => spanOf(node);
-
 /** A request's `instructions` → `{role: "system", content}`. */
 export function instructionsEvent(text: string, instructions: JsonNode): SourcedEvent {
   return event(spanOf(instructions), [['role', madeString('system', spanOf(instructions))], ['content', original(text, instructions)]]);
@@ -37,7 +35,7 @@ export function promptEvent(text: string, input: JsonNode): SourcedEvent {
 /** The events of one item (none for an item rules do not see); `text` is the document the node's offsets point into. */
 export function itemEvents(text: string, item: JsonNode): SourcedEvent[] {
   if (item.type !== 'object') return [];
-  const facts = readItem(item, absolute);
+  const facts = readItem(item, spanOf);
   if (facts.type === 'message') {
     const message = messageEvent(text, item, facts.role ?? 'user');
     return message ? [message] : [];
@@ -109,7 +107,7 @@ const notTheGateway = 'Invariant\'s gateway converts no Responses items: this ma
 /** What guardrail rules see of an item (Markdown for its hover), and that the mapping is ours, not the gateway's. */
 export function itemAsEvents(item: JsonNode): string | undefined {
   if (item.type !== 'object') return undefined;
-  const facts = readItem(item, absolute);
+  const facts = readItem(item, spanOf);
   let seen: string;
   if (facts.type === 'message') seen = 'Rules see it as a message: `{role, content}`, the content one string when the message has one text part, else a list of `{type: "text", text}` and `{type: "image_url", image_url: {url}}`.';
   else if (facts.call && facts.call.serverSide) seen = 'Rules do not see it: the API ran this tool itself, and such calls are left out as the gateway leaves out Anthropic\'s server tools.';

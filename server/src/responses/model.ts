@@ -7,7 +7,6 @@
  * the item itself. Read with the project's tolerant JSON reader, so a broken document still has its items.
  */
 import type { Budget } from '../common/budget';
-import type { Span } from '../common/types';
 import { CallLinker } from '../calls/links';
 import type { JsonNode } from '../json/nodes';
 import { numberValue, property } from '../json/queries';
@@ -15,6 +14,7 @@ import { parseJsonDocument } from '../json/readJson';
 import { readItem, readUsage, stringOf, type ItemFacts } from './itemFacts';
 import { responsesFormat } from './format';
 import type { ItemCall, ItemOutput, ItemRole, ItemStep, ResponseFacts, ResponsesModel } from './types';
+import { spanOf } from '../common/spans';
 
 export type { ItemCall, ItemOutput, ItemStep, ResponseFacts, ResponsesModel } from './types';
 
@@ -25,7 +25,6 @@ const words = {
   commentsWhere: 'in JSON',
 };
 
-const absolute = (node: JsonNode): Span => ({ start: node.start, end: node.end });
 
 export function parseResponses(doc: { uri: string; version: number; text: string; budget?: Budget }): ResponsesModel {
   const { root, errors } = parseJsonDocument(doc.text, words, doc.budget);
@@ -34,7 +33,7 @@ export function parseResponses(doc: { uri: string; version: number; text: string
     outputsByCallId: new Map(), callsByItemId: new Map(), lists: [], format: responsesFormat,
   };
   const linker = new CallLinker<ItemCall, ItemOutput>(model);
-  const add = (node: JsonNode, list: ItemStep['list'], facts = readItem(node, absolute)) => addStep(model, linker, node, list, facts);
+  const add = (node: JsonNode, list: ItemStep['list'], facts = readItem(node, spanOf)) => addStep(model, linker, node, list, facts);
   if (root?.type === 'array') {
     (model as { shape?: string }).shape = 'items';
     model.lists.push(root);
@@ -52,8 +51,8 @@ export function parseResponses(doc: { uri: string; version: number; text: string
     if (output) parts.push({ node: output, list: 'output' });
     parts.sort((a, b) => a.node.start - b.node.start);
     for (const { node, list } of parts) {
-      if (list === 'instructions') add(node, list, { span: absolute(node), type: 'instructions', text: stringOf(node) });
-      else if (node.type === 'string') add(node, list, { span: absolute(node), type: 'message', role: 'user', text: stringOf(node), contentSpan: absolute(node) });
+      if (list === 'instructions') add(node, list, { span: spanOf(node), type: 'instructions', text: stringOf(node) });
+      else if (node.type === 'string') add(node, list, { span: spanOf(node), type: 'message', role: 'user', text: stringOf(node), contentSpan: spanOf(node) });
       else if (node.type === 'array') {
         model.lists.push(node);
         for (const item of node.items) add(item, list);
@@ -73,7 +72,7 @@ function roleOf(facts: ItemFacts): ItemRole {
 }
 
 function addStep(model: ResponsesModel, linker: CallLinker<ItemCall, ItemOutput>, node: JsonNode, list: ItemStep['list'], facts: ItemFacts): void {
-  const step: ItemStep = { index: model.steps.length, span: absolute(node), node, facts, role: roleOf(facts), list, calls: [], heldOutputs: [] };
+  const step: ItemStep = { index: model.steps.length, span: spanOf(node), node, facts, role: roleOf(facts), list, calls: [], heldOutputs: [] };
   model.steps.push(step);
   if (facts.call) {
     const call: ItemCall = {
