@@ -1,7 +1,7 @@
 /**
  * An OpenAI Responses document as one Invariant trace, for guardrail rules and `agent-traces convert`: the request's
- * `instructions` (as the system message), then its `input` and the response's `output` in the order the file has
- * them, each item converted by responses/itemEvents.ts.
+ * `instructions` (as the system message), its `input` and the response's `output`, in the order the file has them
+ * (model.ts orders its steps so), each item converted by responses/itemEvents.ts.
  */
 import { instructionsEvent, itemEvents, promptEvent } from './itemEvents';
 import { brokenJson, type ConvertedTrace, type SourcedEvent } from '../calls/sourcedEvents';
