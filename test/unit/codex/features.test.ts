@@ -89,6 +89,27 @@ test('an output whose call is missing, an output before its call, arguments that
   ]);
 });
 
+test('a call with both an item id and a call_id: its output names it by call_id; an output naming the item id names no call', () => {
+  // Imitates `../shared/corpus/formats/codex/codex_golden.jsonl`'s shell call, with the item id (`fc_…`) the
+  // Responses API gives a call beside its call_id.
+  const call = record(2, 'response_item', { type: 'function_call', id: 'fc_1', name: 'shell', arguments: JSON.stringify({ command: 'ls -la' }), call_id: 'call_1' });
+  const linked = [meta(), user(1, 'List the files in the current directory'), call, output(3, 'call_1', 'README.md')].join('\n') + '\n';
+  const model = parse(linked);
+  assert.deepEqual(jsonlService.validate(model, context), []);
+  const outputId = linked.indexOf('"call_1"', linked.indexOf('"function_call_output"'));
+  const callId = linked.indexOf('"call_1"');
+  assert.ok(callId < outputId);
+  assert.deepEqual(jsonlService.definition(model, outputId + 2).map((found) => found.selection), [{ start: callId, end: callId + '"call_1"'.length }]);
+  // The item id is not the link: an output naming it answers nothing, and the call stays unanswered.
+  const byItemId = [meta(), user(1, 'List the files in the current directory'), call, output(3, 'fc_1', 'README.md')].join('\n') + '\n';
+  assert.deepEqual(problems(byItemId), [
+    ['information', 'codex/unanswered-call', '"call_1"',
+      'No output answers this call to "shell" (id "call_1"): the rollout ends before its output was written (the session stopped, or is still running); when Codex loads this session again it inserts an "aborted" output for this call'],
+    ['error', 'codex/unknown-call-id', '"fc_1"', 'call_id "fc_1" names no call in this rollout: Codex drops an output whose call is missing when it loads this session again, so the model never saw it'],
+  ]);
+  assert.deepEqual(jsonlService.definition(parse(byItemId), byItemId.indexOf('"fc_1"', byItemId.indexOf('"function_call_output"')) + 2), []);
+});
+
 test('a cut last line is said once, as the end of a rollout written while it runs', () => {
   const text = [meta(), user(1, 'Go'), '{"timestamp":"2025-01-04T09:00:02.000Z","type":"response_item","payload":{"type":"mess'].join('\n');
   const found = problems(text);

@@ -6,6 +6,7 @@ import { spansService, detectSpans, type SpansModel } from '../../../server/src/
 import { languageForDocument, languageForFile } from '../../../server/src/languages';
 import { defaultSettings, type ServiceContext } from '../../../server/src/common/languageService';
 import type { OutlineItem } from '../../../server/src/common/types';
+import { spansTraces } from '../../../server/src/otel/events';
 import { conventionsRun, exporterFile, otlpLine, runWithoutIds, type SpanSpec } from './samples';
 
 const context: ServiceContext = { settings: defaultSettings };
@@ -103,6 +104,45 @@ test('a tool span no model span asked for is a call of its own, answered by its 
   assert.equal(call.id, 'toolu_9');
   assert.equal(call.outputs[0].isError, true);
   assert.equal(outline(spansService.symbols(model))[1], '  ✗ execute_tool send_email | 5.0 ms · error');
+});
+
+test('a tool call response answers its call where no tool span does, its value read from `response` or from `result`', () => {
+  // Imitates otel-any-agent/OPENAI_trace.json's run in OTLP (conventionsRun) exported without its tool spans, the
+  // results then only in the next model span's input: `tool_call_response` parts as the GenAI conventions document
+  // them, `response` in their schema, `result` in their example.
+  const prompt = { role: 'user', parts: [{ type: 'text', content: 'What time is it in New York, and write it to a file.' }] };
+  const calls = { role: 'assistant', parts: [
+    { type: 'tool_call', id: 'call_1', name: 'get_current_time', arguments: { timezone: 'America/New_York' } },
+    { type: 'tool_call', id: 'call_2', name: 'write_file', arguments: { text: '08:43' } },
+  ] };
+  const results = { role: 'tool', parts: [
+    { type: 'tool_call_response', id: 'call_1', result: '08:43' },
+    { type: 'tool_call_response', id: 'call_2', response: 'written' },
+  ] };
+  const chat = (id: number, at: number, input: unknown[], output: unknown[]): SpanSpec => ({ name: 'chat gpt-4o', id, at, took: 100, attributes: {
+    'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify(input), 'gen_ai.output.messages': JSON.stringify(output),
+  } });
+  const text = `${otlpLine([
+    chat(2, 0, [prompt], [calls]),
+    chat(4, 200, [prompt, calls, results], [{ role: 'assistant', parts: [{ type: 'text', content: 'It is 08:43; I wrote it down.' }] }]),
+  ])}\n`;
+  const model = parse(text);
+  assert.deepEqual(problems(text, model), []);
+  const answers = text.indexOf('tool_call_response');
+  for (const [id, key, value] of [['call_1', 'result', '08:43'], ['call_2', 'response', 'written']]) {
+    const callId = text.indexOf(`\\"${id}\\"`);
+    const responseId = text.indexOf(`\\"${id}\\"`, answers);
+    assert.ok(callId > 0 && responseId > answers, id);
+    assert.deepEqual(spansService.definition(model, responseId + 3).map((target) => text.slice(target.selection!.start, target.selection!.end)), [`\\"${id}\\"`], id);
+    assert.equal(spansService.definition(model, responseId + 3)[0].selection!.start, callId, id);
+    const [call] = model.traces[0].calls.filter((found) => found.id === id);
+    assert.deepEqual(call.outputs.map((output) => [output.source, output.result && text.slice(output.result.start, output.result.end)]), [['input', `\\"${value}\\"`]], key);
+  }
+  // Rules see each result under its call's id, with the value written under its key.
+  assert.deepEqual(spansTraces(model)[0].events.map((event) => event.value).filter((event) => (event as { role: string }).role === 'tool'), [
+    { role: 'tool', content: '08:43', tool_call_id: 'call_1' },
+    { role: 'tool', content: 'written', tool_call_id: 'call_2' },
+  ]);
 });
 
 test('a tool call response whose call is not in the trace, and a call never answered', () => {
