@@ -106,6 +106,8 @@ test('an output naming its call\'s item id: an error with a did-you-mean, and a 
   assert.match(responsesService.hover(model, itemId + 2, context)!.markdown, /^\*\*id\*\* of this `function_call` item: the API's own id for the item, \*\*not\*\* the link to its output/);
 });
 
+// Imitates the input items of `openai_responses_model_simple_response_with_tool_call.yaml #1 request` (a function_call
+// with its arguments as a JSON string, its function_call_output by call_id), as a bare list, with the faults put in.
 test('arguments that are not a JSON object, and an output before its call', () => {
   const text = body([
     { type: 'function_call_output', call_id: 'call_1', output: 'early' },
@@ -120,6 +122,10 @@ test('arguments that are not a JSON object, and an output before its call', () =
   ]);
 });
 
+// Imitates the messages of the api-cassettes bodies: the `{role, content}` user input of their requests (its content
+// here as `input_text` parts, the API's list form), the `message` with `output_text` parts of
+// `openai_responses_openai_conversation_id_tool_call_continuation.yaml #2 response`; the request body is that file's
+// `#1 request` (gpt-4.1) with its input given as a string.
 test('recognised by content, whatever the file and the language id; other JSON untouched', () => {
   const items = body([{ role: 'user', content: [{ type: 'input_text', text: 'Hi' }] }, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello' }] }]);
   assert.equal(detectResponses(items), 'items');
@@ -144,6 +150,8 @@ test('recognised by content, whatever the file and the language id; other JSON u
   assert.equal(detectResponses(big), 'response');
 });
 
+// Imitates `openai_responses_model_simple_response_with_tool_call.yaml #1 request` (a model, an input holding a
+// call and its output), cut after its output as an editor holds it mid-typing.
 test('a broken document still has its items, its syntax error and its links', () => {
   const text = '{\n  "model": "gpt-4.1",\n  "input": [\n    {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},\n    {"type": "function_call_output", "call_id": "c1", "output": "x"},\n';
   const model = parse(text);
@@ -153,6 +161,8 @@ test('a broken document still has its items, its syntax error and its links', ()
   assert.deepEqual(found.map((p) => [p[0], p[1]]), [['error', 'responses/syntax']]);
 });
 
+// Items being typed in the shapes of `openai_responses_model_simple_response_with_tool_call.yaml #1 request`'s input:
+// an item's type, a function_call_output's keys, a user message's content parts and a message's role.
 test('completion of item types, part types and an item\'s keys', () => {
   const complete = (text: string, offset: number) => responsesService.completion(parse(text), offset, context).map((entry) => entry.label);
   const typed = '[{"type": "';
@@ -166,6 +176,8 @@ test('completion of item types, part types and an item\'s keys', () => {
   assert.deepEqual(complete(`${role}"}]`, role.length), ['user', 'assistant', 'system', 'developer']);
 });
 
+// Imitates the call and output of `openai_responses_model_simple_response_with_tool_call.yaml #1 request`, the output
+// given as a list of `input_text` parts (the API's other form of an output; the corpus's are strings).
 test('hover docs for item types, part types and fields', () => {
   const text = body([{ type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_text', text: 'ok' }] }]);
   const model = parse(text);
