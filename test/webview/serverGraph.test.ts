@@ -7,7 +7,9 @@ import type { Browser } from 'playwright-core';
 import { LineIndex } from '../../server/src/common/lineIndex';
 import { defaultSettings, type LanguageService } from '../../server/src/common/languageService';
 import type { Span } from '../../server/src/common/types';
+import { inspectService } from '../../server/src/inspect';
 import { jsonlService } from '../../server/src/jsonl';
+import { spansService } from '../../server/src/otel';
 import type { GraphData } from '../../shared/protocol';
 import { traceService } from '../../server/src/trace';
 import { launchBrowser, openPreview, repoRoot, resultsDir } from './harness';
@@ -26,6 +28,9 @@ const examples = {
   broken: join(repoRoot, 'examples', 'broken-fixture.trace.json'),
   dataset: join(repoRoot, 'examples', 'datasets', 'support-evals.trace.jsonl'),
   agentguard: join(repoRoot, 'examples', 'agentguard', 'checkout-session.jsonl'),
+  session: join(repoRoot, 'examples', 'sessions', 'fix-checkout.jsonl'),
+  spans: join(repoRoot, 'examples', 'spans', 'travel-assistant.jsonl'),
+  inspectLog: join(repoRoot, 'examples', 'logs', '2025-07-05T14-00-00_refund-agent.json'),
 };
 
 let browser: Browser;
@@ -140,6 +145,40 @@ describe('the preview with graphs from the language server', () => {
         rows,
         data.nodes.map((n) => ({ status: n.status ?? null, failed: n.status !== undefined && n.status !== 'success' && n.status !== 'retried' })),
       );
+    } finally {
+      await preview.close();
+    }
+  });
+
+  test('the header\'s totals: spans\' time and tokens, a session\'s time and failed call, an Inspect sample\'s usage; none for a trace that records neither', async (t) => {
+    const missing = [examples.spans, examples.session, examples.inspectLog, examples.trace].find((file) => !existsSync(file));
+    if (missing) return t.skip(`example not found at ${missing}`);
+    const preview = await openPreview(browser);
+    const totals = preview.page.locator('header.toolbar .totals');
+    const shown = async () => ({
+      visible: await totals.isVisible(),
+      text: await totals.textContent(),
+      title: await totals.getAttribute('title'),
+      elements: await totals.locator('*').count(),
+    });
+    const drawn = (text: string) => ({ visible: true, text, title: `This conversation: ${text}`, elements: 0 });
+    try {
+      // One preview, graph after graph, as when the user switches files: each header says its own file's totals.
+      await preview.showGraph(serverGraph(spansService, examples.spans));
+      assert.deepEqual(await shown(), drawn('2 calls · 3.21 s · 1,539 tokens (1,441 in, 98 out)'));
+
+      // Claude Code records times but, in this session, no usage: no tokens are claimed.
+      await preview.showGraph(serverGraph(jsonlService, examples.session));
+      assert.deepEqual(await shown(), drawn('5 calls, 1 failed · 1 min 4 s'));
+
+      await preview.showGraph(serverGraph(inspectService, examples.inspectLog, 0));
+      assert.deepEqual(await shown(), drawn('2 calls · 6.60 s · 1,523 tokens (1,432 in, 91 out)'));
+
+      const plain = serverGraph(traceService, examples.trace);
+      assert.equal(plain.totals, undefined, 'the example trace records no times or tokens');
+      await preview.showGraph(plain);
+      assert.deepEqual(await shown(), { visible: false, text: '', title: '', elements: 0 });
+      assert.deepEqual(preview.pageErrors, []);
     } finally {
       await preview.close();
     }
