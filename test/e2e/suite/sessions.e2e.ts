@@ -36,6 +36,44 @@ describe('Claude Code sessions', () => {
     assert.equal(symbols[1].children.length, 1);
   });
 
+  it('times each call in inlay hints only while agentTraces.inlayHints.durations is on', async () => {
+    const durations = () => vscode.workspace.getConfiguration('agentTraces.inlayHints');
+    assert.equal(durations().get('durations'), false, 'off by default');
+    const whole = new vscode.Range(0, 0, document.lineCount, 0);
+    const labelsOf = (hints: vscode.InlayHint[]) => hints.map((hint) => ({
+      at: `${hint.position.line + 1}:${hint.position.character + 1}`,
+      label: typeof hint.label === 'string' ? hint.label : hint.label.map((part) => part.value).join(''),
+    }));
+    const hints = async () => labelsOf(await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', document.uri, whole));
+    const timed = (found: { at: string; label: string }[]) => found.filter((hint) => hint.label.startsWith('⏱'));
+
+    // The calls' links are hinted whatever the setting, so the server has answered when they are there.
+    const off = await waitFor(async () => {
+      const found = await hints();
+      return found.some((hint) => hint.label.startsWith('→')) ? found : undefined;
+    }, 20_000, 'the session\'s call links hinted');
+    assert.deepEqual(timed(off), []);
+
+    // After each tool_use block (its closing brace), the 4 s until its tool_result was written.
+    const text = document.getText();
+    const expected = [1, 2, 3, 4, 5].map((n) => {
+      const end = document.positionAt(text.indexOf('}]', text.indexOf(`"id":"toolu_01Checkout${n}"`)) + 1);
+      return { at: `${end.line + 1}:${end.character + 1}`, label: '⏱ 4.00 s' };
+    });
+    await durations().update('durations', true, vscode.ConfigurationTarget.Workspace);
+    try {
+      let last: { at: string; label: string }[] = [];
+      await waitFor(async () => {
+        last = timed(await hints());
+        return last.length > 0 ? last : undefined;
+      }, 20_000, 'the calls\' durations hinted once the setting is on');
+      assert.deepEqual(last, expected);
+    } finally {
+      await durations().update('durations', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitFor(async () => timed(await hints()).length === 0, 20_000, 'the durations gone once the setting is off again');
+  });
+
   it('draws the session in the preview', async () => {
     await vscode.window.showTextDocument(document);
     const api = await activeApi();
