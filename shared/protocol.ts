@@ -121,6 +121,8 @@ export interface GraphTotals {
   tokens?: number;
   inputTokens?: number;
   outputTokens?: number;
+  /** US dollars over the steps that record a cost; absent when none does. */
+  costUsd?: number;
 }
 
 /** Layout constants shared by the server's layout and the webview's drawing. */

@@ -1,6 +1,6 @@
 /** The toolbar, the banners and the empty state around the graph; all text set through textContent. */
 import type { GraphData, GraphTotals } from '../../shared/protocol';
-import { formatDuration, formatTokens } from '../../shared/format';
+import { formatCost, formatDuration, formatTokens } from '../../shared/format';
 import { Banners, fillTracePicker, option, searchBox, StepperNav, toggleButton } from './controls';
 import { el, formatCount } from './dom';
 import type { FilterState } from './filter';
@@ -119,11 +119,12 @@ export class Toolbar {
   }
 }
 
-/** `4 calls, 1 failed · 1 min 15 s · 2,400 tokens (1,500 in, 800 out)`: what the format records. */
+/** `4 calls, 1 failed · 1 min 15 s · 2,400 tokens (1,500 in, 800 out) · $0.0123`: what the format records. */
 export function describeTotals(totals: GraphTotals): string {
   const parts = [`${formatCount(totals.calls)} ${totals.calls === 1 ? 'call' : 'calls'}${totals.failedCalls > 0 ? `, ${formatCount(totals.failedCalls)} failed` : ''}`];
   if (totals.durationMs !== undefined) parts.push(formatDuration(totals.durationMs));
   const tokens = totals.tokens !== undefined ? formatTokens({ total: totals.tokens, input: totals.inputTokens, output: totals.outputTokens }) : undefined;
   if (tokens) parts.push(tokens);
+  if (totals.costUsd !== undefined) parts.push(formatCost(totals.costUsd));
   return parts.join(' · ');
 }

@@ -1,7 +1,7 @@
 /**
  * Time and cost per step across the formats that record them, through the bundled server over stdio, on the corpus's
  * files read in place (`../shared/corpus/formats/`): a Codex rollout's timestamps, an Inspect log's model usage and
- * total time, any-agent's span durations and tokens. With `agentTraces.inlayHints.durations` on (it is off by
+ * total time, any-agent's span durations, tokens and dollars. With `agentTraces.inlayHints.durations` on (it is off by
  * default), a call gets its duration as an inlay hint; the hover on a call id says how long it took; the outline's top
  * entry and the preview's header carry the totals.
  */
@@ -53,9 +53,10 @@ for (const durations of [true, false]) {
       assert.match(hover.contents.value, /1\.00 s/);
       const [top] = await server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } }) as Symbol[];
       assert.match(`${top.name} ${top.detail ?? ''}`, /tokens/);
-      const graph = await server.connection.sendRequest('agentTraces/graph', { uri }) as { totals: { calls: number; tokens?: number; durationMs?: number } };
+      const graph = await server.connection.sendRequest('agentTraces/graph', { uri }) as { totals: { calls: number; tokens?: number; durationMs?: number; costUsd?: number } };
       assert.equal(graph.totals.calls, 1);
       assert.ok((graph.totals.tokens ?? 0) > 0, JSON.stringify(graph.totals));
+      assert.ok(!('costUsd' in graph.totals), 'a rollout records tokens but no dollars: no cost, not $0');
     });
 
     it('an Inspect log (inspect/log_read_sample.json): the sample\'s time and tokens in the outline and the preview', async (t) => {
@@ -70,7 +71,7 @@ for (const durations of [true, false]) {
       assert.ok((graph.totals.tokens ?? 0) > 0 && (graph.totals.durationMs ?? 0) > 0, JSON.stringify(graph.totals));
     });
 
-    it('any-agent\'s spans (otel-any-agent/OPENAI_trace.json): each tool call\'s duration, the trace\'s totals', async (t) => {
+    it('any-agent\'s spans (otel-any-agent/OPENAI_trace.json): each tool call\'s duration, the trace\'s totals with its cost', async (t) => {
       if (!present(t)) return;
       const uri = 'file:///w/runs/OPENAI_trace.json';
       const text = await opened('otel-any-agent/OPENAI_trace.json', uri, 'json');
@@ -79,9 +80,11 @@ for (const durations of [true, false]) {
       else assert.deepEqual(hints, []);
       const [top] = await server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } }) as Symbol[];
       assert.match(`${top.name} ${top.detail ?? ''}`, /tokens/);
-      const graph = await server.connection.sendRequest('agentTraces/graph', { uri }) as { totals: { calls: number; tokens?: number; durationMs?: number } };
+      const graph = await server.connection.sendRequest('agentTraces/graph', { uri }) as { totals: { calls: number; tokens?: number; durationMs?: number; costUsd?: number } };
       assert.equal(graph.totals.calls, 2);
       assert.ok((graph.totals.tokens ?? 0) > 0 && (graph.totals.durationMs ?? 0) > 0, JSON.stringify(graph.totals));
+      // The three model spans' gen_ai.usage.input_cost and output_cost, summed.
+      assert.equal(graph.totals.costUsd?.toFixed(7), '0.0001248');
     });
   });
 }

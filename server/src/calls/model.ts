@@ -32,6 +32,8 @@ export interface CallStep {
   readonly endTime?: number;
   /** The tokens of the model request this step reports, where the format records them (counted once per request). */
   readonly usage?: TokenUsage;
+  /** What the step's model request cost in US dollars, where the format records it (any-agent's spans, agentguard's entries). */
+  readonly cost?: number;
 }
 
 export interface LinkedCall {

@@ -1,6 +1,6 @@
 /**
  * The outline of a conversation by turn, for every format that has prompts: a top entry with the conversation's
- * totals (calls, time, tokens), then one entry per prompt (or per marker the format shows on its own, such as a
+ * totals (calls, time, tokens, cost), then one entry per prompt (or per marker the format shows on its own, such as a
  * compaction) with the calls made until the next one nested under it, as `shell: ls -la`, failed ones marked ✗.
  * Calls made before the first prompt (a response's output, a log that starts mid-run) get an entry of their own.
  * Entries are in file order, and each entry's range holds its children's.

@@ -87,7 +87,7 @@ function describeCall(item: GraphItem, call: LinkedCall): void {
   if (call.outputs.some((output) => output.isError)) item.failed = true;
 }
 
-/** The conversation's calls, time and tokens, as the preview's header shows them. */
+/** The conversation's calls, time, tokens and cost, as the preview's header shows them. */
 export function graphTotals(model: LinkedCalls): GraphTotals {
   const totals = conversationTotals(model);
   const figures: GraphTotals = { calls: totals.calls, failedCalls: totals.failedCalls };
@@ -99,5 +99,6 @@ export function graphTotals(model: LinkedCalls): GraphTotals {
     if (usage.input !== undefined) figures.inputTokens = usage.input;
     if (usage.output !== undefined) figures.outputTokens = usage.output;
   }
+  if (totals.cost !== undefined) figures.costUsd = totals.cost;
   return figures;
 }

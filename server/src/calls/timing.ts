@@ -1,10 +1,10 @@
 /**
- * Time and tokens of a conversation, where its format records them (timestamps on each record, token counts per
- * model request): how long a call took (from the step that made it to the first step holding its output), what a
+ * Time, tokens and cost of a conversation, where its format records them (timestamps on each record, token counts
+ * and dollars per model request): how long a call took (from the step that made it to the first step holding its output), what a
  * step cost, and the totals the outline's top entry and the preview's header show. Every figure is printed by
  * shared/format.ts, so the editor and the preview say the same.
  */
-import { formatDuration, formatTokens } from '../../../shared/format';
+import { formatCost, formatDuration, formatTokens } from '../../../shared/format';
 import type { CallStep, LinkedCall, LinkedCalls, TokenUsage } from './model';
 
 /**
@@ -30,6 +30,8 @@ export interface ConversationTotals {
   durationMs?: number;
   /** Tokens of all the model requests, when any step (or the format's running total) records them. */
   usage?: TokenUsage;
+  /** US dollars over the steps that record a cost; undefined when none does (no `$0.0000` for a format without costs). */
+  cost?: number;
 }
 
 /** Tokens of the steps summed, each kind only when some step records it; undefined when none records any. */
@@ -44,6 +46,13 @@ export function sumUsage(steps: Iterable<CallStep>): TokenUsage | undefined {
       if (value !== undefined) sum[key] = (sum[key] ?? 0) + value;
     }
   }
+  return sum;
+}
+
+/** The costs of the steps that record one, summed; undefined when none does. */
+export function sumCost(steps: Iterable<CallStep>): number | undefined {
+  let sum: number | undefined;
+  for (const step of steps) if (step.cost !== undefined) sum = (sum ?? 0) + step.cost;
   return sum;
 }
 
@@ -64,15 +73,18 @@ export function conversationTotals(model: LinkedCalls): ConversationTotals {
   if (firstTime !== undefined && lastTime !== undefined) Object.assign(totals, { firstTime, lastTime, durationMs: lastTime - firstTime });
   const usage = model.format.totalUsage?.(model) ?? sumUsage(model.steps);
   if (usage) totals.usage = usage;
+  const cost = sumCost(model.steps);
+  if (cost !== undefined) totals.cost = cost;
   return totals;
 }
 
-/** `3 calls, 1 failed · 2 min 5 s · 2,400 tokens`: the parts the format records. */
+/** `3 calls, 1 failed · 2 min 5 s · 2,400 tokens · $0.0123`: the parts the format records. */
 export function describeTotals(totals: ConversationTotals): string {
   const parts = [`${totals.calls} call${totals.calls === 1 ? '' : 's'}${totals.failedCalls > 0 ? `, ${totals.failedCalls} failed` : ''}`];
   if (totals.durationMs !== undefined) parts.push(formatDuration(totals.durationMs));
   const tokens = totals.usage ? formatTokens(totals.usage) : undefined;
   if (tokens) parts.push(tokens);
+  if (totals.cost !== undefined) parts.push(formatCost(totals.cost));
   return parts.join(' · ');
 }
 

@@ -1,7 +1,7 @@
 /**
- * The outline of a file of spans: one entry per trace with its totals (calls, time, tokens), holding the tree of its
- * spans (each span under its parent, siblings by start time) named as they are, with their duration, tokens and
- * calls. Spans deeper than maxDepth levels are listed at that level; after maxEntries entries a last one says how
+ * The outline of a file of spans: one entry per trace with its totals (calls, time, tokens, cost), holding the tree
+ * of its spans (each span under its parent, siblings by start time) named as they are, with their duration, tokens
+ * and calls. Spans deeper than maxDepth levels are listed at that level; after maxEntries entries a last one says how
  * many were left out. Each entry's range holds its children's, so breadcrumbs follow the tree.
  */
 import type { Budget } from '../common/budget';

@@ -89,11 +89,11 @@ test('GOOGLE_trace.json: parents that are not in the file make roots, and the to
   assert.match(hover.markdown, /^\*\*Parent span\*\* `ea5dc1b933506464` \(written in an integer\)\n\nNo span of this file has this id: the span is a root here\.$/);
 });
 
-test('LLAMA_INDEX_trace.json: the outline is the span tree with durations, tokens and calls, and the trace\'s totals on top', (t) => {
+test('LLAMA_INDEX_trace.json: the outline is the span tree with durations, tokens and calls, and the trace\'s totals on top (its cost the sum of the model spans\' gen_ai.usage.*_cost)', (t) => {
   if (!corpusOrSkip(t)) return;
   const model = parse(read('LLAMA_INDEX'));
   assert.deepEqual(outline(spansService.symbols(model)), [
-    'Trace 89c41176… | 9 spans · 3 calls · 3.93 s · 1,563 tokens (1,308 in, 255 out) · invoke_agent [any_agent]',
+    'Trace 89c41176… | 9 spans · 3 calls · 3.93 s · 1,563 tokens (1,308 in, 255 out) · $0.00021 · invoke_agent [any_agent]',
     '  invoke_agent [any_agent] | 3.93 s',
     '    call_llm mistral/mistral-small-latest | 983.8 ms · 233 tokens (197 in, 36 out) · 1 call',
     '    execute_tool get_current_time | 3.1 ms',
@@ -123,6 +123,9 @@ test('LANGCHAIN_trace.json: the preview draws the span tree (indented under the 
     'assistant #5 call_llm mistral/mistral-small-latest depth 1 382 tokens',
   ]);
   assert.deepEqual(graph.edges.filter((edge) => edge.kind !== 'sequence').map((edge) => `${edge.from} → ${edge.to} ${edge.kind}`), ['2 → 3 implicit-output', '5 → 6 implicit-output']);
-  assert.deepEqual({ ...graph.totals, durationMs: Math.round(graph.totals!.durationMs!) }, { calls: 2, failedCalls: 0, durationMs: 1793, tokens: 1387, inputTokens: 1262, outputTokens: 125 });
+  assert.deepEqual(
+    { ...graph.totals, durationMs: Math.round(graph.totals!.durationMs!), costUsd: graph.totals!.costUsd!.toFixed(7) },
+    { calls: 2, failedCalls: 0, durationMs: 1793, tokens: 1387, inputTokens: 1262, outputTokens: 125, costUsd: '0.0001637' },
+  );
   assert.equal(graph.nodes[3].durationMs!.toFixed(3), '2.967');
 });

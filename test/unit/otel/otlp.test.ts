@@ -7,7 +7,7 @@ import { languageForDocument, languageForFile } from '../../../server/src/langua
 import { defaultSettings, type ServiceContext } from '../../../server/src/common/languageService';
 import type { OutlineItem } from '../../../server/src/common/types';
 import { spansTraces } from '../../../server/src/otel/events';
-import { conventionsRun, exporterFile, otlpLine, runWithoutIds, type SpanSpec } from './samples';
+import { conventionsRun, exporterFile, otlpLine, runWithCosts, runWithoutIds, type SpanSpec } from './samples';
 
 const context: ServiceContext = { settings: defaultSettings };
 const parse = (text: string, maxLines?: number): SpansModel => spansService.parse({ uri: 'file:///exports/spans.jsonl', version: 1, text, maxLines });
@@ -73,6 +73,15 @@ test('base64 ids (protobuf\'s JSON mapping) build the same tree as hex; integers
   ]);
   const id = text.indexOf('"spanId"');
   assert.match(spansService.hover(base64, id + 12, context)!.markdown, /^\*\*This span\*\* `0000000000000002` \(written in base64 \(protobuf's JSON mapping\)\)/);
+});
+
+test('the trace\'s top entry adds the dollars of the spans that record a cost after the tokens, and says nothing of cost for spans that record none', () => {
+  const top = (specs: SpanSpec[]) => outline(spansService.symbols(parse(exporterFile(specs))))[0];
+  assert.equal(top(runWithCosts()), 'Trace 5b8efff7… | 6 spans · 2 calls · 1.23 s · 1,096 tokens (1,020 in, 76 out) · $0.00012 · invoke_agent weather-agent');
+  assert.equal(top(conventionsRun()), 'Trace 5b8efff7… | 6 spans · 2 calls · 1.23 s · 1,096 tokens (1,020 in, 76 out) · invoke_agent weather-agent');
+  // One chat span with a cost is enough: the others count as recording none, not as free.
+  const one = runWithCosts().map((spec) => (spec.id === 2 || spec.id === 6 ? conventionsRun().find((plain) => plain.id === spec.id)! : spec));
+  assert.equal(top(one), 'Trace 5b8efff7… | 6 spans · 2 calls · 1.23 s · 1,096 tokens (1,020 in, 76 out) · $0.000040 · invoke_agent weather-agent');
 });
 
 test('OTLP without call ids (as LangChain writes them): calls and tool spans linked by nesting and order, the hover says so', () => {

@@ -117,6 +117,20 @@ export function runWithoutIds(): SpanSpec[] {
   });
 }
 
+/**
+ * The run with what each model request cost, as any-agent records it beside the GenAI conventions' tokens
+ * (`gen_ai.usage.input_cost` / `gen_ai.usage.output_cost`, in US dollars): the three chat spans' figures of
+ * `otel-any-agent/OPENAI_trace.json`, whose tokens the run already has.
+ */
+export function runWithCosts(): SpanSpec[] {
+  const costs = new Map([[2, [0.0000269, 4.8e-6]], [4, [0.0000359, 4.2e-6]], [6, [0.0000392, 0.0000138]]]);
+  return conventionsRun().map((spec) => {
+    const cost = costs.get(spec.id);
+    if (!cost) return spec;
+    return { ...spec, attributes: { ...spec.attributes, 'gen_ai.usage.input_cost': cost[0], 'gen_ai.usage.output_cost': cost[1] } };
+  });
+}
+
 /** The file exporter's file: the run in two batches (the spans that ended first, then the rest), one line each. */
 export function exporterFile(specs: SpanSpec[], encoding: IdEncoding = 'hex'): string {
   return `${otlpLine(specs.slice(0, 3), encoding)}\n${otlpLine(specs.slice(3), encoding)}\n`;
