@@ -102,7 +102,7 @@ export class Toolbar {
     this.banner.setOmitted(data.notice);
     const totals = data.totals ? describeTotals(data.totals) : '';
     this.totals.textContent = totals;
-    this.totals.title = totals ? `This ${data.format === 'codex' ? 'rollout' : 'conversation'}: ${totals}` : '';
+    this.totals.title = totals ? `This ${data.format === 'codex' ? 'rollout' : data.format === 'agentguard' ? 'log' : 'conversation'}: ${totals}` : '';
     this.totals.hidden = !totals;
     this.banner.setError(data.error);
   }

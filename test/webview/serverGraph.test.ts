@@ -150,8 +150,8 @@ describe('the preview with graphs from the language server', () => {
     }
   });
 
-  test('the header\'s totals: spans\' time and tokens, a session\'s time and failed call, an Inspect sample\'s usage; none for a trace that records neither', async (t) => {
-    const missing = [examples.spans, examples.session, examples.inspectLog, examples.trace].find((file) => !existsSync(file));
+  test('the header\'s totals: spans\' time and tokens, a session\'s time and failed call, an Inspect sample\'s usage, an agentguard log\'s failures, tokens and cost; none for a trace that records neither', async (t) => {
+    const missing = [examples.spans, examples.session, examples.inspectLog, examples.agentguard, examples.trace].find((file) => !existsSync(file));
     if (missing) return t.skip(`example not found at ${missing}`);
     const preview = await openPreview(browser);
     const totals = preview.page.locator('header.toolbar .totals');
@@ -161,7 +161,7 @@ describe('the preview with graphs from the language server', () => {
       title: await totals.getAttribute('title'),
       elements: await totals.locator('*').count(),
     });
-    const drawn = (text: string) => ({ visible: true, text, title: `This conversation: ${text}`, elements: 0 });
+    const drawn = (text: string, whole = 'conversation') => ({ visible: true, text, title: `This ${whole}: ${text}`, elements: 0 });
     try {
       // One preview, graph after graph, as when the user switches files: each header says its own file's totals.
       await preview.showGraph(serverGraph(spansService, examples.spans));
@@ -173,6 +173,10 @@ describe('the preview with graphs from the language server', () => {
 
       await preview.showGraph(serverGraph(inspectService, examples.inspectLog, 0));
       assert.deepEqual(await shown(), drawn('2 calls · 6.60 s · 1,523 tokens (1,432 in, 91 out)'));
+
+      // One LLM entry records its tokens and cost (`cost`: 0.000231); the tools' null costs add nothing.
+      await preview.showGraph(serverGraph(jsonlService, examples.agentguard));
+      assert.deepEqual(await shown(), drawn('5 calls, 2 failed · 1,150 tokens (1,020 in, 130 out) · $0.00023', 'log'));
 
       const plain = serverGraph(traceService, examples.trace);
       assert.equal(plain.totals, undefined, 'the example trace records no times or tokens');

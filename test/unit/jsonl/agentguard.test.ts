@@ -182,6 +182,18 @@ test('a line that is not an entry in an agentguard log', () => {
   ]);
 });
 
+test('graph: the log\'s totals for the header, with the tokens and dollars of the entries that record them and no cost for a log that records none', () => {
+  const toRange = () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+  const totals = (...lines: string[]) => jsonlService.graph!(parse(lines.join('\n')), { toRange }, context).totals;
+  const llm = (callId: string, cost: string) => entry({
+    callId, tool: 'llm.openai.chat_completions', model: '"gpt-4o-mini"', cost, usage: '{"kind":"text","input_tokens":1020,"output_tokens":130,"total_tokens":1150}',
+  });
+  assert.deepEqual(totals(entry(), llm('b', '0.000231'), entry({ callId: 'c', status: 'timeout' }), llm('d', '0.25')), {
+    calls: 4, failedCalls: 1, tokens: 2300, inputTokens: 2040, outputTokens: 260, costUsd: 0.250231,
+  });
+  assert.deepEqual(totals(entry(), entry({ callId: 'b', status: 'failure' })), { calls: 2, failedCalls: 1 });
+});
+
 test('graph: a timeline of calls with status, duration, retries, cost and problems', () => {
   const text = [entry(), entry({ callId: 'b', status: 'timeout', time: '200.5', retries: '1', cost: '0.25' }), entry({ callId: 'c', resultTool: 'zzz' })].join('\n');
   const model = parse(text);

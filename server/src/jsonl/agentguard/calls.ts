@@ -1,17 +1,18 @@
 /**
  * An agentguard log as the model of linked calls (calls/model.ts): each entry is a step holding its call and the
- * result that answers it, linked by `call_id`. Navigation between the two is the shared features'; the entry's own
- * checks (schema, the result against its call) stay in validate.ts.
+ * result that answers it, linked by `call_id`, with the tokens and dollars an LLM entry records (the log's totals).
+ * Navigation between the two is the shared features'; the entry's own checks (schema, the result against its call)
+ * stay in validate.ts.
  */
 import type { Span } from '../../common/types';
-import type { CallFormat, CallStep, LinkedCall, LinkedCalls, LinkedOutput } from '../../calls/model';
+import type { CallFormat, CallStep, LinkedCall, LinkedCalls, LinkedOutput, TokenUsage } from '../../calls/model';
 import { CallLinker } from '../../calls/links';
 import { oncePerObject } from '../../common/lru';
 import { compactObject } from '../../calls/labels';
 import { property } from '../../json/queries';
 import type { Line, LinesModel } from '../lines';
 import { clip } from '../strings';
-import { entryFacts } from './facts';
+import { entryFacts, type EntryFacts } from './facts';
 
 interface EntryStep extends CallStep {
   line: Line;
@@ -74,7 +75,7 @@ function readEntries(model: LinesModel): LinkedCalls {
   for (const line of model.contentLines) {
     if (line.kind !== 'agentguard') continue;
     const facts = entryFacts(line);
-    const step: EntryStep = { index: linked.steps.length, span: { start: line.start, end: line.end }, line, calls: [], heldOutputs: [] };
+    const step: EntryStep = { index: linked.steps.length, span: { start: line.start, end: line.end }, line, calls: [], heldOutputs: [], ...spend(facts) };
     linked.steps.push(step);
     if (facts.callId) {
       const idSpan: Span = { start: facts.callId.start, end: facts.callId.end };
@@ -93,4 +94,20 @@ function readEntries(model: LinesModel): LinkedCalls {
     }
   }
   return linked;
+}
+
+/** The entry's tokens and dollars, where its result records them (an LLM call's `usage` and `cost`). */
+function spend(facts: EntryFacts): { usage?: TokenUsage; cost?: number } {
+  const count = (raw: string | undefined) => (raw !== undefined && Number.isFinite(Number(raw)) ? Number(raw) : undefined);
+  const usage: TokenUsage = {};
+  const input = count(facts.inputTokens);
+  const output = count(facts.outputTokens);
+  const total = count(facts.totalTokens);
+  if (input !== undefined) usage.input = input;
+  if (output !== undefined) usage.output = output;
+  if (total !== undefined) usage.total = total;
+  const spent: { usage?: TokenUsage; cost?: number } = {};
+  if (Object.keys(usage).length > 0) spent.usage = usage;
+  if (typeof facts.cost === 'number' && Number.isFinite(facts.cost)) spent.cost = facts.cost;
+  return spent;
 }

@@ -8,8 +8,10 @@ import { clip } from '../strings';
 import { validateLines } from '../validate';
 import { validateAgentguard } from './validate';
 import { entryFacts } from './facts';
+import { agentguardCalls } from './calls';
+import { graphTotals } from '../../calls/stepGraph';
 
-/** The session as a timeline of calls, each row marked with its line's problems. */
+/** The session as a timeline of calls, each row marked with its line's problems; the log's totals in the header. */
 export function agentguardGraph(model: LinesModel, options: GraphOptions, context: ServiceContext): GraphData {
   const entries = model.contentLines.filter((line) => line.kind === 'agentguard');
   const base = emptyGraph({ uri: model.uri, version: model.version, format: 'agentguard' }, context.settings.preview);
@@ -59,6 +61,7 @@ export function agentguardGraph(model: LinesModel, options: GraphOptions, contex
     nodes,
     edges,
     height: column.height,
+    totals: graphTotals(agentguardCalls(model)),
     limits: { maxTextLength, maxNodes, ...(entries.length > shown.length ? { truncatedFrom: entries.length } : {}) },
   };
 }
