@@ -63,6 +63,24 @@ describe('the formats that convert to Invariant events', () => {
     ]]);
   });
 
+  it('a Responses exchange whose keys are sorted (as recorded bodies are): instructions, then input, then output', () => {
+    // After the corpus's openai_responses_openai_conversation_id_tool_call_continuation.yaml bodies, whose keys are sorted.
+    const sorted = `${JSON.stringify({
+      input: [{ role: 'user', content: 'weather?' }],
+      instructions: 'Answer briefly.',
+      model: 'gpt-5',
+      output: [{ type: 'function_call', id: 'fc_9', call_id: 'call_9', name: 'weather', arguments: '{}' }],
+    }, null, 2)}\n`;
+    assert.deepEqual(converted('/w/exchange.json', sorted), [[
+      { role: 'system', content: 'Answer briefly.' },
+      { role: 'user', content: 'weather?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'weather', arguments: '{}' } }] },
+    ]]);
+    const reversed = sorted.replace('"input"', '"inputs"').replace('"output"', '"input"').replace('"inputs"', '"output"');
+    assert.deepEqual(converted('/w/exchange.json', reversed).map((trace) => trace.map((event) => (event as { role: string }).role)), [['system', 'assistant', 'user']],
+      'the list named input comes before the one named output, wherever each is written');
+  });
+
   it('places a violation in a Responses document on the exact characters: inside the arguments string, inside an output', () => {
     assert.deepEqual(marked('/w/request.json', responsesRequest, shellRule), ['rm -rf']);
     assert.deepEqual(marked('/w/request.json', responsesRequest, outputRule), ['AKIAIOSFODNN7EXAMPLE']);
