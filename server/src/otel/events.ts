@@ -11,8 +11,10 @@
  *   event per call (as the gateway converts parallel Anthropic calls); a call without an id takes its result's id,
  *   else `span<N>.call<K>` (its span's index and its place in it), so the analyzer links it to the result the editor
  *   links it to;
- * - a result (an `execute_tool` span, a `tool_call_response` part) → `{role: "tool", content, tool_call_id}`; a tool
- *   span no model span asked for gives its call, then its result.
+ * - a result (an `execute_tool` span, a `tool_call_response` part) → `{role: "tool", content, tool_call_id,
+ *   metadata: {error}}`, the error a failed tool span's (see errorOf), else null; a tool span no model span asked for
+ *   gives its call, then its result;
+ * - a model's reasoning (`reasoning` and `thinking` parts) is left out, as the gateway leaves out Anthropic's thinking.
  * Values written inside JSON strings (the messages) are made values spanning the characters they were read from; a
  * value written as itself (any-agent's text output, an OTLP `stringValue`) keeps its exact characters.
  */
@@ -25,6 +27,7 @@ import { plainValue } from './text';
 import { byTime } from './tree';
 import type { SpanCall, SpanOutput, SpansModel, SpanStep, SpanTrace } from './types';
 import { spanOf } from '../common/spans';
+import { attributeString } from './attributes';
 
 export function spansTraces(model: SpansModel): ConvertedTrace[] {
   const { text } = model;
@@ -132,7 +135,23 @@ function resultEvent(text: string, output: SpanOutput, id: string | undefined): 
     ['content', output.result && output.result.type !== 'null' ? sourced(text, output.result) : madeString('', at)],
   ];
   if (id !== undefined) fields.push(['tool_call_id', madeString(id, output.idSpan ?? output.linkSpan)]);
+  fields.push(['metadata', madeObject(at, [['error', errorOf(output)]])]);
   return event(at, fields);
+}
+
+/**
+ * A failed tool span's error, as Inspect logs carry theirs: `{type, message}`, the type from `error.type` (else
+ * "error"), the message from the span's status. The analyzer's ToolOutput has no `error`; it keeps an event's
+ * `metadata`, where a rule reads it, null when the tool did not fail, so that `out.metadata.error` is never missing.
+ */
+function errorOf(output: SpanOutput): Sourced {
+  if (!output.isError) return madeNull(output.span);
+  const step = output.step;
+  const type = step.attributes.get('error.type');
+  const at = step.statusSpan ?? output.span;
+  const fields: [string, Sourced][] = [['type', madeString(attributeString(type) ?? 'error', type?.value ? spanOf(type.value) : at)]];
+  if (step.statusMessage !== undefined) fields.push(['message', madeString(step.statusMessage, at)]);
+  return madeObject(at, fields);
 }
 
 /**

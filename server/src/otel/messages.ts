@@ -131,7 +131,8 @@ function readPart(part: JsonNode, message: ReadMessage): void {
     message.toolResponses.push(withId<ToolResponsePart>({ span: spanOf(part), response: key ? property(part, key)?.value : undefined, responseKey: key }, id));
   } else {
     const text = property(part, 'content')?.value ?? property(part, 'text')?.value;
-    if (text?.type === 'string' && (type === undefined || type === 'text' || type === 'reasoning' || type === 'thinking')) message.texts.push(text);
+    // A model's reasoning is not what it said: rules do not see it, as the gateway leaves out Anthropic's thinking.
+    if (text?.type === 'string' && (type === undefined || type === 'text')) message.texts.push(text);
   }
 }
 

@@ -149,8 +149,8 @@ test('a tool call response answers its call where no tool span does, its value r
   }
   // Rules see each result under its call's id, with the value written under its key.
   assert.deepEqual(spansTraces(model)[0].events.map((event) => event.value).filter((event) => (event as { role: string }).role === 'tool'), [
-    { role: 'tool', content: '08:43', tool_call_id: 'call_1' },
-    { role: 'tool', content: 'written', tool_call_id: 'call_2' },
+    { role: 'tool', content: '08:43', tool_call_id: 'call_1', metadata: { error: null } },
+    { role: 'tool', content: 'written', tool_call_id: 'call_2', metadata: { error: null } },
   ]);
 });
 

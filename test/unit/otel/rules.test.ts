@@ -39,11 +39,35 @@ test('OTLP spans with call ids (imitating OPENAI_trace.json\'s run): our mapping
   assert.deepEqual(trace, [
     { role: 'user', content: 'Find what year it is in the America/New_York timezone and write it to a file.' },
     { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_current_time', arguments: { timezone: 'America/New_York' } } }] },
-    { role: 'tool', content: '{"datetime": "2025-09-16T08:43:13-04:00"}', tool_call_id: 'call_1' },
+    { role: 'tool', content: '{"datetime": "2025-09-16T08:43:13-04:00"}', tool_call_id: 'call_1', metadata: { error: null } },
     { role: 'assistant', content: null, tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'write_file', arguments: { text: '2025' } } }] },
-    { role: 'tool', content: 'written', tool_call_id: 'call_2' },
+    { role: 'tool', content: 'written', tool_call_id: 'call_2', metadata: { error: null } },
     { role: 'assistant', content: 'The year is 2025; I wrote it to a file.' },
   ]);
+});
+
+test('a failed tool span carries its error in the event\'s metadata, as an Inspect tool message does; a model\'s reasoning is left out', () => {
+  // conventionsRun (OPENAI_trace.json's run in OTLP) with its write_file span failed, as the conventions record a
+  // failure (status code 2, `error.type`), and the last model span's output opening with a reasoning part.
+  const run = conventionsRun().map((spec) => spec.attributes['gen_ai.tool.name'] === 'write_file'
+    ? { ...spec, status: 'error' as const, attributes: { ...spec.attributes, 'error.type': 'PermissionError', 'gen_ai.tool.call.result': 'denied' } }
+    : spec);
+  const last = run.find((spec) => spec.id === 6)!;
+  last.attributes['gen_ai.output.messages'] = JSON.stringify([{ role: 'assistant', parts: [
+    { type: 'reasoning', content: 'The write failed; say so.' }, { type: 'text', content: 'I could not write the file.' },
+  ] }]);
+  const text = exporterFile(run);
+  const [trace] = converted('/w/spans.jsonl', text) as { role: string; content: unknown; metadata?: unknown }[][];
+  assert.deepEqual(trace.filter((event) => event.role === 'tool').map((event) => event.metadata), [
+    { error: null },
+    { error: { type: 'PermissionError', message: 'tool failed' } },
+  ]);
+  assert.deepEqual(trace[trace.length - 1], { role: 'assistant', content: 'I could not write the file.' });
+  const failedRule = 'raise "a tool failed" if:\n    (out: ToolOutput)\n    out.metadata.error is not None\n    out.metadata.error.type == "PermissionError"\n';
+  // A comparison binds no characters of its own: the violation lands on the failed tool span, as on an Inspect tool message.
+  const [failed] = marked('/w/spans.jsonl', text, failedRule);
+  assert.match(failed, /^\{"traceId":"[0-9a-f]{32}","spanId":"0000000000000005",[^]*"status":\{"code":2,"message":"tool failed"\}\}$/);
+  assert.deepEqual(marked('/w/spans.jsonl', text, outputRule('say so')), [], 'rules do not see the reasoning');
 });
 
 test('OTLP spans without call ids (imitating LANGCHAIN_trace.json): a call takes an id of its span, and its result the same', () => {
