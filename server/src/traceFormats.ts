@@ -90,6 +90,15 @@ export function convertedFormatNames(): string {
   return traceFormats.map((format) => format.name).join(', ');
 }
 
+/**
+ * A `.jsonl` file with no line to read (empty, or only blank lines): an empty JSON Lines file holds no trace and
+ * nothing to check, whatever format it would have been. Agents leave such files behind (a session started and
+ * never written to), so a folder of sessions has them; they are read as holding nothing, not as files of no format.
+ */
+export function isEmptyJsonLines(path: string, text: string): boolean {
+  return path.toLowerCase().endsWith('.jsonl') && text.trim() === '';
+}
+
 /** Why a file named to be evaluated is not read as traces. */
 export const notTracesReason = 'not a trace file, a dataset or a conversation of a format read here (by its name, and for .jsonl and .json by its content, as the editor decides)';
 

@@ -74,3 +74,45 @@ describe('agent-traces eval and check on session folders', () => {
     ]);
   });
 });
+
+describe('agent-traces eval and check on a session folder with empty session files', () => {
+  // Claude Code leaves a session file empty when a session starts and is never written to.
+  let home: string;
+  const project = join('.claude', 'projects', '-home-user-project');
+
+  before(() => {
+    home = mkdtempSync(join(tmpdir(), 'agent-traces-cli-empty-sessions-'));
+    mkdirSync(join(home, project), { recursive: true });
+    writeFileSync(join(home, project, 'a-session.jsonl'), session(prompt('u1', 'a secret safe here')));
+    writeFileSync(join(home, project, 'b-empty.jsonl'), '');
+    writeFileSync(join(home, project, 'c-blank.jsonl'), '\n  \n');
+    writeFileSync(join(home, 'rules.gr'), 'raise "secret word" if:\n    (msg: Message)\n    "secret" in msg.content\n');
+  });
+
+  after(() => rmSync(home, { recursive: true, force: true }));
+
+  it('an empty or blank .jsonl holds nothing: checked and evaluated as empty, not failed', () => {
+    const checked = runCli(home, 'check', '.claude/projects');
+    assert.equal(checked.code, 0, checked.stdout);
+    assert.deepEqual(checked.stdout.trim().split('\n'), ['3 files checked: 0 errors, 0 warnings, 0 infos, 0 hints']);
+    const evaluated = runCli(home, 'eval', 'rules.gr', '.claude/projects');
+    assert.equal(evaluated.code, 1, evaluated.stdout);
+    assert.equal(evaluated.stdout.trim().split('\n').at(-1), '1 trace in 3 files evaluated: 1 violation, 0 failed');
+    const named = runCli(home, 'check', join(project, 'b-empty.jsonl'));
+    assert.deepEqual([named.code, named.stdout.trim()], [0, '1 file checked: 0 errors, 0 warnings, 0 infos, 0 hints']);
+  });
+
+  it('a .jsonl with a line that is no format read here still fails, named or found', () => {
+    writeFileSync(join(home, project, 'd-notes.jsonl'), '{"note": 1}\n');
+    try {
+      const checked = runCli(home, 'check', '.claude/projects');
+      assert.equal(checked.code, 3);
+      assert.deepEqual(checked.stdout.trim().split('\n'), [
+        `${join(project, 'd-notes.jsonl')}: error: not checked: not a trace or rule file (by its name, or for .jsonl by its first line)`,
+        '3 files checked, 1 could not be checked: 0 errors, 0 warnings, 0 infos, 0 hints',
+      ]);
+    } finally {
+      rmSync(join(home, project, 'd-notes.jsonl'));
+    }
+  });
+});

@@ -17,6 +17,7 @@ import type { Problem, PythonModules } from '../common/types';
 import { spliceBytes } from './byteEdits';
 import { fixFile, type AppliedFix, type FixResult } from './fix';
 import { holdsTracesByContent, isCheckedByDefault, languageForFile, serviceFor } from '../languages';
+import { isEmptyJsonLines } from '../traceFormats';
 import { replaceFile } from './replaceFile';
 import { isEvalArchivePath } from './readInput';
 import { defaultServerSettings } from '../settings';
@@ -304,7 +305,11 @@ async function checkRead(path: string, read: { path: string; bytes: Buffer }, op
   const text = read.bytes.toString('utf8');
   const languageId = languageForFile(path, text);
   const service = languageId && serviceFor(languageId);
-  if (!service) return { path: shownPath, problems: [], failure: 'not checked: not a trace or rule file (by its name, or for .jsonl by its first line)' };
+  if (!service) {
+    return isEmptyJsonLines(path, text)
+      ? { path: shownPath, problems: [] }
+      : { path: shownPath, problems: [], failure: 'not checked: not a trace or rule file (by its name, or for .jsonl by its first line)' };
+  }
   const uri = pathToFileURL(path).toString();
   const settings = { ...defaultServerSettings, maxProblems: options.maxProblems };
   let found: Problem[];

@@ -6,7 +6,7 @@ import { expandArguments } from './check';
 import { escapeForTerminal, escapeJsonForTerminal } from './escape';
 import { ExitCode, exitCodeHelp, exitCodeOf } from './exitCodes';
 import { bytesPerMB, formatMB, readTextFile } from '../disk/files';
-import { layoutName, notTracesReason, traceLayoutOfFile } from '../traceFormats';
+import { isEmptyJsonLines, layoutName, notTracesReason, traceLayoutOfFile } from '../traceFormats';
 import { defaultTimeoutMs, readBudget, readParameter, readTimeout } from './ruleOptions';
 import { OrderedEvaluationPool } from '../rulesOnTraces/evaluationPool';
 import { openFile, openStandardInput, type InputOptions, type OpenedInput } from './streamedInputs';
@@ -243,8 +243,8 @@ export async function runEval(args: string[]): Promise<number> {
       } else if (opened.kind === 'whole') {
         // As the editor decides (by name, and for a .jsonl by its first line), so that a file is read the same way here.
         const layout = traceLayoutOfFile(file, opened.text);
-        if (!layout) pool.post(() => output.trace({ file: shown, errors: [], error: notTracesMessage, notices: [] }));
-        else await evaluate(opened.text, layoutName(layout), 1, []);
+        if (layout) await evaluate(opened.text, layoutName(layout), 1, []);
+        else if (!isEmptyJsonLines(file, opened.text)) pool.post(() => output.trace({ file: shown, errors: [], error: notTracesMessage, notices: [] }));
       }
       output.inputs++;
     }
