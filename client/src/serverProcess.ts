@@ -17,8 +17,8 @@ const hugePagesTunable = 'glibc.malloc.hugetlb';
  * blocks with transparent huge pages, which most systems grant on request (`madvise`, the kernel's default): an
  * opened document's message (its text decoded into it in place) and the text's string are each a block of the
  * document's size, and the kernel filling one 4 KB page at a time at first touch cost more than the copy into it
- * (3,300 pages for a 13.5 MB text, 40 ms on the development machine against 26-30 with huge pages). Older glibc versions and
- * other C libraries ignore the variable. A tunable the user set for it already is kept as it is.
+ * (3,300 pages for a 13.5 MB text, 40 ms on the development machine against 26-30 with huge pages). Older glibc
+ * versions and other C libraries ignore the variable. A tunable the user set for it already is kept as it is.
  */
 export function serverEnvironment(inherited: Readonly<Record<string, string | undefined>>, platform: string): Record<string, string> {
   if (platform !== 'linux') return {};

@@ -1,8 +1,8 @@
 /**
  * Time, tokens and cost of a conversation, where its format records them (timestamps on each record, token counts
- * and dollars per model request): how long a call took (from the step that made it to the first step holding its output), what a
- * step cost, and the totals the outline's top entry and the preview's header show. Every figure is printed by
- * shared/format.ts, so the editor and the preview say the same.
+ * and dollars per model request): how long a call took (from the step that made it to the first step holding its
+ * output), what a step cost, and the totals the outline's top entry and the preview's header show. Every figure is
+ * printed by shared/format.ts, so the editor and the preview say the same.
  */
 import { formatCost, formatDuration, formatTokens } from '../../../shared/format';
 import type { CallStep, LinkedCall, LinkedCalls, TokenUsage } from './model';

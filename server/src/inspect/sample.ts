@@ -15,7 +15,6 @@ import { conversationTotals, type ConversationTotals } from '../calls/timing';
 import type { MessageStep, SampleCall, SampleEntry, SampleOutput, SampleTrace } from './types';
 import { spanOf } from '../common/spans';
 
-
 export function readSampleTrace(text: string, sample: SampleEntry): SampleTrace {
   const messages = propertyValue(sample.node, 'messages');
   const attachments = propertyValue(sample.node, 'attachments');

@@ -25,7 +25,6 @@ const words = {
   commentsWhere: 'in JSON',
 };
 
-
 export function parseResponses(doc: { uri: string; version: number; text: string; budget?: Budget }): ResponsesModel {
   const { root, errors } = parseJsonDocument(doc.text, words, doc.budget);
   const model: ResponsesModel = {
